@@ -156,3 +156,52 @@ func equalFold(a, b string) bool {
 	}
 	return true
 }
+
+// restore rebuilds derived fields after loading a definition from JSON.
+func (t *Table) restore() error {
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		switch {
+		case !c.HasDefault || c.DefaultExpr != "":
+			c.Default = sqltypes.NULL
+		case c.DefaultNull:
+			c.Default = sqltypes.NULL
+		default:
+			c.Default = sqltypes.MakeTrusted(c.Type, []byte(c.DefaultText))
+		}
+	}
+	return nil
+}
+
+// SetDefault sets a literal default (v already converted to the column type).
+func (c *Column) SetDefault(v sqltypes.Value) {
+	c.HasDefault = true
+	c.DefaultExpr = ""
+	c.Default = v
+	c.DefaultNull = v.IsNull()
+	c.DefaultText = ""
+	if !v.IsNull() {
+		c.DefaultText = v.ToString()
+	}
+}
+
+// Clone returns a deep copy of the definition, for DDL to modify.
+func (t *Table) Clone() *Table {
+	n := *t
+	n.Columns = make([]Column, len(t.Columns))
+	copy(n.Columns, t.Columns)
+	for i := range n.Columns {
+		n.Columns[i].EnumValues = append([]string(nil), t.Columns[i].EnumValues...)
+	}
+	n.Indexes = make([]*Index, len(t.Indexes))
+	for i, ix := range t.Indexes {
+		c := *ix
+		c.Columns = append([]IndexColumn(nil), ix.Columns...)
+		n.Indexes[i] = &c
+	}
+	n.ForeignKeys = append([]string(nil), t.ForeignKeys...)
+	return &n
+}
+
+// ColumnCount returns the number of columns.
+func (t *Table) ColumnCount() int { return len(t.Columns) }

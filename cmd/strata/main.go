@@ -1,0 +1,146 @@
+// Command strata is a MySQL-compatible SQL database server whose storage
+// engine is a write- and space-optimised LSM tree (Pebble).
+//
+// Usage:
+//
+//	strata serve [--datadir DIR] [--port N] [--bind ADDR] [--root-password PW]
+//	strata version
+//	strata --help
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+
+	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/kv"
+	"github.com/strata-db/strata/internal/server"
+	"github.com/strata-db/strata/internal/sql"
+	"github.com/strata-db/strata/internal/txn"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+const usage = `strata — a MySQL-compatible SQL server on a write- and space-optimised LSM engine
+
+Usage:
+  strata serve [flags]     start the server
+  strata version           print the version
+  strata --help            show this help
+
+Flags of serve:
+  --datadir DIR            data directory (default ./strata-data)
+  --port N                 TCP port (default 3306)
+  --bind ADDR              address to listen on (default 127.0.0.1)
+  --root-password PW       password of user root (or STRATA_ROOT_PASSWORD);
+                           required when --bind is not a loopback address
+  --memory BYTES           memory budget for caches (default: cgroup limit or RAM)
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "--help", "-help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	case "version", "--version", "-version":
+		fmt.Fprintf(stdout, "strata %s (MySQL %s compatible)\n", version, sql.ServerVersion)
+		return 0
+	case "serve":
+		return serve(args[1:], stderr)
+	}
+	fmt.Fprintf(stderr, "strata: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
+
+func serve(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	datadir := fs.String("datadir", "./strata-data", "data directory")
+	port := fs.Int("port", 3306, "TCP port")
+	bind := fs.String("bind", "127.0.0.1", "listen address")
+	rootPW := fs.String("root-password", "", "root password")
+	memory := fs.Int64("memory", 0, "memory budget in bytes")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	slog.SetDefault(logger)
+
+	pw := *rootPW
+	if pw == "" {
+		pw = os.Getenv("STRATA_ROOT_PASSWORD")
+	}
+	if !isLoopback(*bind) && pw == "" {
+		logger.Error("refusing to listen on a non-loopback address without a root password; set --root-password or STRATA_ROOT_PASSWORD", "bind", *bind)
+		return 2
+	}
+
+	db, err := kv.Open(kv.Options{Dir: *datadir, MemoryBudget: *memory, Logger: kv.NewSlogLogger(logger)})
+	if err != nil {
+		logger.Error("cannot open data directory", "datadir", *datadir, "err", err)
+		return 1
+	}
+	tdb := txn.New(db.Pebble(), txn.Options{})
+	cat, err := catalog.Load(tdb)
+	if err != nil {
+		logger.Error("cannot load data dictionary", "err", err)
+		_ = db.Close()
+		return 1
+	}
+	eng, err := sql.NewEngine(tdb, cat)
+	if err != nil {
+		logger.Error("cannot start SQL engine", "err", err)
+		_ = db.Close()
+		return 1
+	}
+	eng.Globals.Set("port", sqltypes.NewInt64(int64(*port)))
+	eng.Globals.Set("datadir", sqltypes.NewVarChar(*datadir))
+	addr := net.JoinHostPort(*bind, strconv.Itoa(*port))
+	srv, err := server.New(eng, server.Config{Addr: addr, RootPassword: pw})
+	if err != nil {
+		logger.Error("cannot listen", "addr", addr, "err", err)
+		_ = db.Close()
+		return 1
+	}
+	go srv.Serve()
+	logger.Info("strata ready for connections", "version", version, "addr", srv.Addr().String(), "datadir", *datadir)
+
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	s := <-sig
+	logger.Info("shutting down", "signal", s.String())
+	srv.Close()
+	if err := db.Close(); err != nil {
+		logger.Error("closing the store", "err", err)
+		return 1
+	}
+	logger.Info("shutdown complete")
+	return 0
+}
+
+func isLoopback(addr string) bool {
+	if addr == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(addr)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,308 @@
+package catalog
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/strata-db/strata/internal/txn"
+)
+
+// Data dictionary layout. Every key starts with the reserved index id
+// DictIndexID:
+//
+//	dict-key   = DictIndexID(4) kind(1) rest
+//	kind 'D'   rest = db-name                  -> Database JSON
+//	kind 'T'   rest = db-name 0x00 table-name  -> Table JSON
+//	kind 'N'   rest = ""                       -> next index id (uint32 BE)
+//
+// Names are stored as written (table and database names are case-sensitive,
+// as with lower_case_table_names=0 on Linux).
+const (
+	// DictIndexID is the reserved index id of the data dictionary.
+	DictIndexID uint32 = 1
+	// FirstUserIndexID is the first id handed to user indexes.
+	FirstUserIndexID uint32 = 256
+)
+
+func dictKey(kind byte, parts ...string) []byte {
+	k := binary.BigEndian.AppendUint32(nil, DictIndexID)
+	k = append(k, kind)
+	for i, p := range parts {
+		if i > 0 {
+			k = append(k, 0)
+		}
+		k = append(k, p...)
+	}
+	return k
+}
+
+// Catalog is the in-memory image of the data dictionary.
+type Catalog struct {
+	db *txn.DB
+
+	mu struct {
+		sync.RWMutex
+		dbs    map[string]*Database
+		tables map[string]map[string]*Table
+	}
+	nextIndexID uint32 // guarded by ddlMu
+	ddlMu       sync.Mutex
+	version     atomic.Uint64
+
+	mdl mdlTable
+}
+
+// Load reads the data dictionary.
+func Load(db *txn.DB) (*Catalog, error) {
+	c := &Catalog{db: db, nextIndexID: FirstUserIndexID}
+	c.mu.dbs = map[string]*Database{}
+	c.mu.tables = map[string]map[string]*Table{}
+	c.mdl.init()
+	kv := db.KV()
+	lower := dictKey('D')
+	upper := binary.BigEndian.AppendUint32(nil, DictIndexID+1)
+	it, err := kv.NewIter(&pebble.IterOptions{LowerBound: lower[:4], UpperBound: upper})
+	if err != nil {
+		return nil, fmt.Errorf("load dictionary: %w", err)
+	}
+	defer it.Close()
+	for ok := it.First(); ok; ok = it.Next() {
+		k := it.Key()
+		if len(k) < 5 {
+			continue
+		}
+		v, err := it.ValueAndErr()
+		if err != nil {
+			return nil, fmt.Errorf("load dictionary: %w", err)
+		}
+		switch k[4] {
+		case 'D':
+			d := &Database{}
+			if err := json.Unmarshal(v, d); err != nil {
+				return nil, fmt.Errorf("load dictionary: database %q: %w", k[5:], err)
+			}
+			c.mu.dbs[d.Name] = d
+		case 'T':
+			t := &Table{}
+			if err := json.Unmarshal(v, t); err != nil {
+				return nil, fmt.Errorf("load dictionary: table %q: %w", k[5:], err)
+			}
+			if err := t.restore(); err != nil {
+				return nil, fmt.Errorf("load dictionary: table %s.%s: %w", t.DB, t.Name, err)
+			}
+			m := c.mu.tables[t.DB]
+			if m == nil {
+				m = map[string]*Table{}
+				c.mu.tables[t.DB] = m
+			}
+			m[t.Name] = t
+		case 'N':
+			if len(v) == 4 {
+				c.nextIndexID = binary.BigEndian.Uint32(v)
+			}
+		}
+	}
+	if err := it.Error(); err != nil {
+		return nil, fmt.Errorf("load dictionary: %w", err)
+	}
+	return c, nil
+}
+
+// Version changes after every DDL; plans cached under an older version are
+// stale.
+func (c *Catalog) Version() uint64 { return c.version.Load() }
+
+// Database returns the named database or nil.
+func (c *Catalog) Database(name string) *Database {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.mu.dbs[name]
+}
+
+// Databases returns the database names, sorted.
+func (c *Catalog) Databases() []string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := make([]string, 0, len(c.mu.dbs))
+	for n := range c.mu.dbs {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Table returns the named table or nil.
+func (c *Catalog) Table(db, name string) *Table {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.mu.tables[db][name]
+}
+
+// Tables returns the tables of a database, sorted by name.
+func (c *Catalog) Tables(db string) []*Table {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	m := c.mu.tables[db]
+	out := make([]*Table, 0, len(m))
+	for _, t := range m {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// DDL is one atomic data-dictionary change: its writes (dictionary entries,
+// range tombstones, index back-fill) go into one Pebble batch applied by
+// Commit, and only then is the in-memory catalog updated. Only one DDL runs at
+// a time.
+type DDL struct {
+	c        *Catalog
+	b        *pebble.Batch
+	putDBs   []*Database
+	dropDBs  []string
+	putTbls  []*Table
+	dropTbls [][2]string
+	idsUsed  bool
+	done     bool
+}
+
+// BeginDDL starts a DDL change, waiting for any other DDL to finish.
+func (c *Catalog) BeginDDL() *DDL {
+	c.ddlMu.Lock()
+	return &DDL{c: c, b: c.db.KV().NewBatch()}
+}
+
+// Batch returns the change's batch, for index back-fill writes.
+func (d *DDL) Batch() *pebble.Batch { return d.b }
+
+// NewIndexID allocates a never-reused index id.
+func (d *DDL) NewIndexID() uint32 {
+	id := d.c.nextIndexID
+	d.c.nextIndexID++
+	d.idsUsed = true
+	return id
+}
+
+// PutDatabase creates or replaces a database entry.
+func (d *DDL) PutDatabase(db *Database) error {
+	v, err := json.Marshal(db)
+	if err != nil {
+		return fmt.Errorf("encode database: %w", err)
+	}
+	if err := d.b.Set(dictKey('D', db.Name), v, nil); err != nil {
+		return err
+	}
+	d.putDBs = append(d.putDBs, db)
+	return nil
+}
+
+// DropDatabase removes a database entry (the caller drops its tables first).
+func (d *DDL) DropDatabase(name string) error {
+	if err := d.b.Delete(dictKey('D', name), nil); err != nil {
+		return err
+	}
+	d.dropDBs = append(d.dropDBs, name)
+	return nil
+}
+
+// PutTable creates or replaces a table definition.
+func (d *DDL) PutTable(t *Table) error {
+	v, err := json.Marshal(t)
+	if err != nil {
+		return fmt.Errorf("encode table: %w", err)
+	}
+	if err := d.b.Set(dictKey('T', t.DB, t.Name), v, nil); err != nil {
+		return err
+	}
+	d.putTbls = append(d.putTbls, t)
+	return nil
+}
+
+// RemoveTableEntry removes a table definition without touching its data
+// (RENAME TABLE moves the definition).
+func (d *DDL) RemoveTableEntry(db, name string) error {
+	if err := d.b.Delete(dictKey('T', db, name), nil); err != nil {
+		return err
+	}
+	d.dropTbls = append(d.dropTbls, [2]string{db, name})
+	return nil
+}
+
+// DropTable removes a table definition and all its index data (range
+// tombstones: instant; space returns through compaction).
+func (d *DDL) DropTable(t *Table) error {
+	if err := d.RemoveTableEntry(t.DB, t.Name); err != nil {
+		return err
+	}
+	for _, ix := range t.Indexes {
+		if err := d.DropIndexData(ix.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DropIndexData deletes every key of an index.
+func (d *DDL) DropIndexData(id uint32) error {
+	lo := binary.BigEndian.AppendUint32(nil, id)
+	hi := binary.BigEndian.AppendUint32(nil, id+1)
+	return d.b.DeleteRange(lo, hi, nil)
+}
+
+// Commit applies the change durably and publishes it.
+func (d *DDL) Commit() error {
+	if d.done {
+		return nil
+	}
+	d.done = true
+	defer d.c.ddlMu.Unlock()
+	if d.idsUsed {
+		if err := d.b.Set(dictKey('N'), binary.BigEndian.AppendUint32(nil, d.c.nextIndexID), nil); err != nil {
+			return err
+		}
+	}
+	if err := d.c.db.ApplyBatch(d.b); err != nil {
+		_ = d.b.Close()
+		return fmt.Errorf("ddl commit: %w", err)
+	}
+	_ = d.b.Close()
+	c := d.c
+	c.mu.Lock()
+	for _, n := range d.dropDBs {
+		delete(c.mu.dbs, n)
+		delete(c.mu.tables, n)
+	}
+	for _, k := range d.dropTbls {
+		delete(c.mu.tables[k[0]], k[1])
+	}
+	for _, db := range d.putDBs {
+		c.mu.dbs[db.Name] = db
+	}
+	for _, t := range d.putTbls {
+		m := c.mu.tables[t.DB]
+		if m == nil {
+			m = map[string]*Table{}
+			c.mu.tables[t.DB] = m
+		}
+		m[t.Name] = t
+	}
+	c.mu.Unlock()
+	c.version.Add(1)
+	return nil
+}
+
+// Abort discards the change. Index ids allocated by it are not reused.
+func (d *DDL) Abort() {
+	if d.done {
+		return
+	}
+	d.done = true
+	_ = d.b.Close()
+	d.c.ddlMu.Unlock()
+}

@@ -1,0 +1,41 @@
+package coltype
+
+import (
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/sqltypes"
+	"vitess.io/vitess/go/vt/vtgate/evalengine"
+
+	"github.com/strata-db/strata/internal/catalog"
+)
+
+// EvalType returns the evalengine type of a column (type, collation,
+// nullability, size, scale and ENUM/SET members), for
+// evalengine.Config.ResolveType.
+func EvalType(col *catalog.Column) evalengine.Type {
+	coll := collations.ID(collations.CollationBinaryID)
+	if col.IsText() || col.Type == sqltypes.Enum || col.Type == sqltypes.Set {
+		coll = col.Collation
+	}
+	var size, scale int32
+	switch col.Type {
+	case sqltypes.Decimal:
+		size, scale = int32(col.Length), int32(col.Scale)
+	case sqltypes.Float32, sqltypes.Float64:
+		if col.Scale >= 0 && col.Length > 0 {
+			size, scale = int32(col.Length), int32(col.Scale)
+		}
+	case sqltypes.Datetime, sqltypes.Timestamp, sqltypes.Time:
+		scale = int32(col.Scale)
+	default:
+		size = int32(col.Length)
+	}
+	var values *evalengine.EnumSetValues
+	if len(col.EnumValues) > 0 {
+		vs := make(evalengine.EnumSetValues, len(col.EnumValues))
+		for i, v := range col.EnumValues {
+			vs[i] = sqltypes.EncodeStringSQL(v)
+		}
+		values = &vs
+	}
+	return evalengine.NewTypeEx(col.Type, coll, col.Nullable, size, scale, values)
+}

@@ -1,0 +1,25 @@
+// Package kv is strata's storage layer: a Pebble database opened with options
+// tuned to the machine it runs on.
+//
+// # Basics
+//
+// Open creates (or reopens) a database directory and returns a *DB wrapping
+// the *pebble.DB. Upper layers (txn) use DB.Pebble directly for batches,
+// snapshots and iterators; this package owns only what must be decided once
+// for the whole process: the Pebble options (PebbleOptions is the single
+// place where tuning lives), the memory budget (MemoryLimit), logging, and
+// metrics.
+//
+// # Caveats
+//
+//   - Pebble reports unrecoverable WAL and MANIFEST write errors through
+//     Logger.Fatalf, whose default implementation calls os.Exit. The logger
+//     installed by this package logs the line and then panics with a
+//     *FatalError instead, so a caller (or a fault-injection test) can
+//     recover. After such a panic the database must not be used again.
+//   - Pebble skips bloom filters on L6, where most data lives, unless the
+//     iterator opts in: point and prefix reads should build their iterators
+//     from PointIterOptions.
+//   - Memtables are charged to the block cache; PebbleOptions keeps the cache
+//     larger than the memtables can ever grow.
+package kv

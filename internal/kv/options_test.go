@@ -1,0 +1,76 @@
+package kv
+
+import (
+	"testing"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/cockroachdb/pebble/v2/sstable"
+	"github.com/cockroachdb/pebble/v2/vfs"
+)
+
+func TestPebbleOptionsSanity(t *testing.T) {
+	for _, budget := range []int64{0, 128 * mib, 512 * mib, 1 * gib, 2 * gib, 4 * gib, 16 * gib, 256 * gib} {
+		o := PebbleOptions(budget, vfs.NewMem(), nil)
+		o.EnsureDefaults() // as pebble.Open does; must not override our values
+		if err := o.Validate(); err != nil {
+			t.Errorf("budget %d: invalid options: %v", budget, err)
+		}
+		if o.FormatMajorVersion != pebble.FormatValueSeparation {
+			t.Errorf("budget %d: FormatMajorVersion = %d", budget, o.FormatMajorVersion)
+		}
+		if o.CacheSize < minCacheSize {
+			t.Errorf("budget %d: cache %d below minimum", budget, o.CacheSize)
+		}
+		// Memtables are charged to the block cache: the worst-case memtable
+		// footprint must leave at least half the cache for blocks.
+		memtables := int64(o.MemTableSize) * int64(o.MemTableStopWritesThreshold+1)
+		if 2*memtables > o.CacheSize {
+			t.Errorf("budget %d: memtables %d × %d use more than half the cache %d",
+				budget, o.MemTableSize, o.MemTableStopWritesThreshold+1, o.CacheSize)
+		}
+		if o.MemTableStopWritesThreshold < 2 {
+			t.Errorf("budget %d: MemTableStopWritesThreshold %d < 2 stalls on every flush", budget, o.MemTableStopWritesThreshold)
+		}
+		if budget >= 4*gib && o.MemTableSize != uint64(64*mib) {
+			t.Errorf("budget %d: MemTableSize = %d, want 64 MiB", budget, o.MemTableSize)
+		}
+		if budget > 0 && budget <= 256*mib && o.MemTableSize > uint64(8*mib) {
+			t.Errorf("budget %d: MemTableSize = %d too large for a small budget", budget, o.MemTableSize)
+		}
+		if budget >= 4*minCacheSize && o.CacheSize > budget/4 {
+			t.Errorf("budget %d: cache %d larger than a quarter of the budget", budget, o.CacheSize)
+		}
+		if o.L0CompactionThreshold >= o.L0StopWritesThreshold {
+			t.Errorf("budget %d: L0 compaction threshold %d ≥ stop threshold %d",
+				budget, o.L0CompactionThreshold, o.L0StopWritesThreshold)
+		}
+		lo, hi := o.CompactionConcurrencyRange()
+		if lo < 1 || hi < lo || hi < 2 {
+			t.Errorf("budget %d: compaction concurrency [%d, %d]", budget, lo, hi)
+		}
+		for i, l := range o.Levels {
+			if l.Compression == nil || l.Compression() != sstable.ZstdCompression {
+				t.Errorf("level %d: compression is not zstd", i)
+			}
+			if l.FilterPolicy != bloom.FilterPolicy(10) || l.FilterType != pebble.TableFilter {
+				t.Errorf("level %d: filter %v/%v, want 10-bit bloom table filter", i, l.FilterPolicy, l.FilterType)
+			}
+		}
+		for i := 1; i < len(o.TargetFileSizes); i++ {
+			if o.TargetFileSizes[i] < o.TargetFileSizes[i-1] {
+				t.Errorf("TargetFileSizes decrease at L%d: %v", i, o.TargetFileSizes)
+			}
+		}
+		if o.WALBytesPerSync <= 0 || o.Logger == nil || o.EventListener == nil {
+			t.Errorf("budget %d: WALBytesPerSync/Logger/EventListener unset", budget)
+		}
+	}
+}
+
+func TestPointIterOptions(t *testing.T) {
+	o := PointIterOptions([]byte("a"), []byte("b"))
+	if !o.UseL6Filters || string(o.LowerBound) != "a" || string(o.UpperBound) != "b" {
+		t.Errorf("PointIterOptions = %+v", o)
+	}
+}

@@ -1,0 +1,212 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"vitess.io/vitess/go/mysql"
+	"vitess.io/vitess/go/mysql/replication"
+	"vitess.io/vitess/go/mysql/sqlerror"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+	"vitess.io/vitess/go/vt/vtenv"
+
+	"github.com/strata-db/strata/internal/sql"
+)
+
+// Config configures the protocol server.
+type Config struct {
+	// Addr is host:port to listen on.
+	Addr string
+	// RootPassword is root's password ("" allowed only on loopback; the
+	// caller enforces that rule).
+	RootPassword string
+}
+
+// Server is a running MySQL protocol server.
+type Server struct {
+	eng      *sql.Engine
+	listener *mysql.Listener
+	handler  *handler
+	wg       sync.WaitGroup
+}
+
+// New creates a server listening on cfg.Addr.
+func New(eng *sql.Engine, cfg Config) (*Server, error) {
+	h := &handler{eng: eng, sessions: map[uint32]*sql.Session{}}
+	l, err := mysql.NewListenerWithConfig(mysql.ListenerConfig{
+		Protocol:           "tcp",
+		Address:            cfg.Addr,
+		AuthServer:         newAuthServer(cfg.RootPassword),
+		Handler:            h,
+		ConnReadBufferSize: 16 * 1024,
+		// FlushDelay batches small writes of a result; results are written
+		// in one go and flushed at the end of each command anyway.
+		FlushDelay:          100 * time.Millisecond,
+		ConnKeepAlivePeriod: 30 * time.Second,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	l.ServerVersion = sql.ServerVersion
+	return &Server{eng: eng, listener: l, handler: h}, nil
+}
+
+// Addr returns the listening address.
+func (s *Server) Addr() net.Addr { return s.listener.Addr() }
+
+// Serve accepts connections until Close.
+func (s *Server) Serve() {
+	s.wg.Add(1)
+	defer s.wg.Done()
+	s.listener.Accept()
+}
+
+// Close stops accepting connections and closes open ones.
+func (s *Server) Close() {
+	s.listener.Close()
+	s.handler.closeAll()
+	s.wg.Wait()
+}
+
+// handler implements mysql.Handler.
+type handler struct {
+	mysql.UnimplementedHandler
+	eng *sql.Engine
+
+	mu       sync.Mutex
+	sessions map[uint32]*sql.Session
+	conns    map[uint32]*mysql.Conn
+}
+
+func (h *handler) Env() *vtenv.Environment { return h.eng.Env }
+
+func (h *handler) NewConnection(c *mysql.Conn) {
+	c.StatusFlags |= mysql.ServerStatusAutocommit
+}
+
+func (h *handler) session(c *mysql.Conn) *sql.Session {
+	if s, ok := c.ClientData.(*sql.Session); ok {
+		return s
+	}
+	user := c.User
+	host := "localhost"
+	if tcp, ok := c.RemoteAddr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
+		host = tcp.IP.String()
+	}
+	s := h.eng.NewSession(user, host)
+	s.SetConnID(c.ConnectionID)
+	s.SetClientFoundRows(c.Capabilities&mysql.CapabilityClientFoundRows != 0)
+	c.ClientData = s
+	h.mu.Lock()
+	h.sessions[c.ConnectionID] = s
+	if h.conns == nil {
+		h.conns = map[uint32]*mysql.Conn{}
+	}
+	h.conns[c.ConnectionID] = c
+	h.mu.Unlock()
+	h.eng.Connected(1)
+	return s
+}
+
+func (h *handler) ConnectionReady(c *mysql.Conn) { h.session(c) }
+
+func (h *handler) ConnectionClosed(c *mysql.Conn) {
+	s, ok := c.ClientData.(*sql.Session)
+	if !ok {
+		return
+	}
+	s.Close()
+	h.mu.Lock()
+	delete(h.sessions, c.ConnectionID)
+	delete(h.conns, c.ConnectionID)
+	h.mu.Unlock()
+	h.eng.Connected(-1)
+}
+
+func (h *handler) closeAll() {
+	h.mu.Lock()
+	conns := make([]*mysql.Conn, 0, len(h.conns))
+	for _, c := range h.conns {
+		conns = append(conns, c)
+	}
+	h.mu.Unlock()
+	for _, c := range conns {
+		c.Close()
+	}
+}
+
+func setStatus(c *mysql.Conn, s *sql.Session) {
+	flags := c.StatusFlags &^ (mysql.ServerStatusAutocommit | mysql.ServerStatusInTrans)
+	if s.Autocommit() {
+		flags |= mysql.ServerStatusAutocommit
+	}
+	if s.InTransaction() {
+		flags |= mysql.ServerStatusInTrans
+	}
+	c.StatusFlags = flags
+}
+
+func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.Result) error) error {
+	s := h.session(c)
+	res, err := s.Query(context.Background(), query)
+	setStatus(c, s)
+	if err != nil {
+		return err
+	}
+	return callback(res)
+}
+
+func (h *handler) ComQueryMulti(c *mysql.Conn, query string, callback func(qr sqltypes.QueryResponse, more bool, firstPacket bool) error) error {
+	return h.ComQuery(c, query, func(r *sqltypes.Result) error {
+		return callback(sqltypes.QueryResponse{QueryResult: r}, false, true)
+	})
+}
+
+func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uint16, error) {
+	s := h.session(c)
+	n, fields, err := s.Prepare(context.Background(), query)
+	if err != nil {
+		return nil, 0, err
+	}
+	return fields, n, nil
+}
+
+func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
+	s := h.session(c)
+	res, err := s.ExecutePrepared(context.Background(), prepare.PrepareStmt, prepare.BindVars)
+	setStatus(c, s)
+	if err != nil {
+		return err
+	}
+	return callback(res)
+}
+
+func (h *handler) WarningCount(c *mysql.Conn) uint16 {
+	if s, ok := c.ClientData.(*sql.Session); ok {
+		return s.WarningCount()
+	}
+	return 0
+}
+
+func (h *handler) ComResetConnection(c *mysql.Conn) {
+	if s, ok := c.ClientData.(*sql.Session); ok {
+		s.ResetConnection()
+		setStatus(c, s)
+	}
+}
+
+func (h *handler) ComRegisterReplica(c *mysql.Conn, replicaHost string, replicaPort uint16, replicaUser string, replicaPassword string) error {
+	return sqlerror.NewSQLError(sqlerror.ERNotSupportedYet, sqlerror.SSClientError, "replication is not supported")
+}
+
+func (h *handler) ComBinlogDump(c *mysql.Conn, logFile string, binlogPos uint32) error {
+	return sqlerror.NewSQLError(sqlerror.ERNotSupportedYet, sqlerror.SSClientError, "replication is not supported")
+}
+
+func (h *handler) ComBinlogDumpGTID(c *mysql.Conn, logFile string, logPos uint64, gtidSet replication.GTIDSet, flags uint16) error {
+	return sqlerror.NewSQLError(sqlerror.ERNotSupportedYet, sqlerror.SSClientError, "replication is not supported")
+}

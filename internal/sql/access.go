@@ -1,0 +1,610 @@
+package sql
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+
+	"vitess.io/vitess/go/sqltypes"
+	"vitess.io/vitess/go/vt/sqlparser"
+	"vitess.io/vitess/go/vt/vtgate/evalengine"
+
+	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/encoding"
+	"github.com/strata-db/strata/internal/table"
+)
+
+// accessPath is how one table is read: an index and key ranges built at
+// execution time from expressions that do not depend on the table itself.
+type accessPath struct {
+	ix *catalog.Index
+	// eq[k] lists the alternative values of index column k (= or IN).
+	eq [][]evalengine.Expr
+	// nullSafe[k]: the predicate on column k was <=> or IS NULL (NULL matches).
+	nullSafe []bool
+	isNull   []bool // column k IS NULL
+	// Optional range on column len(eq).
+	lo, hi         evalengine.Expr
+	loIncl, hiIncl bool
+	hasRange       bool
+	// reverse iterates the index backwards (ORDER BY ... DESC).
+	reverse bool
+	// ordered: rows come out in the ORDER BY order.
+	ordered bool
+	// unique: a full equality on a unique index (at most one row per value).
+	unique bool
+}
+
+// predicate is a sargable conjunct: col op value(s).
+type predicate struct {
+	col    int // table column ordinal
+	op     string // "=", "<=>", "<", "<=", ">", ">=", "in", "between", "isnull"
+	vals   []sqlparser.Expr
+}
+
+// sargable extracts predicates on columns of tbl (columns tblOff..tblOff+n of
+// the scope) whose other side only uses columns before tblOff.
+func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int) []predicate {
+	var out []predicate
+	colOf := func(e sqlparser.Expr) int {
+		c, ok := e.(*sqlparser.ColName)
+		if !ok {
+			return -1
+		}
+		i, err := sc.resolve(c)
+		if err != nil || i < tblOff || i >= tblOff+n {
+			return -1
+		}
+		return i - tblOff
+	}
+	avail := func(e sqlparser.Expr) bool {
+		ok := true
+		_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
+			switch x := node.(type) {
+			case *sqlparser.ColName:
+				i, err := sc.resolve(x)
+				if err != nil || i >= tblOff {
+					ok = false
+				}
+			case *sqlparser.Subquery, sqlparser.AggrFunc, *sqlparser.Variable:
+				ok = false
+			case *sqlparser.FuncExpr:
+				switch x.Name.Lowered() {
+				case "rand", "uuid", "sleep", "get_lock", "release_lock", "last_insert_id":
+					ok = false
+				}
+			}
+			return ok, nil
+		}, e)
+		return ok
+	}
+	flip := map[sqlparser.ComparisonExprOperator]string{
+		sqlparser.EqualOp: "=", sqlparser.NullSafeEqualOp: "<=>",
+		sqlparser.LessThanOp: ">", sqlparser.LessEqualOp: ">=",
+		sqlparser.GreaterThanOp: "<", sqlparser.GreaterEqualOp: "<=",
+	}
+	same := map[sqlparser.ComparisonExprOperator]string{
+		sqlparser.EqualOp: "=", sqlparser.NullSafeEqualOp: "<=>",
+		sqlparser.LessThanOp: "<", sqlparser.LessEqualOp: "<=",
+		sqlparser.GreaterThanOp: ">", sqlparser.GreaterEqualOp: ">=",
+	}
+	for _, c := range conds {
+		switch e := c.(type) {
+		case *sqlparser.ComparisonExpr:
+			if e.Operator == sqlparser.InOp {
+				col := colOf(e.Left)
+				tup, ok := e.Right.(sqlparser.ValTuple)
+				if col < 0 || !ok || len(tup) == 0 {
+					continue
+				}
+				all := true
+				for _, v := range tup {
+					if !avail(v) {
+						all = false
+					}
+				}
+				if all {
+					out = append(out, predicate{col: col, op: "in", vals: tup})
+				}
+				continue
+			}
+			if op, ok := same[e.Operator]; ok {
+				if col := colOf(e.Left); col >= 0 && avail(e.Right) {
+					out = append(out, predicate{col: col, op: op, vals: []sqlparser.Expr{e.Right}})
+					continue
+				}
+			}
+			if op, ok := flip[e.Operator]; ok {
+				if col := colOf(e.Right); col >= 0 && avail(e.Left) {
+					out = append(out, predicate{col: col, op: op, vals: []sqlparser.Expr{e.Left}})
+				}
+			}
+		case *sqlparser.BetweenExpr:
+			if !e.IsBetween {
+				continue
+			}
+			if col := colOf(e.Left); col >= 0 && avail(e.From) && avail(e.To) {
+				out = append(out, predicate{col: col, op: "between", vals: []sqlparser.Expr{e.From, e.To}})
+			}
+		case *sqlparser.IsExpr:
+			if e.Right == sqlparser.IsNullOp {
+				if col := colOf(e.Left); col >= 0 {
+					out = append(out, predicate{col: col, op: "isnull"})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// indexHints restricts the candidate indexes.
+type indexHints struct {
+	use    map[string]bool // USE/FORCE INDEX names (lower case); nil = all
+	ignore map[string]bool
+	force  bool
+}
+
+func parseHints(h sqlparser.IndexHints) indexHints {
+	var out indexHints
+	for _, hint := range h {
+		names := map[string]bool{}
+		for _, n := range hint.Indexes {
+			names[strings.ToLower(n.String())] = true
+		}
+		switch hint.Type {
+		case sqlparser.IgnoreOp:
+			if out.ignore == nil {
+				out.ignore = map[string]bool{}
+			}
+			for n := range names {
+				out.ignore[n] = true
+			}
+		case sqlparser.ForceOp, sqlparser.UseOp:
+			if hint.Type == sqlparser.ForceOp {
+				out.force = true
+			}
+			if out.use == nil {
+				out.use = map[string]bool{}
+			}
+			for n := range names {
+				out.use[n] = true
+			}
+		}
+	}
+	return out
+}
+
+func (h indexHints) allowed(ix *catalog.Index) bool {
+	name := strings.ToLower(ix.Name)
+	if h.ignore[name] {
+		return false
+	}
+	if h.use != nil && !h.use[name] {
+		return false
+	}
+	return true
+}
+
+// orderCol is one ORDER BY item resolved to a column of the table.
+type orderCol struct {
+	col  int // table column ordinal, -1 when not a plain column of this table
+	desc bool
+}
+
+// chooseAccess picks the index and builds the access path for a table.
+// order is the ORDER BY of the query when this table alone determines it.
+func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexHints, order []orderCol, hasLimit bool) (*accessPath, error) {
+	type cand struct {
+		ix      *catalog.Index
+		eqCols  int
+		rngPred *predicate
+		eqPreds []*predicate
+		score   int
+		ordered bool
+		reverse bool
+	}
+	var best *cand
+	for ii, ix := range t.Indexes {
+		if t.HiddenPK && ii == 0 {
+			if hints.use != nil {
+				continue
+			}
+		}
+		if !hints.allowed(ix) {
+			continue
+		}
+		cd := &cand{ix: ix}
+		for _, ic := range ix.Columns {
+			var eqp, rp *predicate
+			for pi := range preds {
+				p := &preds[pi]
+				if p.col != ic.Col {
+					continue
+				}
+				switch p.op {
+				case "=", "<=>", "in", "isnull":
+					if eqp == nil || (eqp.op == "in" && p.op != "in") {
+						eqp = p
+					}
+				default:
+					if rp == nil {
+						rp = p
+					}
+				}
+			}
+			if ic.Prefix > 0 {
+				// A prefix key part can narrow but not decide: use it as the
+				// last part only.
+				if eqp != nil {
+					cd.eqPreds = append(cd.eqPreds, eqp)
+					cd.eqCols++
+				}
+				break
+			}
+			if eqp != nil {
+				cd.eqPreds = append(cd.eqPreds, eqp)
+				cd.eqCols++
+				continue
+			}
+			cd.rngPred = rp
+			break
+		}
+		full := cd.eqCols == len(ix.Columns) && (ix.Primary || ix.Unique) && !t.HiddenPK
+		if full {
+			for _, p := range cd.eqPreds {
+				if p.op == "isnull" || p.op == "<=>" {
+					full = false
+				}
+			}
+			for _, ic := range ix.Columns {
+				if ic.Prefix > 0 {
+					full = false
+				}
+			}
+		}
+		cd.score = cd.eqCols * 10
+		if cd.rngPred != nil {
+			cd.score += 5
+		}
+		if full {
+			cd.score += 1000
+		}
+		if ix.Primary {
+			cd.score++
+		}
+		// Index order satisfies ORDER BY?
+		if len(order) > 0 {
+			cd.ordered, cd.reverse = indexGivesOrder(ix, cd.eqPreds, order)
+			if cd.ordered {
+				cd.score += 3
+				if hasLimit && cd.score < 10 {
+					cd.score += 6 // ordered scan with LIMIT stops early
+				}
+			}
+		}
+		if cd.eqCols == 0 && cd.rngPred == nil && !cd.ordered {
+			// Full scan: the primary index is the cheapest (no lookups),
+			// unless the query forces another index.
+			if !ix.Primary && !hints.force {
+				cd.score = -1
+			}
+		}
+		if hints.force && cd.score < 1 {
+			cd.score = 1
+		}
+		if best == nil || cd.score > best.score {
+			best = cd
+		}
+	}
+	if best == nil || best.score < 0 {
+		ix := t.Primary()
+		if best != nil {
+			ix = best.ix
+		}
+		ap := &accessPath{ix: ix}
+		ap.ordered, ap.reverse = indexGivesOrder(ix, nil, order)
+		if t.HiddenPK && ix == t.Primary() {
+			ap.ordered = false
+		}
+		return ap, nil
+	}
+	ap := &accessPath{ix: best.ix, ordered: best.ordered, reverse: best.reverse}
+	ap.unique = best.eqCols == len(best.ix.Columns) && (best.ix.Primary || best.ix.Unique) && best.score >= 1000
+	for _, p := range best.eqPreds {
+		var alts []evalengine.Expr
+		switch p.op {
+		case "isnull":
+			alts = []evalengine.Expr{nil}
+		default:
+			for _, v := range p.vals {
+				e, err := c.compile(v)
+				if err != nil {
+					return nil, err
+				}
+				alts = append(alts, e)
+			}
+		}
+		ap.eq = append(ap.eq, alts)
+		ap.nullSafe = append(ap.nullSafe, p.op == "<=>" || p.op == "isnull")
+		ap.isNull = append(ap.isNull, p.op == "isnull")
+	}
+	if rp := best.rngPred; rp != nil {
+		var err error
+		ap.hasRange = true
+		switch rp.op {
+		case "<", "<=":
+			ap.hi, err = c.compile(rp.vals[0])
+			ap.hiIncl = rp.op == "<="
+		case ">", ">=":
+			ap.lo, err = c.compile(rp.vals[0])
+			ap.loIncl = rp.op == ">="
+		case "between":
+			ap.lo, err = c.compile(rp.vals[0])
+			if err == nil {
+				ap.hi, err = c.compile(rp.vals[1])
+			}
+			ap.loIncl, ap.hiIncl = true, true
+		}
+		if err != nil {
+			return nil, err
+		}
+		// A second bound on the same column (a > 1 AND a < 5).
+		for pi := range preds {
+			p := &preds[pi]
+			if p == rp || p.col != rp.col {
+				continue
+			}
+			switch {
+			case (p.op == "<" || p.op == "<=") && ap.hi == nil:
+				ap.hi, err = c.compile(p.vals[0])
+				ap.hiIncl = p.op == "<="
+			case (p.op == ">" || p.op == ">=") && ap.lo == nil:
+				ap.lo, err = c.compile(p.vals[0])
+				ap.loIncl = p.op == ">="
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	return ap, nil
+}
+
+// indexGivesOrder reports whether scanning ix (with the given equality
+// predicates on its leading columns) yields rows in ORDER BY order, and in
+// which direction.
+func indexGivesOrder(ix *catalog.Index, eqPreds []*predicate, order []orderCol) (ordered, reverse bool) {
+	if len(order) == 0 {
+		return false, false
+	}
+	for _, p := range eqPreds {
+		if p.op == "in" && len(p.vals) > 1 {
+			return false, false
+		}
+	}
+	eqCol := map[int]bool{}
+	for _, p := range eqPreds {
+		eqCol[p.col] = true
+	}
+	k := 0
+	dir := 0 // 1 forward, -1 reverse
+	for _, oc := range order {
+		if oc.col < 0 {
+			return false, false
+		}
+		// Skip index columns fixed by equality.
+		for k < len(ix.Columns) && eqCol[ix.Columns[k].Col] && ix.Columns[k].Col != oc.col {
+			k++
+		}
+		if k >= len(ix.Columns) {
+			// Ordering by a column fixed by equality is trivially satisfied.
+			if eqCol[oc.col] {
+				continue
+			}
+			return false, false
+		}
+		ic := ix.Columns[k]
+		if ic.Col != oc.col || ic.Prefix > 0 {
+			if eqCol[oc.col] {
+				continue
+			}
+			return false, false
+		}
+		d := 1
+		if oc.desc != ic.Desc {
+			d = -1
+		}
+		if dir == 0 {
+			dir = d
+		} else if dir != d {
+			return false, false
+		}
+		k++
+	}
+	return true, dir == -1
+}
+
+// keyRange is one [lo, hi) range of index keys.
+type keyRange struct {
+	lo, hi []byte
+	// point: lo is a complete primary key (hi unused).
+	point bool
+}
+
+// ranges evaluates the access path's bounds against row (outer tables
+// filled) and encodes the key ranges. ok=false means the path cannot match
+// any row.
+func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRange) ([]keyRange, bool, error) {
+	ix := ap.ix
+	base := table.IndexPrefix(nil, ix)
+	whole := func() ([]keyRange, bool, error) {
+		return append(dst[:0], keyRange{lo: base, hi: encoding.PrefixEnd(append([]byte(nil), base...))}), true, nil
+	}
+	prefixes := [][]byte{base}
+	for k, alts := range ap.eq {
+		ic := ix.Columns[k]
+		col := &t.Def.Columns[ic.Col]
+		var next [][]byte
+		for _, alt := range alts {
+			var v sqltypes.Value
+			if alt != nil {
+				x, err := ex.eval(alt, row)
+				if err != nil {
+					return nil, false, err
+				}
+				v = x
+			}
+			if v.IsNull() {
+				if !ap.nullSafe[k] {
+					continue // col = NULL matches nothing
+				}
+			} else {
+				cv, ok := exactKeyValue(col, v)
+				if !ok {
+					return whole()
+				}
+				v = cv
+			}
+			for _, p := range prefixes {
+				k2, err := t.AppendKeyParts(append([]byte(nil), p...), &catalog.Index{Columns: []catalog.IndexColumn{ic}}, []sqltypes.Value{v})
+				if err != nil {
+					return whole()
+				}
+				next = append(next, k2)
+			}
+			if len(next) > 4096 {
+				return whole()
+			}
+		}
+		prefixes = next
+		if len(prefixes) == 0 {
+			return dst[:0], false, nil
+		}
+	}
+	out := dst[:0]
+	point := ap.unique && !ap.hasRange && ix.Primary
+	if !ap.hasRange {
+		for _, p := range prefixes {
+			if point {
+				out = append(out, keyRange{lo: p, point: true})
+				continue
+			}
+			out = append(out, keyRange{lo: p, hi: encoding.PrefixEnd(append([]byte(nil), p...))})
+		}
+		return sortRanges(out), len(out) > 0, nil
+	}
+	// Range on column len(eq).
+	ic := ix.Columns[len(ap.eq)]
+	col := &t.Def.Columns[ic.Col]
+	bound := func(e evalengine.Expr) ([]byte, bool, bool, error) {
+		if e == nil {
+			return nil, false, true, nil
+		}
+		v, err := ex.eval(e, row)
+		if err != nil {
+			return nil, false, false, err
+		}
+		if v.IsNull() {
+			return nil, false, false, nil // comparison with NULL: no rows
+		}
+		cv, ok := exactKeyValue(col, v)
+		if !ok {
+			return nil, false, true, nil // drop the bound; the filter decides
+		}
+		b, err := t.AppendKeyParts(nil, &catalog.Index{Columns: []catalog.IndexColumn{{Col: ic.Col}}}, []sqltypes.Value{cv})
+		if err != nil {
+			return nil, false, true, nil
+		}
+		return b, true, true, nil
+	}
+	loKey, hasLo, ok, err := bound(ap.lo)
+	if err != nil || !ok {
+		return dst[:0], false, err
+	}
+	hiKey, hasHi, ok, err := bound(ap.hi)
+	if err != nil || !ok {
+		return dst[:0], false, err
+	}
+	loIncl, hiIncl := ap.loIncl, ap.hiIncl
+	if ic.Desc {
+		// Descending key part: value order is reversed in bytes.
+		if hasLo {
+			encoding.Invert(loKey)
+		}
+		if hasHi {
+			encoding.Invert(hiKey)
+		}
+		loKey, hiKey = hiKey, loKey
+		hasLo, hasHi = hasHi, hasLo
+		loIncl, hiIncl = hiIncl, loIncl
+	}
+	for _, p := range prefixes {
+		var lo, hi []byte
+		switch {
+		case hasLo && loIncl:
+			lo = append(append([]byte(nil), p...), loKey...)
+		case hasLo:
+			lo = encoding.PrefixEnd(append(append([]byte(nil), p...), loKey...))
+		case !ic.Desc:
+			// Skip NULLs: a range predicate never matches NULL.
+			lo = append(append([]byte(nil), p...), encoding.NotNullMarker)
+		default:
+			lo = append([]byte(nil), p...)
+		}
+		switch {
+		case hasHi && hiIncl:
+			hi = encoding.PrefixEnd(append(append([]byte(nil), p...), hiKey...))
+		case hasHi:
+			hi = append(append([]byte(nil), p...), hiKey...)
+		default:
+			hi = encoding.PrefixEnd(append([]byte(nil), p...))
+		}
+		if hi != nil && bytes.Compare(lo, hi) >= 0 {
+			continue
+		}
+		out = append(out, keyRange{lo: lo, hi: hi})
+	}
+	return sortRanges(out), len(out) > 0, nil
+}
+
+func sortRanges(r []keyRange) []keyRange {
+	if len(r) < 2 {
+		return r
+	}
+	sort.Slice(r, func(i, j int) bool { return bytes.Compare(r[i].lo, r[j].lo) < 0 })
+	out := r[:1]
+	for _, x := range r[1:] {
+		if bytes.Equal(x.lo, out[len(out)-1].lo) {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// exactKeyValue converts v to the column type for key encoding, reporting
+// whether the conversion kept the value exactly (else the index cannot be
+// used with it and the caller widens the range).
+func exactKeyValue(col *catalog.Column, v sqltypes.Value) (sqltypes.Value, bool) {
+	if col.IsText() && !(v.IsText() || v.IsQuoted()) {
+		return v, false // string column vs number: compared as numbers
+	}
+	if !col.IsText() && col.Type != sqltypes.Enum && col.Type != sqltypes.Set && (v.IsText() || v.IsQuoted()) && (sqltypes.IsIntegral(col.Type) || sqltypes.IsFloat(col.Type) || col.Type == sqltypes.Decimal) {
+		// number column vs string: allowed when the string is a clean number
+	}
+	cv, w, err := coltype.Convert(col, v, true, 0)
+	if err != nil || w != nil {
+		return v, false
+	}
+	if col.IsText() {
+		return cv, true
+	}
+	if sqltypes.IsIntegral(col.Type) || sqltypes.IsFloat(col.Type) || col.Type == sqltypes.Decimal {
+		cmp, err := evalengine.NullsafeCompare(v, cv, nil, 0, nil)
+		if err != nil || cmp != 0 {
+			return v, false
+		}
+	}
+	return cv, true
+}

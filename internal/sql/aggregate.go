@@ -1,0 +1,684 @@
+package sql
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/collations/colldata"
+	"vitess.io/vitess/go/mysql/decimal"
+	"vitess.io/vitess/go/mysql/sqlerror"
+	"vitess.io/vitess/go/sqltypes"
+	"vitess.io/vitess/go/vt/sqlparser"
+	"vitess.io/vitess/go/vt/vtgate/evalengine"
+)
+
+// aggSpec is one aggregate function of a query.
+type aggSpec struct {
+	name     string // count, count_star, sum, avg, min, max, group_concat, bit_and, bit_or, bit_xor
+	args     []evalengine.Expr
+	distinct bool
+	sep      string
+	order    []sortKey // GROUP_CONCAT ... ORDER BY (indexes into args after the values)
+	nvals    int       // GROUP_CONCAT: number of concatenated expressions
+	key      string    // canonical text, for sharing identical aggregates
+	typ      evalengine.Type
+}
+
+// planAggregates finds aggregate calls, compiles their arguments and
+// replaces them by Offsets into the aggregated row.
+func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
+	var groupExprs []sqlparser.Expr
+	if sel.GroupBy != nil {
+		groupExprs = sel.GroupBy.Exprs
+	}
+	if !hasAggregates(sel) && len(groupExprs) == 0 {
+		return nil
+	}
+	p.hasAgg = true
+	selExprs := sel.SelectExprs
+	for _, g := range groupExprs {
+		g = resolveOrderAlias(g, selExprs)
+		if hasSubquery(g) {
+			return unsupportedErr("subqueries")
+		}
+		c.sc.where = "group statement"
+		x, err := c.compile(g)
+		c.sc.where = "field list"
+		if err != nil {
+			return err
+		}
+		p.groupBy = append(p.groupBy, x)
+	}
+	c.sc.offsetTypes = map[sqlparser.Expr]evalengine.Type{}
+	// Collect and compile aggregates in SELECT, HAVING and ORDER BY.
+	collect := func(n sqlparser.SQLNode) error {
+		var err error
+		_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
+			af, ok := node.(sqlparser.AggrFunc)
+			if !ok {
+				if _, sub := node.(*sqlparser.Subquery); sub {
+					return false, nil
+				}
+				return true, nil
+			}
+			if err == nil {
+				err = p.addAgg(c, af)
+			}
+			return false, nil
+		}, n)
+		return err
+	}
+	for _, se := range selExprs.Exprs {
+		if err := collect(se); err != nil {
+			return err
+		}
+	}
+	if sel.Having != nil {
+		if err := collect(sel.Having.Expr); err != nil {
+			return err
+		}
+	}
+	for _, o := range sel.OrderBy {
+		if err := collect(o.Expr); err != nil {
+			return err
+		}
+	}
+	// Rewrite the select list and HAVING to read the aggregated row.
+	for i, se := range selExprs.Exprs {
+		if ae, ok := se.(*sqlparser.AliasedExpr); ok {
+			e, err := p.rewriteAggs(ae.Expr)
+			if err != nil {
+				return err
+			}
+			if e != ae.Expr {
+				if ae.As.IsEmpty() {
+					ae.As = sqlparser.NewIdentifierCI(exprName(ae.Expr))
+				}
+				selExprs.Exprs[i] = &sqlparser.AliasedExpr{Expr: e, As: ae.As}
+			}
+		}
+	}
+	if sel.Having != nil {
+		// HAVING may name select aliases.
+		h := sqlparser.Rewrite(sel.Having.Expr, nil, func(cur *sqlparser.Cursor) bool {
+			if cn, ok := cur.Node().(*sqlparser.ColName); ok && cn.Qualifier.IsEmpty() {
+				if _, err := c.sc.resolve(cn); err != nil {
+					if idx := aliasIndex(cn, selExprs); idx >= 0 {
+						cur.Replace(selExprs.Exprs[idx].(*sqlparser.AliasedExpr).Expr)
+					}
+				}
+			}
+			return true
+		}).(sqlparser.Expr)
+		e, err := p.rewriteAggs(h)
+		if err != nil {
+			return err
+		}
+		c.sc.where = "having clause"
+		x, err := c.compile(e)
+		c.sc.where = "field list"
+		if err != nil {
+			return err
+		}
+		p.having = x
+	}
+	return nil
+}
+
+func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
+	key := sqlparser.String(af)
+	for _, a := range p.aggs {
+		if a.key == key {
+			return nil
+		}
+	}
+	spec := &aggSpec{key: key, name: af.AggrName(), distinct: sqlparser.IsDistinct(af)}
+	var argExprs []sqlparser.Expr
+	switch f := af.(type) {
+	case *sqlparser.CountStar:
+		spec.name = "count_star"
+	case *sqlparser.Count:
+		spec.name = "count"
+		argExprs = f.Args
+	case *sqlparser.GroupConcatExpr:
+		spec.name = "group_concat"
+		spec.sep = ","
+		if f.Separator != "" || strings.Contains(strings.ToLower(key), "separator") {
+			spec.sep = f.Separator
+		}
+		argExprs = append(argExprs, f.Exprs...)
+		spec.nvals = len(f.Exprs)
+		for _, o := range f.OrderBy {
+			spec.order = append(spec.order, sortKey{idx: len(argExprs), desc: o.Direction == sqlparser.DescOrder})
+			argExprs = append(argExprs, o.Expr)
+		}
+	default:
+		switch spec.name {
+		case "sum", "avg", "min", "max", "bit_and", "bit_or", "bit_xor":
+		default:
+			return unsupportedErr("aggregate %s", strings.ToUpper(spec.name))
+		}
+		argExprs = af.GetArgs()
+	}
+	for _, a := range argExprs {
+		if hasSubquery(a) {
+			return unsupportedErr("subqueries")
+		}
+		if containsAggr(a) {
+			return sqlErr(sqlerror.ERInvalidGroupFuncUse, "HY000", "Invalid use of group function")
+		}
+		x, err := c.compile(a)
+		if err != nil {
+			return err
+		}
+		spec.args = append(spec.args, x)
+	}
+	var argT evalengine.Type
+	if len(spec.args) > 0 {
+		argT = staticType(c, spec.args[0])
+	}
+	switch spec.name {
+	case "count", "count_star":
+		spec.typ = evalengine.NewTypeEx(sqltypes.Int64, collations.CollationBinaryID, false, 21, 0, nil)
+	case "sum", "avg":
+		t := argT.Type()
+		if sqltypes.IsFloat(t) || sqltypes.IsText(t) {
+			spec.typ = evalengine.NewTypeEx(sqltypes.Float64, collations.CollationBinaryID, true, 23, 31, nil)
+		} else {
+			scale := argT.Scale()
+			if spec.name == "avg" {
+				scale += 4
+			}
+			spec.typ = evalengine.NewTypeEx(sqltypes.Decimal, collations.CollationBinaryID, true, 65, scale, nil)
+		}
+	case "min", "max":
+		spec.typ = argT
+		if spec.typ.Valid() {
+			spec.typ.SetNullability(true)
+		}
+	case "group_concat":
+		spec.typ = evalengine.NewTypeEx(sqltypes.Text, c.s.collation(), true, 1024, 0, nil)
+	default:
+		spec.typ = evalengine.NewTypeEx(sqltypes.Uint64, collations.CollationBinaryID, false, 21, 0, nil)
+	}
+	p.aggs = append(p.aggs, spec)
+	return nil
+}
+
+func containsAggr(e sqlparser.Expr) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if _, ok := n.(sqlparser.AggrFunc); ok {
+			found = true
+		}
+		return !found, nil
+	}, e)
+	return found
+}
+
+// staticType returns the compile-time type of e when known.
+func staticType(c *compiler, e evalengine.Expr) (t evalengine.Type) {
+	defer func() {
+		if recover() != nil {
+			t = evalengine.Type{}
+		}
+	}()
+	env := evalengine.EmptyExpressionEnv(c.s.eng.Env)
+	t, err := env.TypeOf(e)
+	if err != nil {
+		return evalengine.Type{}
+	}
+	return t
+}
+
+// rewriteAggs replaces aggregate calls in e by Offsets into the aggregated
+// row.
+func (p *selectPlan) rewriteAggs(e sqlparser.Expr) (sqlparser.Expr, error) {
+	if len(p.aggs) == 0 {
+		return e, nil
+	}
+	out := sqlparser.Rewrite(e, nil, func(cur *sqlparser.Cursor) bool {
+		af, ok := cur.Node().(sqlparser.AggrFunc)
+		if !ok {
+			return true
+		}
+		key := sqlparser.String(af)
+		for i, a := range p.aggs {
+			if a.key == key {
+				off := &sqlparser.Offset{V: p.width + i, Original: af}
+				if p.sc != nil && p.sc.offsetTypes != nil {
+					p.sc.offsetTypes[af] = a.typ
+				}
+				cur.Replace(off)
+				return false
+			}
+		}
+		return false
+	})
+	return out.(sqlparser.Expr), nil
+}
+
+// aggState accumulates one aggregate for one group.
+type aggState struct {
+	count    int64
+	sumInt   int64
+	sumDec   decimal.Decimal
+	decUsed  bool
+	sumFloat float64
+	isFloat  bool
+	hasVal   bool
+	val      sqltypes.Value
+	valColl  collations.ID
+	bits     uint64
+	seen     map[string]struct{}
+	concat   []Row
+}
+
+type group struct {
+	rep    Row
+	states []aggState
+}
+
+// runAggregate groups the joined rows and feeds the aggregated rows to out.
+func (p *selectPlan) runAggregate(ex *execCtx, out *rowSink, constFalse bool) error {
+	groups := map[string]*group{}
+	var order []*group
+	var keyBuf []byte
+	gvals := make(Row, len(p.groupBy))
+	gcolls := make([]collations.ID, len(p.groupBy))
+	if !constFalse {
+		ji := newJoinIter(p.srcs, p.width, p.lock)
+		defer ji.close()
+		for {
+			row, ok, err := ji.next(ex)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				break
+			}
+			for i, g := range p.groupBy {
+				v, coll, err := ex.evalColl(g, row)
+				if err != nil {
+					return err
+				}
+				gvals[i], gcolls[i] = v, coll
+			}
+			keyBuf = groupKey(keyBuf[:0], gvals, gcolls)
+			g := groups[string(keyBuf)]
+			if g == nil {
+				g = &group{rep: copyRow(nil, row), states: make([]aggState, len(p.aggs))}
+				groups[string(keyBuf)] = g
+				order = append(order, g)
+			}
+			for i, a := range p.aggs {
+				if err := a.add(ex, &g.states[i], row); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if len(order) == 0 && len(p.groupBy) == 0 {
+		rep := make(Row, p.width)
+		for i := range rep {
+			rep[i] = sqltypes.NULL
+		}
+		order = append(order, &group{rep: rep, states: make([]aggState, len(p.aggs))})
+	}
+	agRow := make(Row, p.width+len(p.aggs))
+	for _, g := range order {
+		copy(agRow, g.rep)
+		for i, a := range p.aggs {
+			v, err := a.result(ex, &g.states[i])
+			if err != nil {
+				return err
+			}
+			agRow[p.width+i] = v
+		}
+		if p.having != nil {
+			ok, err := ex.evalBool(p.having, agRow)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+		}
+		if out.full() {
+			break
+		}
+		if err := out.add(agRow); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
+	if a.name == "count_star" {
+		st.count++
+		return nil
+	}
+	if a.name == "group_concat" {
+		vals := make(Row, len(a.args))
+		for i, e := range a.args {
+			v, err := ex.eval(e, row)
+			if err != nil {
+				return err
+			}
+			if i < a.nvals && v.IsNull() {
+				return nil // GROUP_CONCAT skips rows with a NULL value
+			}
+			vals[i] = v
+		}
+		vals = copyRow(nil, vals)
+		if a.distinct {
+			k := string(groupKey(nil, vals[:a.nvals], nil))
+			if st.seen == nil {
+				st.seen = map[string]struct{}{}
+			}
+			if _, dup := st.seen[k]; dup {
+				return nil
+			}
+			st.seen[k] = struct{}{}
+		}
+		st.concat = append(st.concat, vals)
+		return nil
+	}
+	var v sqltypes.Value
+	var coll collations.ID
+	var err error
+	if len(a.args) > 1 && a.name == "count" {
+		// COUNT(a, b): rows where all are non-NULL (COUNT DISTINCT a, b).
+		vals := make(Row, len(a.args))
+		for i, e := range a.args {
+			x, err := ex.eval(e, row)
+			if err != nil {
+				return err
+			}
+			if x.IsNull() {
+				return nil
+			}
+			vals[i] = x
+		}
+		if a.distinct {
+			k := string(groupKey(nil, vals, nil))
+			if st.seen == nil {
+				st.seen = map[string]struct{}{}
+			}
+			if _, dup := st.seen[k]; dup {
+				return nil
+			}
+			st.seen[k] = struct{}{}
+		}
+		st.count++
+		return nil
+	}
+	v, coll, err = ex.evalColl(a.args[0], row)
+	if err != nil {
+		return err
+	}
+	if v.IsNull() {
+		return nil
+	}
+	if a.distinct {
+		k := string(groupKey(nil, Row{v}, []collations.ID{coll}))
+		if st.seen == nil {
+			st.seen = map[string]struct{}{}
+		}
+		if _, dup := st.seen[k]; dup {
+			return nil
+		}
+		st.seen[k] = struct{}{}
+	}
+	st.count++
+	switch a.name {
+	case "count":
+	case "sum", "avg":
+		t := v.Type()
+		switch {
+		case sqltypes.IsFloat(t) || sqltypes.IsText(t) || sqltypes.IsBinary(t) || st.isFloat:
+			f, _ := strconv.ParseFloat(strings.TrimSpace(v.ToString()), 64)
+			if !st.isFloat {
+				st.isFloat = true
+				st.sumFloat = float64(st.sumInt)
+				if st.decUsed {
+					st.sumFloat, _ = st.sumDec.Float64()
+				}
+			}
+			st.sumFloat += f
+		case sqltypes.IsIntegral(t) && !st.decUsed && t != sqltypes.Uint64:
+			n, err := v.ToInt64()
+			if err == nil {
+				r := st.sumInt + n
+				if (r > st.sumInt) == (n > 0) || n == 0 {
+					st.sumInt = r
+					break
+				}
+			}
+			fallthrough
+		default:
+			d, err := decimal.NewFromString(v.ToString())
+			if err != nil {
+				return nil
+			}
+			if !st.decUsed {
+				st.decUsed = true
+				st.sumDec = decimal.NewFromInt(st.sumInt)
+			}
+			st.sumDec = st.sumDec.Add(d)
+		}
+	case "min", "max":
+		if !st.hasVal {
+			st.val, st.valColl, st.hasVal = copyRow(nil, Row{v})[0], coll, true
+			return nil
+		}
+		cmp, err := evalengine.NullsafeCompare(v, st.val, ex.s.eng.Env.CollationEnv(), coll, nil)
+		if err != nil {
+			return err
+		}
+		if (a.name == "min" && cmp < 0) || (a.name == "max" && cmp > 0) {
+			st.val = copyRow(nil, Row{v})[0]
+		}
+	case "bit_and", "bit_or", "bit_xor":
+		u, err := strconv.ParseUint(v.ToString(), 10, 64)
+		if err != nil {
+			i, _ := strconv.ParseInt(v.ToString(), 10, 64)
+			u = uint64(i)
+		}
+		if st.count == 1 && a.name == "bit_and" {
+			st.bits = ^uint64(0)
+		}
+		switch a.name {
+		case "bit_and":
+			st.bits &= u
+		case "bit_or":
+			st.bits |= u
+		default:
+			st.bits ^= u
+		}
+	}
+	return nil
+}
+
+func (a *aggSpec) result(ex *execCtx, st *aggState) (sqltypes.Value, error) {
+	switch a.name {
+	case "count", "count_star":
+		return sqltypes.NewInt64(st.count), nil
+	case "sum", "avg":
+		if st.count == 0 {
+			return sqltypes.NULL, nil
+		}
+		if st.isFloat {
+			f := st.sumFloat
+			if a.name == "avg" {
+				f /= float64(st.count)
+			}
+			return sqltypes.NewFloat64(f), nil
+		}
+		d := st.sumDec
+		if !st.decUsed {
+			d = decimal.NewFromInt(st.sumInt)
+		}
+		scale := a.typ.Scale()
+		if a.name == "avg" {
+			d = d.Div(decimal.NewFromInt(st.count), 4)
+		}
+		return sqltypes.MakeTrusted(sqltypes.Decimal, []byte(d.StringFixed(scale))), nil
+	case "min", "max":
+		if !st.hasVal {
+			return sqltypes.NULL, nil
+		}
+		return st.val, nil
+	case "bit_and":
+		if st.count == 0 {
+			return sqltypes.NewUint64(^uint64(0)), nil
+		}
+		return sqltypes.NewUint64(st.bits), nil
+	case "bit_or", "bit_xor":
+		return sqltypes.NewUint64(st.bits), nil
+	case "group_concat":
+		if len(st.concat) == 0 {
+			return sqltypes.NULL, nil
+		}
+		if len(a.order) > 0 {
+			if err := sortRows(st.concat, a.order, nil, ex); err != nil {
+				return sqltypes.NULL, err
+			}
+		}
+		maxLen := 1024
+		if v, ok := ex.s.sysVar("group_concat_max_len"); ok {
+			if n, err := v.ToInt64(); err == nil {
+				maxLen = int(n)
+			}
+		}
+		var sb strings.Builder
+		for i, r := range st.concat {
+			if i > 0 {
+				sb.WriteString(a.sep)
+			}
+			for _, v := range r[:a.nvals] {
+				sb.WriteString(v.ToString())
+			}
+			if sb.Len() > maxLen {
+				break
+			}
+		}
+		s := sb.String()
+		if len(s) > maxLen {
+			s = s[:maxLen]
+			ex.s.warn("Warning", 1260, "Row 1 was cut by GROUP_CONCAT()")
+		}
+		return sqltypes.MakeTrusted(sqltypes.Text, []byte(s)), nil
+	}
+	return sqltypes.NULL, nil
+}
+
+// groupKey appends a byte key identifying vals for grouping and DISTINCT:
+// text by collation weight (so 'a' and 'A' group together under *_ci, and
+// trailing spaces are ignored under PAD SPACE collations), numbers by value.
+func groupKey(dst []byte, vals Row, colls []collations.ID) []byte {
+	for i, v := range vals {
+		switch {
+		case v.IsNull():
+			dst = append(dst, 0)
+			continue
+		case v.IsText():
+			coll := collations.ID(45)
+			if colls != nil && i < len(colls) && colls[i] != 0 {
+				coll = colls[i]
+			}
+			dst = append(dst, 1)
+			raw := v.Raw()
+			c := colldata.Lookup(coll)
+			if c == nil {
+				dst = appendLenBytes(dst, raw)
+				continue
+			}
+			if c.IsBinary() == false && padSpace(coll) {
+				raw = []byte(strings.TrimRight(string(raw), " "))
+			}
+			dst = appendLenBytes(dst, c.WeightString(nil, raw, 0))
+		case v.IsIntegral() || v.Type() == sqltypes.Decimal || v.IsFloat():
+			dst = append(dst, 2)
+			s := v.ToString()
+			if v.Type() == sqltypes.Decimal && strings.Contains(s, ".") {
+				s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+				if s == "-0" || s == "" {
+					s = "0"
+				}
+			}
+			if v.IsFloat() {
+				f, _ := strconv.ParseFloat(s, 64)
+				if f == float64(int64(f)) {
+					s = strconv.FormatInt(int64(f), 10)
+				}
+			}
+			dst = appendLenBytes(dst, []byte(s))
+		default:
+			dst = append(dst, 3)
+			dst = appendLenBytes(dst, v.Raw())
+		}
+	}
+	return dst
+}
+
+func appendLenBytes(dst, b []byte) []byte {
+	dst = strconv.AppendInt(dst, int64(len(b)), 10)
+	dst = append(dst, ':')
+	return append(dst, b...)
+}
+
+// padSpace reports whether a collation ignores trailing spaces.
+func padSpace(coll collations.ID) bool {
+	name := collations.MySQL8().LookupName(coll)
+	return !strings.Contains(name, "_0900_") && name != "binary"
+}
+
+// sortRows sorts rows by keys (stable, NULLs first ascending as MySQL).
+func sortRows(rows []Row, keys []sortKey, colls []collations.ID, ex *execCtx) error {
+	env := ex.s.eng.Env.CollationEnv()
+	var err error
+	sort.SliceStable(rows, func(i, j int) bool {
+		for _, k := range keys {
+			a, b := rows[i][k.idx], rows[j][k.idx]
+			coll := ex.s.collation()
+			if colls != nil && k.idx < len(colls) && colls[k.idx] != 0 {
+				coll = colls[k.idx]
+			}
+			c, e := compareForSort(a, b, env, coll)
+			if e != nil && err == nil {
+				err = e
+			}
+			if c == 0 {
+				continue
+			}
+			if k.desc {
+				return c > 0
+			}
+			return c < 0
+		}
+		return false
+	})
+	return err
+}
+
+func compareForSort(a, b sqltypes.Value, env *collations.Environment, coll collations.ID) (int, error) {
+	if a.IsNull() || b.IsNull() {
+		switch {
+		case a.IsNull() && b.IsNull():
+			return 0, nil
+		case a.IsNull():
+			return -1, nil
+		default:
+			return 1, nil
+		}
+	}
+	if a.IsText() && b.IsText() && padSpace(coll) {
+		a = sqltypes.MakeTrusted(a.Type(), []byte(strings.TrimRight(string(a.Raw()), " ")))
+		b = sqltypes.MakeTrusted(b.Type(), []byte(strings.TrimRight(string(b.Raw()), " ")))
+	}
+	return evalengine.NullsafeCompare(a, b, env, coll, nil)
+}

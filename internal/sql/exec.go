@@ -1,0 +1,153 @@
+package sql
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/sqlerror"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+	"vitess.io/vitess/go/vt/vtenv"
+	"vitess.io/vitess/go/vt/vtgate/evalengine"
+
+	"github.com/strata-db/strata/internal/txn"
+)
+
+// Row is one row flowing between operators.
+type Row = []sqltypes.Value
+
+// lockMode of a read.
+type lockMode uint8
+
+const (
+	lockNone lockMode = iota
+	lockShared
+	lockExclusive
+)
+
+// execCtx is the state of one statement execution.
+type execCtx struct {
+	ctx context.Context
+	s   *Session
+	tx  *txn.Txn
+	bv  map[string]*querypb.BindVariable
+	env *evalengine.ExpressionEnv
+}
+
+func (s *Session) newExecCtx(ctx context.Context, tx *txn.Txn, bv map[string]*querypb.BindVariable) *execCtx {
+	ex := &execCtx{ctx: ctx, s: s, tx: tx, bv: bv}
+	ex.env = evalengine.NewExpressionEnv(ctx, bv, &vcursor{s: s})
+	return ex
+}
+
+// eval evaluates e over row. evalengine panics on a few inputs; those become
+// errors instead of crashing the server.
+func (ex *execCtx) eval(e evalengine.Expr, row Row) (v sqltypes.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = sqlErr(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression evaluation failed: %v", r)
+		}
+	}()
+	ex.env.Row = row
+	res, err := ex.env.Evaluate(e)
+	if err != nil {
+		return sqltypes.NULL, evalErr(err)
+	}
+	return res.Value(ex.s.collation()), nil
+}
+
+// evalResult evaluates and also returns the result collation.
+func (ex *execCtx) evalColl(e evalengine.Expr, row Row) (v sqltypes.Value, coll collations.ID, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = sqlErr(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression evaluation failed: %v", r)
+		}
+	}()
+	ex.env.Row = row
+	res, err := ex.env.Evaluate(e)
+	if err != nil {
+		return sqltypes.NULL, 0, evalErr(err)
+	}
+	c := res.Collation()
+	return res.Value(c), c, nil
+}
+
+// evalBool evaluates a condition; NULL is false.
+func (ex *execCtx) evalBool(e evalengine.Expr, row Row) (b bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = sqlErr(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression evaluation failed: %v", r)
+		}
+	}()
+	ex.env.Row = row
+	res, err := ex.env.Evaluate(e)
+	if err != nil {
+		return false, evalErr(err)
+	}
+	return res.ToBoolean(), nil
+}
+
+func evalErr(err error) error {
+	if se, ok := err.(*sqlerror.SQLError); ok {
+		return se
+	}
+	return sqlerror.NewSQLErrorFromError(err)
+}
+
+// vcursor gives evalengine the session context.
+type vcursor struct{ s *Session }
+
+func (v *vcursor) TimeZone() *time.Location {
+	tz, _ := v.s.sysVar("time_zone")
+	switch name := tz.ToString(); name {
+	case "SYSTEM", "":
+		return time.Local
+	case "+00:00", "UTC":
+		return time.UTC
+	default:
+		if loc, err := time.LoadLocation(name); err == nil {
+			return loc
+		}
+		var h, m int
+		sign := 1
+		if len(name) == 6 && (name[0] == '+' || name[0] == '-') {
+			if name[0] == '-' {
+				sign = -1
+			}
+			if _, err := fmt.Sscanf(name[1:], "%d:%d", &h, &m); err == nil {
+				return time.FixedZone(name, sign*(h*3600+m*60))
+			}
+		}
+		return time.Local
+	}
+}
+func (v *vcursor) GetKeyspace() string            { return v.s.DB }
+func (v *vcursor) SQLMode() string                { return v.s.sqlMode.raw }
+func (v *vcursor) Environment() *vtenv.Environment { return v.s.eng.Env }
+func (v *vcursor) SetLastInsertID(id uint64)      { v.s.lastInsertID = id }
+
+// copyRow deep-copies a row so it survives iterator movement, with one
+// allocation for all value bytes.
+func copyRow(dst Row, src Row) Row {
+	n := 0
+	for _, v := range src {
+		n += len(v.Raw())
+	}
+	buf := make([]byte, 0, n)
+	if cap(dst) < len(src) {
+		dst = make(Row, len(src))
+	}
+	dst = dst[:len(src)]
+	for i, v := range src {
+		if v.IsNull() {
+			dst[i] = sqltypes.NULL
+			continue
+		}
+		start := len(buf)
+		buf = append(buf, v.Raw()...)
+		dst[i] = sqltypes.MakeTrusted(v.Type(), buf[start:len(buf):len(buf)])
+	}
+	return dst
+}

@@ -1,0 +1,355 @@
+package sql
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"vitess.io/vitess/go/mysql/sqlerror"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+	"vitess.io/vitess/go/vt/sqlparser"
+)
+
+// cachedPlan is a parsed and planned statement, reusable while the catalog
+// version and current database are unchanged.
+type cachedPlan struct {
+	stmt     sqlparser.Statement
+	version  uint64
+	db       string
+	params   int
+	sel      *selectPlan
+	tables   []mdlRef
+}
+
+const maxSessionPlans = 256
+
+// parse parses one statement, mapping parser errors to 1064.
+func (s *Session) parse(sql string) (sqlparser.Statement, int, error) {
+	stmt, bv, err := s.eng.Parser.Parse2(sql)
+	if err != nil {
+		return nil, 0, parseErr(err)
+	}
+	if ddl, ok := stmt.(sqlparser.DDLStatement); ok && !ddl.IsFullyParsed() {
+		return nil, 0, unsupportedErr("%s", firstWords(sql, 4))
+	}
+	return stmt, len(bv), nil
+}
+
+func parseErr(err error) error {
+	msg := err.Error()
+	if se, ok := err.(*sqlerror.SQLError); ok {
+		msg = se.Message
+	}
+	// Vitess: "syntax error at position 7 near 'x'" -> MySQL's wording.
+	if i := strings.Index(msg, "near '"); i >= 0 {
+		near := msg[i+len("near '"):]
+		near = strings.TrimSuffix(near, "'")
+		return syntaxErr(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '%s' at line 1", near))
+	}
+	return syntaxErr("You have an error in your SQL syntax; " + msg)
+}
+
+func firstWords(sql string, n int) string {
+	f := strings.Fields(sql)
+	if len(f) > n {
+		f = f[:n]
+	}
+	return strings.Join(f, " ")
+}
+
+// Query executes one statement received over the text protocol.
+func (s *Session) Query(ctx context.Context, sql string) (*sqltypes.Result, error) {
+	s.eng.Questions.Add(1)
+	if res, handled, err := s.specialStatement(ctx, sql); handled {
+		return res, s.noteError(err)
+	}
+	if cp := s.cachedPlanFor(sql); cp != nil {
+		s.beginStatementWarnings(cp.stmt)
+		res, err := s.execCached(ctx, cp, nil)
+		return res, s.noteError(err)
+	}
+	stmt, _, err := s.parse(sql)
+	if err != nil {
+		s.warnings = s.warnings[:0]
+		return nil, s.noteError(err)
+	}
+	s.beginStatementWarnings(stmt)
+	res, err := s.execStmt(ctx, stmt, sql, nil)
+	return res, s.noteError(err)
+}
+
+// Prepare parses a statement for the binary protocol and returns its
+// parameter count and result columns (when known before execution).
+func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.Field, error) {
+	stmt, n, err := s.parse(sql)
+	if err != nil {
+		return 0, nil, s.noteError(err)
+	}
+	var fields []*querypb.Field
+	if sel, ok := stmt.(*sqlparser.Select); ok {
+		if p, err := s.planSelect(ctx, sel); err == nil {
+			ex := s.newExecCtx(ctx, nil, nil)
+			fields, _ = p.fields(ex)
+			s.cachePlan(sql, &cachedPlan{stmt: stmt, sel: p, params: n, tables: planTables(p)})
+		} else {
+			s.releaseIfIdle()
+			return 0, nil, s.noteError(err)
+		}
+		s.releaseIfIdle()
+	}
+	return uint16(n), fields, nil
+}
+
+// ExecutePrepared runs a prepared statement with bound parameters.
+func (s *Session) ExecutePrepared(ctx context.Context, sql string, bv map[string]*querypb.BindVariable) (*sqltypes.Result, error) {
+	s.eng.Questions.Add(1)
+	if cp := s.cachedPlanFor(sql); cp != nil {
+		s.beginStatementWarnings(cp.stmt)
+		res, err := s.execCached(ctx, cp, bv)
+		return res, s.noteError(err)
+	}
+	stmt, _, err := s.parse(sql)
+	if err != nil {
+		return nil, s.noteError(err)
+	}
+	s.beginStatementWarnings(stmt)
+	res, err := s.execStmt(ctx, stmt, sql, bv)
+	return res, s.noteError(err)
+}
+
+func (s *Session) releaseIfIdle() {
+	if s.tx == nil {
+		s.releaseMDL()
+	}
+}
+
+func (s *Session) noteError(err error) error {
+	if err == nil {
+		s.errorCount = 0
+		return nil
+	}
+	se := ToSQLError(err)
+	s.errorCount = 1
+	s.warnings = append(s.warnings[:0], Warning{Level: "Error", Code: uint16(se.Num), Message: se.Message})
+	return se
+}
+
+// beginStatementWarnings clears the warnings of the previous statement,
+// except for statements that read them.
+func (s *Session) beginStatementWarnings(stmt sqlparser.Statement) {
+	if sh, ok := stmt.(*sqlparser.Show); ok {
+		if b, ok := sh.Internal.(*sqlparser.ShowBasic); ok && (b.Command == sqlparser.Warnings || b.Command == sqlparser.Errors) {
+			return
+		}
+	}
+	if sel, ok := stmt.(*sqlparser.Select); ok && len(sel.From) == 0 {
+		str := strings.ToLower(sqlparser.String(sel))
+		if strings.Contains(str, "warning_count") || strings.Contains(str, "error_count") {
+			s.prevWarnings = s.warnings
+			return
+		}
+	}
+	s.prevWarnings = s.warnings
+	s.warnings = nil
+}
+
+func (s *Session) cachedPlanFor(sql string) *cachedPlan {
+	cp := s.plans[sql]
+	if cp == nil {
+		return nil
+	}
+	if cp.version != s.eng.Cat.Version() || cp.db != s.DB {
+		delete(s.plans, sql)
+		return nil
+	}
+	return cp
+}
+
+func (s *Session) cachePlan(sql string, cp *cachedPlan) {
+	if len(s.plans) >= maxSessionPlans {
+		for k := range s.plans {
+			delete(s.plans, k)
+			break
+		}
+	}
+	cp.version = s.eng.Cat.Version()
+	cp.db = s.DB
+	s.plans[sql] = cp
+}
+
+func planTables(p *selectPlan) []mdlRef {
+	var out []mdlRef
+	for _, src := range p.srcs {
+		if src.tbl != nil {
+			out = append(out, mdlRef{src.def.DB, src.def.Name})
+		}
+	}
+	return out
+}
+
+// execCached runs a cached plan.
+func (s *Session) execCached(ctx context.Context, cp *cachedPlan, bv map[string]*querypb.BindVariable) (*sqltypes.Result, error) {
+	if cp.sel == nil {
+		return s.execStmt(ctx, cp.stmt, "", bv)
+	}
+	for _, r := range cp.tables {
+		t := s.eng.Cat.Table(r.db, r.table)
+		if t == nil {
+			return nil, noTableErr(r.db, r.table)
+		}
+		if err := s.useTable(ctx, t); err != nil {
+			return nil, err
+		}
+	}
+	return s.runSelect(ctx, cp.sel, bv)
+}
+
+// runSelect executes a planned SELECT inside the statement's transaction.
+func (s *Session) runSelect(ctx context.Context, p *selectPlan, bv map[string]*querypb.BindVariable) (*sqltypes.Result, error) {
+	tx := s.txnForStatement(ctx)
+	tx.BeginStatement()
+	bv = s.bindSessionVars(p.bindNames, bv)
+	ex := s.newExecCtx(ctx, tx, bv)
+	res, err := p.run(ex)
+	if err != nil {
+		return nil, s.endStatement(err)
+	}
+	s.rowCount = -1
+	s.foundRows = uint64(len(res.Rows))
+	return res, s.endStatement(nil)
+}
+
+// execStmt executes a parsed statement.
+func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql string, bv map[string]*querypb.BindVariable) (*sqltypes.Result, error) {
+	switch st := stmt.(type) {
+	case *sqlparser.Select:
+		p, err := s.planSelect(ctx, st)
+		if err != nil {
+			s.releaseIfIdle()
+			return nil, err
+		}
+		if sql != "" {
+			s.cachePlan(sql, &cachedPlan{stmt: stmt, sel: p, tables: planTables(p)})
+		}
+		return s.runSelect(ctx, p, bv)
+	case *sqlparser.Union:
+		return nil, unsupportedErr("UNION")
+	case *sqlparser.Insert:
+		return s.dml(ctx, bv, func(ex *execCtx) (*sqltypes.Result, error) { return s.execInsert(ex, st) })
+	case *sqlparser.Update:
+		return s.dml(ctx, bv, func(ex *execCtx) (*sqltypes.Result, error) { return s.execUpdate(ex, st) })
+	case *sqlparser.Delete:
+		return s.dml(ctx, bv, func(ex *execCtx) (*sqltypes.Result, error) { return s.execDelete(ex, st) })
+	case *sqlparser.Begin:
+		if err := s.commit(); err != nil {
+			return nil, err
+		}
+		s.tx = s.eng.DB.Begin(ctx, s.iso, s.lockTimeout)
+		s.explicit = true
+		for _, c := range st.TxAccessModes {
+			if c == sqlparser.ReadOnly {
+				s.readOnlyTx = true
+			}
+			if c == sqlparser.WithConsistentSnapshot {
+				_, _, _ = s.tx.Get([]byte{0, 0, 0, 0})
+			}
+		}
+		return &sqltypes.Result{}, nil
+	case *sqlparser.Commit:
+		return &sqltypes.Result{}, s.commit()
+	case *sqlparser.Rollback:
+		s.rollback()
+		return &sqltypes.Result{}, nil
+	case *sqlparser.Savepoint:
+		if s.tx == nil {
+			if s.autocommit {
+				return &sqltypes.Result{}, nil
+			}
+			s.txnForStatement(ctx)
+		}
+		s.tx.Savepoint(st.Name.String())
+		return &sqltypes.Result{}, nil
+	case *sqlparser.SRollback:
+		if s.tx == nil || s.tx.RollbackToSavepoint(st.Name.String()) != nil {
+			return nil, sqlErr(sqlerror.ERSPDoesNotExist, "42000", "SAVEPOINT %s does not exist", st.Name.String())
+		}
+		return &sqltypes.Result{}, nil
+	case *sqlparser.Release:
+		if s.tx == nil || s.tx.ReleaseSavepoint(st.Name.String()) != nil {
+			return nil, sqlErr(sqlerror.ERSPDoesNotExist, "42000", "SAVEPOINT %s does not exist", st.Name.String())
+		}
+		return &sqltypes.Result{}, nil
+	case *sqlparser.Set:
+		return s.execSet(ctx, st)
+	case *sqlparser.Use:
+		name := st.DBName.String()
+		if name == "" {
+			s.DB = ""
+			return &sqltypes.Result{}, nil
+		}
+		if s.eng.Cat.Database(name) == nil && !isSystemSchema(name) {
+			return nil, sqlErr(sqlerror.ERBadDb, sqlerror.SSClientError, "Unknown database '%s'", name)
+		}
+		s.DB = name
+		return &sqltypes.Result{}, nil
+	case *sqlparser.Show:
+		return s.execShow(ctx, st)
+	case *sqlparser.ExplainTab:
+		return s.execShow(ctx, &sqlparser.Show{Internal: &sqlparser.ShowBasic{Command: sqlparser.Column, Tbl: st.Table, Full: false}})
+	case *sqlparser.ExplainStmt:
+		return s.execExplain(ctx, st)
+	case *sqlparser.OtherAdmin, *sqlparser.Flush:
+		return &sqltypes.Result{}, nil
+	case *sqlparser.LockTables, *sqlparser.UnlockTables:
+		if _, ok := st.(*sqlparser.UnlockTables); ok {
+			return &sqltypes.Result{}, nil
+		}
+		if err := s.commit(); err != nil {
+			return nil, err
+		}
+		return &sqltypes.Result{}, nil
+	case *sqlparser.Analyze:
+		return s.execAnalyze(ctx, st)
+	case sqlparser.DDLStatement, sqlparser.DBDDLStatement:
+		if err := s.commit(); err != nil {
+			return nil, err
+		}
+		s.rowCount = 0
+		return s.execDDL(ctx, stmt)
+	case *sqlparser.Load:
+		return nil, unsupportedErr("LOAD DATA")
+	case *sqlparser.CallProc:
+		return nil, unsupportedErr("CALL")
+	case *sqlparser.PrepareStmt, *sqlparser.ExecuteStmt, *sqlparser.DeallocateStmt:
+		return nil, unsupportedErr("SQL-level PREPARE/EXECUTE")
+	case *sqlparser.Kill:
+		return nil, unsupportedErr("KILL")
+	}
+	return nil, unsupportedErr("%s", firstWords(sqlparser.String(stmt), 3))
+}
+
+// dml runs a data-changing statement inside the statement's transaction.
+func (s *Session) dml(ctx context.Context, bv map[string]*querypb.BindVariable, f func(ex *execCtx) (*sqltypes.Result, error)) (*sqltypes.Result, error) {
+	if s.readOnlyTx {
+		return nil, sqlErr(erReadOnlyTxn, "25006", "Cannot execute statement in a READ ONLY transaction.")
+	}
+	tx := s.txnForStatement(ctx)
+	tx.BeginStatement()
+	ex := s.newExecCtx(ctx, tx, bv)
+	res, err := f(ex)
+	if err != nil {
+		s.releaseIfIdle()
+		return nil, s.endStatement(err)
+	}
+	s.rowCount = int64(res.RowsAffected)
+	if err := s.endStatement(nil); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// specialStatement handles statements Vitess's parser does not know.
+func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.Result, bool, error) {
+	return nil, false, nil
+}

@@ -1,0 +1,325 @@
+package sql
+
+import (
+	"strings"
+
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/sqlerror"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+	"vitess.io/vitess/go/vt/sqlparser"
+	"vitess.io/vitess/go/vt/vtgate/evalengine"
+
+	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/coltype"
+)
+
+// scopeCol is one column visible to expressions: a table column or a derived
+// value.
+type scopeCol struct {
+	db, table string // table is the alias used in the query
+	name      string
+	col       *catalog.Column // nil for derived columns
+	tbl       *catalog.Table
+	colIdx    int
+	typ       evalengine.Type
+	field     *querypb.Field
+}
+
+// scope resolves column names to offsets in the row an expression sees.
+type scope struct {
+	cols []scopeCol
+	// offsetTypes gives the types of Offset nodes (aggregates) by their
+	// Original expression.
+	offsetTypes map[sqlparser.Expr]evalengine.Type
+	// where names the clause for error messages ("field list", "where clause").
+	where string
+}
+
+func (sc *scope) resolve(name *sqlparser.ColName) (int, error) {
+	col := name.Name.String()
+	qual := name.Qualifier.Name.String()
+	qdb := name.Qualifier.Qualifier.String()
+	found := -1
+	for i := range sc.cols {
+		c := &sc.cols[i]
+		if !strings.EqualFold(c.name, col) {
+			continue
+		}
+		if qual != "" && c.table != qual {
+			continue
+		}
+		if qdb != "" && c.db != qdb {
+			continue
+		}
+		if found >= 0 {
+			if qual == "" && sc.cols[found].table != c.table {
+				return 0, sqlErr(sqlerror.ERNonUniq, sqlerror.SSConstraintViolation, "Column '%s' in %s is ambiguous", col, sc.whereName())
+			}
+			continue
+		}
+		found = i
+	}
+	if found < 0 {
+		full := col
+		if qual != "" {
+			full = qual + "." + col
+		}
+		return 0, badFieldErr(full, sc.whereName())
+	}
+	return found, nil
+}
+
+func (sc *scope) whereName() string {
+	if sc.where == "" {
+		return "field list"
+	}
+	return sc.where
+}
+
+func (sc *scope) resolveType(e sqlparser.Expr) (evalengine.Type, bool) {
+	switch e := e.(type) {
+	case *sqlparser.ColName:
+		i, err := sc.resolve(e)
+		if err != nil {
+			return evalengine.Type{}, false
+		}
+		t := sc.cols[i].typ
+		return t, t.Valid()
+	default:
+		if sc.offsetTypes != nil {
+			if t, ok := sc.offsetTypes[e]; ok {
+				return t, t.Valid()
+			}
+		}
+	}
+	return evalengine.Type{}, false
+}
+
+// addTable appends the columns of a table under alias.
+func (sc *scope) addTable(t *catalog.Table, alias string) {
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		sc.cols = append(sc.cols, scopeCol{
+			db: t.DB, table: alias, name: c.Name, col: c, tbl: t, colIdx: i,
+			typ:   coltype.EvalType(c),
+			field: coltype.Field(t, i, ""),
+		})
+	}
+}
+
+// compiler translates AST expressions for one session.
+type compiler struct {
+	s  *Session
+	sc *scope
+	// names collects the strata bind variables the compiled expressions use.
+	names *[]string
+}
+
+// compile rewrites session-dependent nodes and translates e with evalengine.
+func (c *compiler) compile(e sqlparser.Expr) (evalengine.Expr, error) {
+	e, err := c.s.rewriteExpr(e, c.names)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &evalengine.Config{
+		ResolveColumn: c.sc.resolve,
+		ResolveType:   c.sc.resolveType,
+		Collation:     c.s.collation(),
+		Environment:   c.s.eng.Env,
+		SQLMode:       evalengine.ParseSQLMode(c.s.sqlMode.raw),
+	}
+	out, err := evalengine.Translate(e, cfg)
+	if err != nil {
+		return nil, translateErr(err, e)
+	}
+	return out, nil
+}
+
+func translateErr(err error, e sqlparser.Expr) error {
+	if se, ok := err.(*sqlerror.SQLError); ok {
+		return se
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "Unknown column") {
+		return sqlErr(sqlerror.ERBadFieldError, sqlerror.SSBadFieldError, "%s", msg)
+	}
+	if strings.Contains(msg, "not supported") || strings.Contains(msg, "unsupported") {
+		return unsupportedErr("%s", sqlparser.String(e))
+	}
+	if strings.Contains(msg, "FUNCTION") || strings.Contains(msg, "function") {
+		return sqlErr(sqlerror.ERSPDoesNotExist, "42000", "%s", msg)
+	}
+	return sqlErr(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "%s", msg)
+}
+
+// collation is the connection collation used for literals.
+func (s *Session) collation() collations.ID {
+	v, _ := s.sysVar("collation_connection")
+	if id := s.eng.Env.CollationEnv().LookupByName(v.ToString()); id != collations.Unknown {
+		return id
+	}
+	return collations.ID(45)
+}
+
+// Bind variable names used for session-dependent values.
+const (
+	bvPrefix       = "__strata_"
+	bvLastInsertID = bvPrefix + "last_insert_id"
+	bvConnID       = bvPrefix + "connection_id"
+	bvDatabase     = bvPrefix + "database"
+	bvUser         = bvPrefix + "user"
+	bvRowCount     = bvPrefix + "row_count"
+	bvFoundRows    = bvPrefix + "found_rows"
+	bvSysVar       = bvPrefix + "sv_"
+	bvUserVar      = bvPrefix + "uv_"
+)
+
+// rewriteExpr replaces session-dependent expressions (variables and
+// functions evalengine lacks) with bind variables filled at execution time.
+func (s *Session) rewriteExpr(e sqlparser.Expr, names *[]string) (sqlparser.Expr, error) {
+	var rerr error
+	arg := func(name string) *sqlparser.Argument {
+		if names != nil {
+			found := false
+			for _, x := range *names {
+				if x == name {
+					found = true
+					break
+				}
+			}
+			if !found {
+				*names = append(*names, name)
+			}
+		}
+		return sqlparser.NewArgument(name)
+	}
+	out := sqlparser.Rewrite(e, nil, func(cur *sqlparser.Cursor) bool {
+		switch n := cur.Node().(type) {
+		case *sqlparser.Variable:
+			name := strings.ToLower(n.Name.String())
+			switch n.Scope {
+			case sqlparser.VariableScope:
+				cur.Replace(arg(bvUserVar + name))
+			case sqlparser.GlobalScope:
+				if _, ok := sysVarDefs[name]; !ok {
+					rerr = unknownSysVarErr(name)
+					return false
+				}
+				cur.Replace(arg(bvSysVar + "global_" + name))
+			default:
+				if _, ok := sysVarDefs[name]; !ok && name != "identity" && name != "last_insert_id" && name != "warning_count" && name != "error_count" {
+					rerr = unknownSysVarErr(name)
+					return false
+				}
+				cur.Replace(arg(bvSysVar + name))
+			}
+		case *sqlparser.FuncExpr:
+			name := n.Name.Lowered()
+			switch name {
+			case "last_insert_id":
+				if len(n.Exprs) == 0 {
+					cur.Replace(arg(bvLastInsertID))
+				}
+			case "connection_id":
+				cur.Replace(arg(bvConnID))
+			case "database", "schema":
+				cur.Replace(arg(bvDatabase))
+			case "user", "current_user", "session_user", "system_user":
+				cur.Replace(arg(bvUser))
+			case "row_count":
+				cur.Replace(arg(bvRowCount))
+			case "found_rows":
+				cur.Replace(arg(bvFoundRows))
+			}
+		}
+		return true
+	})
+	if rerr != nil {
+		return nil, rerr
+	}
+	return out.(sqlparser.Expr), nil
+}
+
+func unknownSysVarErr(name string) error {
+	return sqlErr(sqlerror.ERUnknownSystemVariable, "HY000", "Unknown system variable '%s'", name)
+}
+
+// bindSessionVars fills the bind variables rewriteExpr introduced. Only names
+// with the strata prefix are touched; bv may be nil on input.
+func (s *Session) bindSessionVars(names []string, bv map[string]*querypb.BindVariable) map[string]*querypb.BindVariable {
+	if len(names) == 0 {
+		return bv
+	}
+	if bv == nil {
+		bv = make(map[string]*querypb.BindVariable, len(names))
+	}
+	for _, n := range names {
+		bv[n] = sqltypes.ValueBindVariable(s.sessionValue(n))
+	}
+	return bv
+}
+
+// sessionValue returns the value of a strata bind variable.
+func (s *Session) sessionValue(n string) sqltypes.Value {
+	switch n {
+	case bvLastInsertID:
+		return sqltypes.NewUint64(s.lastInsertID)
+	case bvConnID:
+		return sqltypes.NewUint64(uint64(s.ConnID))
+	case bvDatabase:
+		if s.DB == "" {
+			return sqltypes.NULL
+		}
+		return sqltypes.NewVarChar(s.DB)
+	case bvUser:
+		return sqltypes.NewVarChar(s.User + "@" + s.Host)
+	case bvRowCount:
+		return sqltypes.NewInt64(s.rowCount)
+	case bvFoundRows:
+		return sqltypes.NewUint64(s.foundRows)
+	}
+	if strings.HasPrefix(n, bvUserVar) {
+		if v, ok := s.userVars[n[len(bvUserVar):]]; ok {
+			return v
+		}
+		return sqltypes.NULL
+	}
+	if strings.HasPrefix(n, bvSysVar) {
+		name := n[len(bvSysVar):]
+		global := false
+		if strings.HasPrefix(name, "global_") {
+			if _, ok := sysVarDefs[name]; !ok {
+				name, global = name[len("global_"):], true
+			}
+		}
+		switch name {
+		case "identity", "last_insert_id":
+			return sqltypes.NewUint64(s.lastInsertID)
+		case "warning_count":
+			return sqltypes.NewUint64(uint64(len(s.prevWarnings)))
+		case "error_count":
+			return sqltypes.NewUint64(uint64(s.errorCount))
+		}
+		var v sqltypes.Value
+		if global {
+			v, _ = s.eng.Globals.Get(name)
+		} else {
+			v, _ = s.sysVar(name)
+		}
+		if d, ok := sysVarDefs[name]; ok && d.kind == 'b' {
+			// MySQL returns booleans as integers from SELECT @@var.
+			return v
+		}
+		return v
+	}
+	return sqltypes.NULL
+}
+
+// exprName is the column name MySQL gives an unaliased select expression.
+func exprName(e sqlparser.Expr) string {
+	if c, ok := e.(*sqlparser.ColName); ok {
+		return c.Name.String()
+	}
+	return sqlparser.String(e)
+}

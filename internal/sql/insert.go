@@ -1,0 +1,644 @@
+package sql
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"vitess.io/vitess/go/mysql/sqlerror"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+	"vitess.io/vitess/go/vt/sqlparser"
+	"vitess.io/vitess/go/vt/vtgate/evalengine"
+
+	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/encoding"
+	"github.com/strata-db/strata/internal/table"
+	"github.com/strata-db/strata/internal/txn"
+)
+
+// literalValue evaluates literals and bind variables without evalengine
+// (the bulk INSERT fast path).
+func literalValue(e sqlparser.Expr, bv map[string]*querypb.BindVariable) (sqltypes.Value, bool) {
+	switch x := e.(type) {
+	case *sqlparser.NullVal:
+		return sqltypes.NULL, true
+	case *sqlparser.Literal:
+		switch x.Type {
+		case sqlparser.StrVal:
+			return sqltypes.MakeTrusted(sqltypes.VarChar, []byte(x.Val)), true
+		case sqlparser.IntVal:
+			if _, err := strconv.ParseInt(x.Val, 10, 64); err == nil {
+				return sqltypes.MakeTrusted(sqltypes.Int64, []byte(x.Val)), true
+			}
+			if _, err := strconv.ParseUint(x.Val, 10, 64); err == nil {
+				return sqltypes.MakeTrusted(sqltypes.Uint64, []byte(x.Val)), true
+			}
+			return sqltypes.MakeTrusted(sqltypes.Decimal, []byte(x.Val)), true
+		case sqlparser.DecimalVal:
+			return sqltypes.MakeTrusted(sqltypes.Decimal, []byte(x.Val)), true
+		case sqlparser.FloatVal:
+			return sqltypes.MakeTrusted(sqltypes.Float64, []byte(x.Val)), true
+		}
+	case *sqlparser.Argument:
+		if b, ok := bv[x.Name]; ok {
+			v, err := sqltypes.BindVariableToValue(b)
+			if err == nil {
+				return v, true
+			}
+		}
+	case *sqlparser.UnaryExpr:
+		if x.Operator == sqlparser.UMinusOp {
+			if lit, ok := x.Expr.(*sqlparser.Literal); ok && (lit.Type == sqlparser.IntVal || lit.Type == sqlparser.DecimalVal || lit.Type == sqlparser.FloatVal) {
+				v, ok := literalValue(lit, bv)
+				if !ok {
+					return v, false
+				}
+				t := v.Type()
+				if t == sqltypes.Uint64 {
+					t = sqltypes.Decimal
+				}
+				return sqltypes.MakeTrusted(t, append([]byte{'-'}, v.Raw()...)), true
+			}
+		}
+	}
+	return sqltypes.NULL, false
+}
+
+// targetTable resolves the table of an INSERT/UPDATE/DELETE.
+func (s *Session) targetTable(ex *execCtx, te sqlparser.TableExpr) (*catalog.Table, string, error) {
+	ate, ok := te.(*sqlparser.AliasedTableExpr)
+	if !ok {
+		return nil, "", unsupportedErr("multi-table statements")
+	}
+	tn, ok := ate.Expr.(sqlparser.TableName)
+	if !ok {
+		return nil, "", unsupportedErr("%s", sqlparser.String(te))
+	}
+	db := tn.Qualifier.String()
+	if db == "" {
+		db = s.DB
+	}
+	if db == "" {
+		return nil, "", noDBErr()
+	}
+	if isSystemSchema(db) {
+		return nil, "", sqlErr(erDBAccessDenied, "42000", "Access denied for user '%s'@'%s' to database '%s'", s.User, s.Host, db)
+	}
+	t := s.eng.Cat.Table(db, tn.Name.String())
+	if t == nil {
+		return nil, "", noTableErr(db, tn.Name.String())
+	}
+	if err := s.useTable(ex.ctx, t); err != nil {
+		return nil, "", err
+	}
+	alias := tn.Name.String()
+	if !ate.As.IsEmpty() {
+		alias = ate.As.String()
+	}
+	return t, alias, nil
+}
+
+// rowBuilder fills rows for INSERT/REPLACE.
+type rowBuilder struct {
+	s    *Session
+	ex   *execCtx
+	t    *catalog.Table
+	tbl  *table.Table
+	cols []int // target column ordinals in statement order
+	set  []bool
+	strict bool
+	ignore bool
+	now  time.Time
+	compiled map[sqlparser.Expr]evalengine.Expr
+	c    *compiler
+}
+
+// valueFor evaluates an INSERT value expression.
+func (b *rowBuilder) valueFor(e sqlparser.Expr, col int) (sqltypes.Value, error) {
+	if _, ok := e.(*sqlparser.Default); ok {
+		return b.defaultValue(col)
+	}
+	if v, ok := literalValue(e, b.ex.bv); ok {
+		return v, nil
+	}
+	x := b.compiled[e]
+	if x == nil {
+		var err error
+		x, err = b.c.compile(e)
+		if err != nil {
+			return sqltypes.NULL, err
+		}
+		b.compiled[e] = x
+		b.ex.bv = b.s.bindSessionVars(*b.c.names, b.ex.bv)
+		b.ex.env.BindVars = b.ex.bv
+	}
+	return b.ex.eval(x, nil)
+}
+
+// defaultValue is the value of column col when the statement gives none.
+func (b *rowBuilder) defaultValue(col int) (sqltypes.Value, error) {
+	c := &b.t.Columns[col]
+	if c.DefaultExpr != "" {
+		return b.s.evalDefaultExpr(b.ex, c, b.now)
+	}
+	if c.HasDefault {
+		return c.Default, nil
+	}
+	return sqltypes.NULL, nil
+}
+
+// evalDefaultExpr evaluates a non-literal default such as CURRENT_TIMESTAMP.
+func (s *Session) evalDefaultExpr(ex *execCtx, c *catalog.Column, now time.Time) (sqltypes.Value, error) {
+	e, err := s.eng.Parser.ParseExpr(c.DefaultExpr)
+	if err != nil {
+		return sqltypes.NULL, fmt.Errorf("default of %s: %w", c.Name, err)
+	}
+	cc := &compiler{s: s, sc: &scope{}}
+	x, err := cc.compile(e)
+	if err != nil {
+		return sqltypes.NULL, err
+	}
+	v, err := ex.eval(x, nil)
+	if err != nil {
+		return sqltypes.NULL, err
+	}
+	out, _, err := coltype.Convert(c, v, false, 1)
+	return out, err
+}
+
+// finishRow applies defaults, NOT NULL rules and auto-increment to a row
+// whose given columns are set. rowNum is 1-based for messages.
+func (b *rowBuilder) finishRow(row Row, given []bool, rowNum int, multi bool) error {
+	t := b.t
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		if !given[i] {
+			if i == t.AutoIncCol {
+				row[i] = sqltypes.NULL
+				continue
+			}
+			if !c.HasDefault && c.DefaultExpr == "" && !c.Nullable {
+				// No default for a NOT NULL column.
+				if b.strict && !b.ignore {
+					return sqlErr(sqlerror.ERNoDefaultForField, "HY000", "Field '%s' doesn't have a default value", c.Name)
+				}
+				b.s.warn("Warning", uint16(sqlerror.ERNoDefaultForField), fmt.Sprintf("Field '%s' doesn't have a default value", c.Name))
+				row[i] = coltype.ImplicitDefault(c)
+				continue
+			}
+			v, err := b.defaultValue(i)
+			if err != nil {
+				return err
+			}
+			row[i] = v
+		}
+	}
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		if row[i].IsNull() && !c.Nullable && i != t.AutoIncCol {
+			if c.Type == sqltypes.Timestamp && given[i] && c.DefaultExpr != "" {
+				v, err := b.s.evalDefaultExpr(b.ex, c, b.now)
+				if err != nil {
+					return err
+				}
+				row[i] = v
+				continue
+			}
+			if (b.strict || !multi) && !b.ignore {
+				return sqlErr(sqlerror.ERBadNullError, "23000", "Column '%s' cannot be null", c.Name)
+			}
+			b.s.warn("Warning", uint16(sqlerror.ERBadNullError), fmt.Sprintf("Column '%s' cannot be null", c.Name))
+			row[i] = coltype.ImplicitDefault(c)
+		}
+	}
+	return nil
+}
+
+// convertRow converts given values to column types (store assignment).
+func (b *rowBuilder) convert(col int, v sqltypes.Value, rowNum int) (sqltypes.Value, error) {
+	c := &b.t.Columns[col]
+	if v.IsNull() {
+		return v, nil
+	}
+	out, w, err := coltype.Convert(c, v, b.strict && !b.ignore, rowNum)
+	if err != nil {
+		return sqltypes.NULL, err
+	}
+	if w != nil {
+		b.s.warn(w.Level, w.Code, w.Message)
+	}
+	return out, nil
+}
+
+// assignAutoInc gives the row its AUTO_INCREMENT value. It returns the
+// generated value (0 when the row had an explicit one).
+func (b *rowBuilder) assignAutoInc(tx *txn.Txn, row Row) (uint64, uint64, error) {
+	ai := b.t.AutoIncCol
+	if ai < 0 {
+		return 0, 0, nil
+	}
+	v := row[ai]
+	zero := false
+	if !v.IsNull() {
+		s := v.ToString()
+		zero = s == "0" || s == "0.0" || s == "-0"
+		if zero && b.s.sqlMode.noAutoValueOnZero {
+			zero = false
+		}
+	}
+	if v.IsNull() || zero {
+		id, err := b.tbl.NextAutoInc(tx, 1)
+		if err != nil {
+			return 0, 0, err
+		}
+		nv, _, err := coltype.Convert(&b.t.Columns[ai], sqltypes.NewUint64(id), true, 1)
+		if err != nil {
+			return 0, 0, sqlErr(erAutoincReadFailed, "HY000", "Failed to read auto-increment value from storage engine")
+		}
+		row[ai] = nv
+		return id, 0, nil
+	}
+	if u, err := strconv.ParseUint(v.ToString(), 10, 64); err == nil {
+		if err := b.tbl.ObserveAutoInc(tx, u); err != nil {
+			return 0, 0, err
+		}
+		return 0, u, nil
+	}
+	return 0, 0, nil
+}
+
+// execInsert runs INSERT, INSERT IGNORE, INSERT ... ON DUPLICATE KEY UPDATE
+// and REPLACE.
+func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Result, error) {
+	t, _, err := s.targetTable(ex, st.Table)
+	if err != nil {
+		return nil, err
+	}
+	tbl := s.eng.Store.Open(t)
+	var names []string
+	b := &rowBuilder{s: s, ex: ex, t: t, tbl: tbl, strict: s.strict(), ignore: bool(st.Ignore), now: time.Now(), compiled: map[sqlparser.Expr]evalengine.Expr{}}
+	b.c = &compiler{s: s, sc: &scope{}, names: &names}
+	if len(st.Columns) == 0 {
+		for i := range t.Columns {
+			b.cols = append(b.cols, i)
+		}
+	} else {
+		seen := map[int]bool{}
+		for _, c := range st.Columns {
+			i := t.ColumnIndex(c.String())
+			if i < 0 {
+				return nil, badFieldErr(c.String(), "field list")
+			}
+			if seen[i] {
+				return nil, sqlErr(sqlerror.ERFieldSpecifiedTwice, "42000", "Column '%s' specified twice", c.String())
+			}
+			seen[i] = true
+			b.cols = append(b.cols, i)
+		}
+	}
+	// Source rows.
+	var source [][]sqltypes.Value
+	var exprRows sqlparser.Values
+	switch rows := st.Rows.(type) {
+	case sqlparser.Values:
+		exprRows = rows
+	case *sqlparser.Select:
+		p, err := s.planSelect(ex.ctx, rows)
+		if err != nil {
+			return nil, err
+		}
+		ex2 := s.newExecCtx(ex.ctx, ex.tx, s.bindSessionVars(p.bindNames, ex.bv))
+		res, err := p.run(ex2)
+		if err != nil {
+			return nil, err
+		}
+		if len(res.Fields) != len(b.cols) {
+			return nil, sqlErr(sqlerror.ERWrongValueCountOnRow, "21S01", "Column count doesn't match value count at row 1")
+		}
+		source = res.Rows
+	default:
+		return nil, unsupportedErr("INSERT source %T", st.Rows)
+	}
+	n := len(exprRows)
+	if source != nil {
+		n = len(source)
+	}
+	multi := n > 1 || source != nil
+	var onDup *onDupPlan
+	if len(st.OnDup) > 0 {
+		onDup, err = s.planOnDup(t, st.OnDup, &names)
+		if err != nil {
+			return nil, err
+		}
+		ex.bv = s.bindSessionVars(names, ex.bv)
+		ex.env.BindVars = ex.bv
+	}
+	res := &sqltypes.Result{}
+	var firstGen, lastExplicit uint64
+	row := make(Row, len(t.Columns))
+	given := make([]bool, len(t.Columns))
+	var keyBuf []byte
+	for r := 0; r < n; r++ {
+		if err := ex.ctx.Err(); err != nil {
+			return nil, err
+		}
+		for i := range given {
+			given[i] = false
+			row[i] = sqltypes.NULL
+		}
+		if source != nil {
+			for k, ci := range b.cols {
+				v, err := b.convert(ci, source[r][k], r+1)
+				if err != nil {
+					return nil, err
+				}
+				row[ci], given[ci] = v, true
+			}
+		} else {
+			vals := exprRows[r]
+			if len(vals) != len(b.cols) {
+				return nil, sqlErr(sqlerror.ERWrongValueCountOnRow, "21S01", "Column count doesn't match value count at row %d", r+1)
+			}
+			for k, ci := range b.cols {
+				v, err := b.valueFor(vals[k], ci)
+				if err != nil {
+					return nil, err
+				}
+				if _, isDef := vals[k].(*sqlparser.Default); isDef && ci != t.AutoIncCol {
+					row[ci], given[ci] = v, true
+					continue
+				}
+				v, err = b.convert(ci, v, r+1)
+				if err != nil {
+					return nil, err
+				}
+				row[ci], given[ci] = v, true
+			}
+		}
+		if err := b.finishRow(row, given, r+1, multi); err != nil {
+			return nil, err
+		}
+		gen, explicit, err := b.assignAutoInc(ex.tx, row)
+		if err != nil {
+			return nil, err
+		}
+		if gen != 0 && firstGen == 0 {
+			firstGen = gen
+		}
+		if explicit != 0 {
+			lastExplicit = explicit
+		}
+		affected, err := s.insertRow(ex, tbl, row, st.Action == sqlparser.ReplaceAct, bool(st.Ignore), onDup, keyBuf)
+		if err != nil {
+			return nil, err
+		}
+		res.RowsAffected += affected
+	}
+	if firstGen != 0 {
+		s.lastInsertID = firstGen
+		res.InsertID = firstGen
+		res.InsertIDChanged = true
+	} else if lastExplicit != 0 {
+		res.InsertID = lastExplicit
+	}
+	if multi {
+		dups := uint64(0)
+		for _, w := range s.warnings {
+			if w.Code == uint16(sqlerror.ERDupEntry) {
+				dups++
+			}
+		}
+		res.Info = fmt.Sprintf("Records: %d  Duplicates: %d  Warnings: %d", n, dups, len(s.warnings))
+	}
+	return res, nil
+}
+
+// insertRow inserts one complete row, resolving duplicates per the
+// statement's mode. It returns the affected-row count MySQL reports.
+func (s *Session) insertRow(ex *execCtx, tbl *table.Table, row Row, replace, ignore bool, onDup *onDupPlan, keyBuf []byte) (uint64, error) {
+	var affected uint64
+	for attempt := 0; ; attempt++ {
+		_, err := tbl.Insert(ex.tx, row, keyBuf)
+		if err == nil {
+			return affected + 1, nil
+		}
+		var dup *table.DupKeyError
+		if !errors.As(err, &dup) {
+			return 0, err
+		}
+		switch {
+		case replace && attempt < 64:
+			pk, old, err := s.findConflict(ex, tbl, dup.Index, row)
+			if err != nil {
+				return 0, err
+			}
+			if old == nil {
+				return 0, err
+			}
+			if err := tbl.Delete(ex.tx, pk, old); err != nil {
+				return 0, err
+			}
+			affected++
+			continue
+		case onDup != nil:
+			pk, old, err := s.findConflict(ex, tbl, dup.Index, row)
+			if err != nil {
+				return 0, err
+			}
+			if old == nil {
+				return 0, dup
+			}
+			return s.applyOnDup(ex, tbl, onDup, pk, old, row)
+		case ignore:
+			se := dup.SQLError()
+			s.warn("Warning", uint16(se.Num), se.Message)
+			return 0, nil
+		}
+		return 0, err
+	}
+}
+
+// findConflict locks and reads the existing row that conflicts with row on
+// index ix.
+func (s *Session) findConflict(ex *execCtx, tbl *table.Table, ix *catalog.Index, row Row) ([]byte, Row, error) {
+	var pk []byte
+	if ix.Primary {
+		k, err := tbl.PKKey(nil, row, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		pk = k
+	} else {
+		prefix, err := tbl.AppendIndexKey(table.IndexPrefix(nil, ix), ix, row)
+		if err != nil {
+			return nil, nil, err
+		}
+		it, err := ex.tx.NewIter(txn.IterOptions{Lower: prefix, Upper: encoding.PrefixEnd(append([]byte(nil), prefix...)), Latest: true})
+		if err != nil {
+			return nil, nil, err
+		}
+		if it.Valid() {
+			pk, err = tbl.DecodeSecondaryPK(nil, ix, it.Key())
+		}
+		cerr := it.Close()
+		if err != nil {
+			return nil, nil, err
+		}
+		if cerr != nil {
+			return nil, nil, cerr
+		}
+		if pk == nil {
+			return nil, nil, nil
+		}
+	}
+	if err := tbl.LockRow(ex.tx, pk, true); err != nil {
+		return nil, nil, err
+	}
+	old, ok, err := tbl.Get(ex.tx, pk, true, nil)
+	if err != nil || !ok {
+		return nil, nil, err
+	}
+	return pk, copyRow(nil, old), nil
+}
+
+// onDupPlan is a compiled ON DUPLICATE KEY UPDATE clause. Expressions see the
+// existing row at offsets [0,n) and VALUES(col) at [n, 2n).
+type onDupPlan struct {
+	cols  []int
+	exprs []evalengine.Expr
+}
+
+func (s *Session) planOnDup(t *catalog.Table, upd sqlparser.OnDup, names *[]string) (*onDupPlan, error) {
+	sc := &scope{}
+	sc.addTable(t, t.Name)
+	n := len(t.Columns)
+	// VALUES(col) reads the row that was to be inserted.
+	sc.offsetTypes = map[sqlparser.Expr]evalengine.Type{}
+	c := &compiler{s: s, sc: sc, names: names}
+	p := &onDupPlan{}
+	for _, ue := range upd {
+		ci := t.ColumnIndex(ue.Name.Name.String())
+		if ci < 0 {
+			return nil, badFieldErr(ue.Name.Name.String(), "field list")
+		}
+		var rerr error
+		e := sqlparser.Rewrite(sqlparser.Clone(ue.Expr), nil, func(cur *sqlparser.Cursor) bool {
+			if vf, ok := cur.Node().(*sqlparser.ValuesFuncExpr); ok {
+				vi := t.ColumnIndex(vf.Name.Name.String())
+				if vi < 0 {
+					rerr = badFieldErr(vf.Name.Name.String(), "field list")
+					return false
+				}
+				off := &sqlparser.Offset{V: n + vi, Original: vf}
+				sc.offsetTypes[vf] = sc.cols[vi].typ
+				cur.Replace(off)
+				return false
+			}
+			return true
+		}).(sqlparser.Expr)
+		if rerr != nil {
+			return nil, rerr
+		}
+		x, err := c.compile(e)
+		if err != nil {
+			return nil, err
+		}
+		p.cols = append(p.cols, ci)
+		p.exprs = append(p.exprs, x)
+	}
+	return p, nil
+}
+
+// applyOnDup updates the existing row; affected is 2 when it changed, 0
+// when not (1 with CLIENT_FOUND_ROWS).
+func (s *Session) applyOnDup(ex *execCtx, tbl *table.Table, p *onDupPlan, pk []byte, old, ins Row) (uint64, error) {
+	t := tbl.Def
+	n := len(t.Columns)
+	both := make(Row, 2*n)
+	copy(both, old)
+	copy(both[n:], ins)
+	for k, ci := range p.cols {
+		v, err := ex.eval(p.exprs[k], both)
+		if err != nil {
+			return 0, err
+		}
+		c := &t.Columns[ci]
+		if v.IsNull() && !c.Nullable {
+			if s.strict() {
+				return 0, sqlErr(sqlerror.ERBadNullError, "23000", "Column '%s' cannot be null", c.Name)
+			}
+			v = coltype.ImplicitDefault(c)
+		} else if !v.IsNull() {
+			cv, w, err := coltype.Convert(c, v, s.strict(), 1)
+			if err != nil {
+				return 0, err
+			}
+			if w != nil {
+				s.warn(w.Level, w.Code, w.Message)
+			}
+			v = cv
+		}
+		both[ci] = copyRow(nil, Row{v})[0]
+	}
+	newRow := both[:n]
+	if rowsEqual(old, newRow) {
+		if s.clientFoundRows {
+			return 1, nil
+		}
+		return 0, nil
+	}
+	s.applyOnUpdate(ex, t, newRow, p.cols)
+	if _, err := tbl.Update(ex.tx, pk, old, newRow); err != nil {
+		return 0, err
+	}
+	if t.AutoIncCol >= 0 {
+		if u, err := strconv.ParseUint(newRow[t.AutoIncCol].ToString(), 10, 64); err == nil {
+			_ = tbl.ObserveAutoInc(ex.tx, u)
+		}
+	}
+	return 2, nil
+}
+
+// applyOnUpdate sets ON UPDATE CURRENT_TIMESTAMP columns not assigned
+// explicitly.
+func (s *Session) applyOnUpdate(ex *execCtx, t *catalog.Table, row Row, assigned []int) {
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		if c.OnUpdateExpr == "" {
+			continue
+		}
+		skip := false
+		for _, a := range assigned {
+			if a == i {
+				skip = true
+			}
+		}
+		if skip {
+			continue
+		}
+		cc := *c
+		cc.DefaultExpr = c.OnUpdateExpr
+		if v, err := s.evalDefaultExpr(ex, &cc, time.Now()); err == nil {
+			row[i] = v
+		}
+	}
+}
+
+// rowsEqual compares two rows value by value (byte-exact, as stored).
+func rowsEqual(a, b Row) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].IsNull() != b[i].IsNull() {
+			return false
+		}
+		if string(a[i].Raw()) != string(b[i].Raw()) {
+			return false
+		}
+	}
+	return true
+}

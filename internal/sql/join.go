@@ -1,0 +1,302 @@
+package sql
+
+import (
+	"vitess.io/vitess/go/sqltypes"
+	"vitess.io/vitess/go/vt/vtgate/evalengine"
+
+	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/table"
+)
+
+// tableSource is one table of a FROM clause with its access path and the
+// conditions evaluated once its row is in place.
+type tableSource struct {
+	def   *catalog.Table
+	tbl   *table.Table
+	alias string
+	off   int // offset of its columns in the combined row
+	width int
+	path  *accessPath
+	// on: conditions deciding whether a row matches (LEFT JOIN ... ON);
+	// filter: conditions rejecting combined rows at this level.
+	on     []evalengine.Expr
+	filter []evalengine.Expr
+	outer  bool // LEFT JOIN: emit a NULL row when nothing matches
+	// covering: no column of this table is needed (COUNT(*)): secondary
+	// index scans skip the row lookup.
+	covering bool
+	// rows of a virtual table (information_schema), when def is virtual.
+	virtual func(ex *execCtx) ([]Row, error)
+}
+
+// joinIter produces combined rows of a nested-loop join over sources in
+// order. With one source it is a plain filtered scan.
+type joinIter struct {
+	srcs  []*tableSource
+	lock  lockMode
+	cur   Row
+	level []joinLevel
+	depth int // deepest level with an open cursor
+	empty bool
+}
+
+type joinLevel struct {
+	ranges  []keyRange
+	ri      int
+	scan    *table.Scanner
+	pointed bool // point range consumed
+	matched bool
+	done    bool
+	nulled  bool
+	virt    []Row
+	vi      int
+	pk      []byte
+	rowBuf  Row
+}
+
+func newJoinIter(srcs []*tableSource, width int, lock lockMode) *joinIter {
+	return &joinIter{srcs: srcs, lock: lock, cur: make(Row, width), level: make([]joinLevel, len(srcs))}
+}
+
+// open positions level i for the current outer row.
+func (j *joinIter) open(ex *execCtx, i int) error {
+	l := &j.level[i]
+	src := j.srcs[i]
+	if l.scan != nil {
+		_ = l.scan.Close()
+		l.scan = nil
+	}
+	l.ri, l.matched, l.done, l.nulled, l.pointed = 0, false, false, false, false
+	if src.virtual != nil {
+		rows, err := src.virtual(ex)
+		if err != nil {
+			return err
+		}
+		l.virt, l.vi = rows, 0
+		return nil
+	}
+	rs, ok, err := src.path.ranges(ex, src.tbl, j.cur, l.ranges[:0])
+	if err != nil {
+		return err
+	}
+	l.ranges = rs
+	if !ok {
+		l.ranges = l.ranges[:0]
+	}
+	if src.path.reverse {
+		for a, b := 0, len(l.ranges)-1; a < b; a, b = a+1, b-1 {
+			l.ranges[a], l.ranges[b] = l.ranges[b], l.ranges[a]
+		}
+	}
+	return nil
+}
+
+// fetch returns the next candidate row of level i (table-local), or false.
+func (j *joinIter) fetch(ex *execCtx, i int) (Row, bool, error) {
+	l := &j.level[i]
+	src := j.srcs[i]
+	if src.virtual != nil {
+		if l.vi >= len(l.virt) {
+			return nil, false, nil
+		}
+		l.vi++
+		return l.virt[l.vi-1], true, nil
+	}
+	latest := j.lock != lockNone
+	for {
+		if l.scan == nil && !l.pointed {
+			if l.ri >= len(l.ranges) {
+				return nil, false, nil
+			}
+			r := l.ranges[l.ri]
+			if r.point {
+				l.ri++
+				row, ok, err := j.readPoint(ex, src, l, r.lo, latest)
+				if err != nil {
+					return nil, false, err
+				}
+				if ok {
+					return row, true, nil
+				}
+				continue
+			}
+			sc, err := src.tbl.NewScan(ex.tx, src.path.ix, r.lo, r.hi, src.path.reverse, latest)
+			if err != nil {
+				return nil, false, err
+			}
+			if src.covering {
+				sc.KeysOnly()
+			}
+			l.scan = sc
+			l.ri++
+		}
+		row, pk, ok, err := l.scan.Next()
+		if err != nil {
+			return nil, false, err
+		}
+		if !ok {
+			_ = l.scan.Close()
+			l.scan = nil
+			continue
+		}
+		if j.lock != lockNone {
+			l.pk = append(l.pk[:0], pk...)
+			row, ok, err = j.lockAndReread(ex, src, l)
+			if err != nil {
+				return nil, false, err
+			}
+			if !ok {
+				continue
+			}
+		}
+		return row, true, nil
+	}
+}
+
+func (j *joinIter) readPoint(ex *execCtx, src *tableSource, l *joinLevel, pk []byte, latest bool) (Row, bool, error) {
+	if j.lock != lockNone {
+		l.pk = append(l.pk[:0], pk...)
+		return j.lockAndReread(ex, src, l)
+	}
+	row, ok, err := src.tbl.Get(ex.tx, pk, latest, l.rowBuf[:0])
+	if ok {
+		l.rowBuf = row
+	}
+	return row, ok, err
+}
+
+// lockAndReread locks the row at l.pk and reads its latest committed version
+// (InnoDB's current read).
+func (j *joinIter) lockAndReread(ex *execCtx, src *tableSource, l *joinLevel) (Row, bool, error) {
+	if err := src.tbl.LockRow(ex.tx, l.pk, j.lock == lockExclusive); err != nil {
+		return nil, false, err
+	}
+	row, ok, err := src.tbl.Get(ex.tx, l.pk, true, l.rowBuf[:0])
+	if ok {
+		l.rowBuf = row
+	}
+	return row, ok, err
+}
+
+// currentPK returns the primary key of the row at level i (for UPDATE and
+// DELETE).
+func (j *joinIter) currentPK(i int) []byte {
+	l := &j.level[i]
+	if l.scan != nil && j.lock == lockNone {
+		return nil
+	}
+	return l.pk
+}
+
+func (j *joinIter) place(i int, row Row) {
+	src := j.srcs[i]
+	copy(j.cur[src.off:src.off+src.width], row)
+}
+
+func (j *joinIter) placeNull(i int) {
+	src := j.srcs[i]
+	for k := src.off; k < src.off+src.width; k++ {
+		j.cur[k] = sqltypes.NULL
+	}
+}
+
+func (j *joinIter) passes(ex *execCtx, conds []evalengine.Expr) (bool, error) {
+	for _, c := range conds {
+		ok, err := ex.evalBool(c, j.cur)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// next returns the next combined row (valid until the next call).
+func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
+	if j.empty {
+		return nil, false, nil
+	}
+	n := len(j.srcs)
+	if n == 0 {
+		j.empty = true
+		return j.cur, true, nil
+	}
+	if j.depth == 0 && !j.level[0].done && j.level[0].ranges == nil && j.level[0].scan == nil && j.level[0].virt == nil && !j.level[0].pointed {
+		if err := j.open(ex, 0); err != nil {
+			return nil, false, err
+		}
+		j.level[0].pointed = false
+	}
+	i := j.depth
+	for i >= 0 {
+		if err := ex.ctx.Err(); err != nil {
+			return nil, false, err
+		}
+		l := &j.level[i]
+		src := j.srcs[i]
+		var (
+			row Row
+			ok  bool
+			err error
+		)
+		if !l.done {
+			row, ok, err = j.fetch(ex, i)
+			if err != nil {
+				return nil, false, err
+			}
+		}
+		if !ok {
+			l.done = true
+			if src.outer && !l.matched && !l.nulled {
+				l.nulled = true
+				j.placeNull(i)
+				pass, err := j.passes(ex, src.filter)
+				if err != nil {
+					return nil, false, err
+				}
+				if !pass {
+					i--
+					continue
+				}
+			} else {
+				i--
+				continue
+			}
+		} else {
+			j.place(i, row)
+			pass, err := j.passes(ex, src.on)
+			if err != nil {
+				return nil, false, err
+			}
+			if !pass {
+				continue
+			}
+			l.matched = true
+			pass, err = j.passes(ex, src.filter)
+			if err != nil {
+				return nil, false, err
+			}
+			if !pass {
+				continue
+			}
+		}
+		if i == n-1 {
+			j.depth = i
+			return j.cur, true, nil
+		}
+		i++
+		if err := j.open(ex, i); err != nil {
+			return nil, false, err
+		}
+	}
+	j.empty = true
+	return nil, false, nil
+}
+
+func (j *joinIter) close() {
+	for i := range j.level {
+		if j.level[i].scan != nil {
+			_ = j.level[i].scan.Close()
+			j.level[i].scan = nil
+		}
+	}
+}

@@ -1,0 +1,674 @@
+package sql
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/sqlerror"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+	"vitess.io/vitess/go/vt/sqlparser"
+	"vitess.io/vitess/go/vt/vtgate/evalengine"
+)
+
+// selectPlan is a planned SELECT.
+type selectPlan struct {
+	srcs  []*tableSource
+	width int
+	lock  lockMode
+	// constFilter: WHERE conjuncts that use no table (evaluated once).
+	constFilter []evalengine.Expr
+
+	hasAgg  bool
+	groupBy []evalengine.Expr
+	aggs    []*aggSpec
+	having  evalengine.Expr
+
+	proj     []evalengine.Expr
+	projCols []int // for plain column projections: scope index, else -1
+	names    []string
+	sc       *scope // scope of the projection (post-aggregation)
+	visible  int    // number of visible columns; the rest are sort keys
+	order    []sortKey
+	sortNeed bool
+	distinct bool
+	limit    evalengine.Expr
+	offset   evalengine.Expr
+
+	bindNames []string
+}
+
+type sortKey struct {
+	idx  int // column of the projected row
+	desc bool
+}
+
+// planSelect plans a SELECT statement.
+func (s *Session) planSelect(ctx context.Context, sel *sqlparser.Select) (*selectPlan, error) {
+	p := &selectPlan{}
+	if sel.Lock != sqlparser.NoLock {
+		switch sel.Lock {
+		case sqlparser.ForUpdateLock, sqlparser.ForUpdateLockNoWait, sqlparser.ForUpdateLockSkipLocked:
+			p.lock = lockExclusive
+		default:
+			p.lock = lockShared
+		}
+	}
+	if sel.With != nil && len(sel.With.CTEs) > 0 {
+		return nil, unsupportedErr("WITH")
+	}
+	// FROM
+	fb := &fromBuilder{s: s, ctx: ctx}
+	for _, te := range sel.From {
+		if a, ok := te.(*sqlparser.AliasedTableExpr); ok {
+			if tn, ok := a.Expr.(sqlparser.TableName); ok && tn.Name.String() == "dual" && tn.Qualifier.IsEmpty() {
+				continue
+			}
+		}
+		if err := fb.add(te); err != nil {
+			return nil, err
+		}
+	}
+	sc := &scope{where: "field list"}
+	offs := make([]int, len(fb.items))
+	for i, it := range fb.items {
+		offs[i] = len(sc.cols)
+		sc.addTable(it.def, it.alias)
+	}
+	p.width = len(sc.cols)
+	c := &compiler{s: s, sc: sc, names: &p.bindNames}
+
+	// WHERE and inner-join ON conditions, assigned to the earliest level
+	// where all their columns are available.
+	conds := append(splitAnd(whereExpr(sel.Where)), fb.where...)
+	levelConds := make([][]sqlparser.Expr, len(fb.items))
+	sc.where = "where clause"
+	for _, cd := range conds {
+		if hasSubquery(cd) {
+			return nil, unsupportedErr("subqueries")
+		}
+		lv, err := referencedLevel(cd, sc, offs)
+		if err != nil {
+			return nil, err
+		}
+		if lv < 0 {
+			e, err := c.compile(cd)
+			if err != nil {
+				return nil, err
+			}
+			p.constFilter = append(p.constFilter, e)
+			continue
+		}
+		// A WHERE condition on an outer-joined table must be evaluated
+		// after NULL extension: it stays at that table's level as a filter.
+		levelConds[lv] = append(levelConds[lv], cd)
+	}
+
+	// ORDER BY over plain columns of the first table can be served by its
+	// index order.
+	selExprs := sel.SelectExprs
+	var firstOrder []orderCol
+	if len(fb.items) > 0 && len(sel.OrderBy) > 0 && !hasAggregates(sel) && (sel.GroupBy == nil || len(sel.GroupBy.Exprs) == 0) {
+		for _, o := range sel.OrderBy {
+			e := resolveOrderAlias(o.Expr, selExprs)
+			oc := orderCol{col: -1, desc: o.Direction == sqlparser.DescOrder}
+			if cn, ok := e.(*sqlparser.ColName); ok {
+				if i, err := sc.resolve(cn); err == nil && i < offs[0]+fb.items[0].def.ColumnCount() {
+					oc.col = i
+				}
+			}
+			firstOrder = append(firstOrder, oc)
+		}
+	}
+	hasLimit := sel.Limit != nil && sel.Limit.Rowcount != nil
+
+	needCols := neededColumns(sel, sc)
+	for i, it := range fb.items {
+		src := &tableSource{def: it.def, alias: it.alias, off: offs[i], width: it.def.ColumnCount(), outer: it.outer, virtual: it.virtual}
+		if it.virtual == nil {
+			src.tbl = s.eng.Store.Open(it.def)
+		}
+		// Conditions usable for this table's access path.
+		var usable []sqlparser.Expr
+		if it.outer {
+			usable = append(usable, it.on...)
+		} else {
+			usable = append(usable, levelConds[i]...)
+		}
+		preds := sargable(usable, sc, offs[i], src.width)
+		var order []orderCol
+		if i == 0 {
+			for _, oc := range firstOrder {
+				if oc.col >= 0 {
+					oc.col -= offs[0]
+				}
+				order = append(order, oc)
+			}
+		}
+		if it.virtual == nil {
+			ap, err := chooseAccess(c, it.def, preds, it.hints, order, hasLimit && len(fb.items) == 1)
+			if err != nil {
+				return nil, err
+			}
+			src.path = ap
+			src.covering = !needCols[i] && p.lock == lockNone
+		}
+		var err error
+		if src.on, err = c.compileAll(it.on); err != nil {
+			return nil, err
+		}
+		if src.filter, err = c.compileAll(levelConds[i]); err != nil {
+			return nil, err
+		}
+		p.srcs = append(p.srcs, src)
+	}
+	sc.where = "field list"
+
+	// Aggregation: aggregates are replaced by Offsets into the aggregated
+	// row [representative row..., aggregate values...].
+	if err := p.planAggregates(c, sel); err != nil {
+		return nil, err
+	}
+
+	// Projection.
+	for _, se := range selExprs.Exprs {
+		switch e := se.(type) {
+		case *sqlparser.StarExpr:
+			qual := e.TableName.Name.String()
+			matched := false
+			for i := 0; i < p.width; i++ {
+				col := &sc.cols[i]
+				if qual != "" && col.table != qual {
+					continue
+				}
+				matched = true
+				cn := sqlparser.NewColNameWithQualifier(col.name, sqlparser.TableName{Name: sqlparser.NewIdentifierCS(col.table)})
+				x, err := c.compile(cn)
+				if err != nil {
+					return nil, err
+				}
+				p.proj = append(p.proj, x)
+				p.projCols = append(p.projCols, i)
+				p.names = append(p.names, col.name)
+			}
+			if !matched && qual != "" {
+				return nil, sqlErr(sqlerror.ERBadTable, "42S02", "Unknown table '%s'", qual)
+			}
+		case *sqlparser.AliasedExpr:
+			if hasSubquery(e.Expr) {
+				return nil, unsupportedErr("subqueries")
+			}
+			x, err := c.compile(e.Expr)
+			if err != nil {
+				return nil, err
+			}
+			p.proj = append(p.proj, x)
+			ci := -1
+			if cn, ok := e.Expr.(*sqlparser.ColName); ok {
+				if i, err := sc.resolve(cn); err == nil {
+					ci = i
+				}
+			}
+			p.projCols = append(p.projCols, ci)
+			name := e.As.String()
+			if name == "" {
+				name = exprName(e.Expr)
+			}
+			p.names = append(p.names, name)
+		default:
+			return nil, unsupportedErr("%s", sqlparser.String(se))
+		}
+	}
+	p.visible = len(p.proj)
+	p.sc = sc
+
+	// ORDER BY: resolved against select aliases and positions, evaluated
+	// as hidden projection columns.
+	if len(sel.OrderBy) > 0 {
+		ordered := len(p.srcs) > 0 && p.srcs[0].path != nil && p.srcs[0].path.ordered && !p.hasAgg && len(firstOrder) == len(sel.OrderBy)
+		for _, o := range sel.OrderBy {
+			k := sortKey{desc: o.Direction == sqlparser.DescOrder}
+			if lit, ok := o.Expr.(*sqlparser.Literal); ok && lit.Type == sqlparser.IntVal {
+				n, _ := strconv.Atoi(lit.Val)
+				if n < 1 || n > p.visible {
+					return nil, sqlErr(sqlerror.ERBadFieldError, sqlerror.SSBadFieldError, "Unknown column '%d' in 'order clause'", n)
+				}
+				k.idx = n - 1
+				p.order = append(p.order, k)
+				continue
+			}
+			if idx := aliasIndex(o.Expr, selExprs); idx >= 0 {
+				k.idx = idx
+				p.order = append(p.order, k)
+				continue
+			}
+			sc.where = "order clause"
+			e, err := p.rewriteAggs(o.Expr)
+			if err != nil {
+				return nil, err
+			}
+			x, err := c.compile(e)
+			if err != nil {
+				return nil, err
+			}
+			sc.where = "field list"
+			k.idx = len(p.proj)
+			p.proj = append(p.proj, x)
+			p.projCols = append(p.projCols, -1)
+			p.names = append(p.names, "")
+			p.order = append(p.order, k)
+		}
+		p.sortNeed = !ordered
+	}
+	p.distinct = sel.Distinct
+	if p.distinct && p.hasAgg && len(p.groupBy) == 0 {
+		p.distinct = false // a single row
+	}
+	if sel.Limit != nil {
+		sc0 := &scope{}
+		lc := &compiler{s: s, sc: sc0, names: &p.bindNames}
+		if sel.Limit.Rowcount != nil {
+			x, err := lc.compile(sel.Limit.Rowcount)
+			if err != nil {
+				return nil, err
+			}
+			p.limit = x
+		}
+		if sel.Limit.Offset != nil {
+			x, err := lc.compile(sel.Limit.Offset)
+			if err != nil {
+				return nil, err
+			}
+			p.offset = x
+		}
+	}
+	return p, nil
+}
+
+func whereExpr(w *sqlparser.Where) sqlparser.Expr {
+	if w == nil {
+		return nil
+	}
+	return w.Expr
+}
+
+// resolveOrderAlias maps an ORDER BY alias to its select expression.
+func resolveOrderAlias(e sqlparser.Expr, sel *sqlparser.SelectExprs) sqlparser.Expr {
+	if idx := aliasIndex(e, sel); idx >= 0 {
+		if ae, ok := sel.Exprs[idx].(*sqlparser.AliasedExpr); ok {
+			return ae.Expr
+		}
+	}
+	if lit, ok := e.(*sqlparser.Literal); ok && lit.Type == sqlparser.IntVal {
+		n, _ := strconv.Atoi(lit.Val)
+		if n >= 1 && n <= len(sel.Exprs) {
+			if ae, ok := sel.Exprs[n-1].(*sqlparser.AliasedExpr); ok {
+				return ae.Expr
+			}
+		}
+	}
+	return e
+}
+
+// aliasIndex returns the select-list position whose alias is e (an
+// unqualified column name), or -1.
+func aliasIndex(e sqlparser.Expr, sel *sqlparser.SelectExprs) int {
+	cn, ok := e.(*sqlparser.ColName)
+	if !ok || !cn.Qualifier.IsEmpty() {
+		return -1
+	}
+	for i, se := range sel.Exprs {
+		if ae, ok := se.(*sqlparser.AliasedExpr); ok && !ae.As.IsEmpty() && ae.As.EqualString(cn.Name.String()) {
+			return i
+		}
+	}
+	return -1
+}
+
+func hasSubquery(e sqlparser.SQLNode) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch n.(type) {
+		case *sqlparser.Subquery, *sqlparser.ExistsExpr:
+			found = true
+			return false, nil
+		}
+		return true, nil
+	}, e)
+	return found
+}
+
+func hasAggregates(sel *sqlparser.Select) bool {
+	found := false
+	visit := func(n sqlparser.SQLNode) (bool, error) {
+		if _, ok := n.(sqlparser.AggrFunc); ok {
+			found = true
+			return false, nil
+		}
+		if _, ok := n.(*sqlparser.Subquery); ok {
+			return false, nil
+		}
+		return true, nil
+	}
+	_ = sqlparser.Walk(visit, sel.SelectExprs)
+	if sel.Having != nil {
+		_ = sqlparser.Walk(visit, sel.Having)
+	}
+	_ = sqlparser.Walk(visit, sel.OrderBy)
+	return found
+}
+
+// neededColumns reports, per FROM source, whether any of its columns is
+// referenced by the query (a source whose columns are all unreferenced can be
+// read from its index keys alone).
+func neededColumns(sel *sqlparser.Select, sc *scope) map[int]bool {
+	need := map[int]bool{}
+	tables := map[string]int{}
+	order := 0
+	for i := range sc.cols {
+		if _, ok := tables[sc.cols[i].table]; !ok {
+			tables[sc.cols[i].table] = order
+			order++
+		}
+	}
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch x := n.(type) {
+		case *sqlparser.StarExpr:
+			if x.TableName.IsEmpty() {
+				for _, v := range tables {
+					need[v] = true
+				}
+			} else if v, ok := tables[x.TableName.Name.String()]; ok {
+				need[v] = true
+			}
+		case *sqlparser.ColName:
+			if i, err := sc.resolve(x); err == nil {
+				need[tables[sc.cols[i].table]] = true
+			} else {
+				for _, v := range tables {
+					need[v] = true
+				}
+			}
+		}
+		return true, nil
+	}, sel)
+	return need
+}
+
+// run executes the plan.
+func (p *selectPlan) run(ex *execCtx) (*sqltypes.Result, error) {
+	res := &sqltypes.Result{}
+	var err error
+	res.Fields, err = p.fields(ex)
+	if err != nil {
+		return nil, err
+	}
+	limit, offset := uint64(1<<63), uint64(0)
+	if p.limit != nil {
+		v, err := ex.eval(p.limit, nil)
+		if err != nil {
+			return nil, err
+		}
+		limit, err = limitValue(v)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if p.offset != nil {
+		v, err := ex.eval(p.offset, nil)
+		if err != nil {
+			return nil, err
+		}
+		offset, err = limitValue(v)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if limit == 0 {
+		return res, nil
+	}
+	constFalse := false
+	for _, f := range p.constFilter {
+		ok, err := ex.evalBool(f, nil)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			constFalse = true
+		}
+	}
+	out := &rowSink{p: p, ex: ex, limit: limit, offset: offset, streaming: !p.sortNeed}
+	if p.distinct {
+		out.seen = map[string]struct{}{}
+	}
+	if p.hasAgg {
+		if err := p.runAggregate(ex, out, constFalse); err != nil {
+			return nil, err
+		}
+	} else if !constFalse {
+		ji := newJoinIter(p.srcs, p.width, p.lock)
+		defer ji.close()
+		for !out.full() {
+			row, ok, err := ji.next(ex)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				break
+			}
+			if err := out.add(row); err != nil {
+				return nil, err
+			}
+		}
+	}
+	rows, err := out.finish()
+	if err != nil {
+		return nil, err
+	}
+	res.Rows = rows
+	return res, nil
+}
+
+func limitValue(v sqltypes.Value) (uint64, error) {
+	if v.IsNull() {
+		return 0, sqlErr(sqlerror.ERWrongArguments, "HY000", "Incorrect arguments to LIMIT")
+	}
+	u, err := strconv.ParseUint(v.ToString(), 10, 64)
+	if err != nil {
+		i, err2 := strconv.ParseInt(v.ToString(), 10, 64)
+		if err2 == nil && i < 0 {
+			return 0, sqlErr(sqlerror.ERWrongArguments, "HY000", "Incorrect arguments to LIMIT")
+		}
+		return 0, sqlErr(sqlerror.ERWrongArguments, "HY000", "Incorrect arguments to LIMIT")
+	}
+	return u, nil
+}
+
+// rowSink projects rows and applies DISTINCT, ORDER BY and LIMIT.
+type rowSink struct {
+	p         *selectPlan
+	ex        *execCtx
+	limit     uint64
+	offset    uint64
+	streaming bool // no sort: LIMIT applies as rows arrive
+	skipped   uint64
+	rows      []Row
+	seen      map[string]struct{}
+	keyBuf    []byte
+	colls     []collations.ID
+	tmp       Row
+}
+
+func (o *rowSink) full() bool {
+	return o.streaming && uint64(len(o.rows)) >= o.limit
+}
+
+// add projects one input row (combined or aggregated).
+func (o *rowSink) add(in Row) error {
+	p := o.p
+	if cap(o.tmp) < len(p.proj) {
+		o.tmp = make(Row, len(p.proj))
+		o.colls = make([]collations.ID, len(p.proj))
+	}
+	o.tmp = o.tmp[:len(p.proj)]
+	for i, e := range p.proj {
+		if ci := p.projCols[i]; ci >= 0 && ci < len(in) {
+			o.tmp[i] = in[ci]
+			o.colls[i] = p.sc.cols[ci].typ.Collation()
+			continue
+		}
+		v, coll, err := o.ex.evalColl(e, in)
+		if err != nil {
+			return err
+		}
+		o.tmp[i] = v
+		o.colls[i] = coll
+	}
+	if o.seen != nil {
+		o.keyBuf = groupKey(o.keyBuf[:0], o.tmp[:p.visible], o.colls)
+		if _, dup := o.seen[string(o.keyBuf)]; dup {
+			return nil
+		}
+		o.seen[string(o.keyBuf)] = struct{}{}
+	}
+	if o.streaming && o.skipped < o.offset {
+		o.skipped++
+		return nil
+	}
+	o.rows = append(o.rows, copyRow(nil, o.tmp))
+	return nil
+}
+
+func (o *rowSink) finish() ([]Row, error) {
+	p := o.p
+	rows := o.rows
+	if p.sortNeed && len(p.order) > 0 {
+		if err := sortRows(rows, p.order, o.colls, o.ex); err != nil {
+			return nil, err
+		}
+		if o.offset >= uint64(len(rows)) {
+			rows = rows[:0]
+		} else {
+			rows = rows[o.offset:]
+		}
+		if uint64(len(rows)) > o.limit {
+			rows = rows[:o.limit]
+		}
+	}
+	if p.visible < len(p.proj) {
+		for i := range rows {
+			rows[i] = rows[i][:p.visible]
+		}
+	}
+	return rows, nil
+}
+
+// fields returns the result column metadata.
+func (p *selectPlan) fields(ex *execCtx) ([]*querypb.Field, error) {
+	out := make([]*querypb.Field, p.visible)
+	for i := 0; i < p.visible; i++ {
+		if ci := p.projCols[i]; ci >= 0 && p.sc.cols[ci].field != nil {
+			f := cloneField(p.sc.cols[ci].field)
+			f.Name = p.names[i]
+			out[i] = f
+			continue
+		}
+		out[i] = exprField(ex, p.proj[i], p.names[i])
+	}
+	return out, nil
+}
+
+// exprField derives column metadata from an expression's static type.
+func exprField(ex *execCtx, e evalengine.Expr, name string) (f *querypb.Field) {
+	f = &querypb.Field{Name: name, Type: sqltypes.VarChar, Charset: uint32(ex.s.collation()), ColumnLength: 1024}
+	defer func() {
+		if r := recover(); r != nil {
+			f = &querypb.Field{Name: name, Type: sqltypes.VarChar, Charset: uint32(ex.s.collation()), ColumnLength: 1024}
+		}
+	}()
+	t, err := ex.env.TypeOf(e)
+	if err != nil || !t.Valid() {
+		return f
+	}
+	return typeField(name, t)
+}
+
+// typeField builds column metadata for an evalengine type.
+func typeField(name string, t evalengine.Type) *querypb.Field {
+	typ := t.Type()
+	f := &querypb.Field{Name: name, Type: typ}
+	if typ == sqltypes.Null {
+		f.Type = sqltypes.Null
+		f.Charset = 63
+		f.Flags = uint32(querypb.MySqlFlag_BINARY_FLAG)
+		return f
+	}
+	if sqltypes.IsText(typ) {
+		f.Charset = uint32(t.Collation())
+		if f.Charset == 0 {
+			f.Charset = 45
+		}
+		size := t.Size()
+		if size <= 0 {
+			size = 255
+		}
+		f.ColumnLength = uint32(size) * 4
+		if typ == sqltypes.Text {
+			f.Type = sqltypes.Text
+		}
+	} else {
+		f.Charset = 63
+		if sqltypes.IsBinary(typ) {
+			f.Flags |= uint32(querypb.MySqlFlag_BINARY_FLAG)
+		}
+	}
+	switch {
+	case sqltypes.IsIntegral(typ):
+		f.ColumnLength = 21
+		f.Flags |= uint32(querypb.MySqlFlag_NUM_FLAG)
+		if sqltypes.IsUnsigned(typ) {
+			f.Flags |= uint32(querypb.MySqlFlag_UNSIGNED_FLAG)
+		}
+	case typ == sqltypes.Decimal:
+		f.Decimals = uint32(t.Scale())
+		f.ColumnLength = uint32(t.Size()) + 2
+		if f.ColumnLength < 3 {
+			f.ColumnLength = 67
+		}
+		f.Flags |= uint32(querypb.MySqlFlag_NUM_FLAG)
+	case sqltypes.IsFloat(typ):
+		f.Decimals = 31
+		f.ColumnLength = 23
+		f.Flags |= uint32(querypb.MySqlFlag_NUM_FLAG)
+	case typ == sqltypes.Datetime || typ == sqltypes.Timestamp:
+		f.ColumnLength = 19
+		f.Decimals = uint32(max(t.Scale(), 0))
+		if f.Decimals > 0 {
+			f.ColumnLength += 1 + f.Decimals
+		}
+		f.Flags |= uint32(querypb.MySqlFlag_BINARY_FLAG)
+	case typ == sqltypes.Date:
+		f.ColumnLength = 10
+		f.Flags |= uint32(querypb.MySqlFlag_BINARY_FLAG)
+	case typ == sqltypes.Time:
+		f.ColumnLength = 10
+		f.Flags |= uint32(querypb.MySqlFlag_BINARY_FLAG)
+	}
+	if !t.Nullable() {
+		f.Flags |= uint32(querypb.MySqlFlag_NOT_NULL_FLAG)
+	}
+	return f
+}
+
+func lowerName(s string) string { return strings.ToLower(s) }
+
+// cloneField copies column metadata.
+func cloneField(f *querypb.Field) *querypb.Field {
+	return &querypb.Field{
+		Name: f.Name, Type: f.Type, Table: f.Table, OrgTable: f.OrgTable, Database: f.Database,
+		OrgName: f.OrgName, ColumnLength: f.ColumnLength, Charset: f.Charset, Decimals: f.Decimals,
+		Flags: f.Flags, ColumnType: f.ColumnType,
+	}
+}

@@ -1,0 +1,282 @@
+package sql
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"vitess.io/vitess/go/mysql/sqlerror"
+	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/txn"
+)
+
+// Warning is one entry of SHOW WARNINGS.
+type Warning struct {
+	Level   string
+	Code    uint16
+	Message string
+}
+
+// Session is the state of one client connection.
+type Session struct {
+	eng    *Engine
+	ConnID uint32
+	User   string
+	Host   string
+
+	// DB is the current database ("" when none).
+	DB string
+
+	vars     map[string]sqltypes.Value // session overrides of system variables
+	userVars map[string]sqltypes.Value
+
+	// Transaction state.
+	tx       *txn.Txn
+	explicit bool // BEGIN/START TRANSACTION, or autocommit=0
+	mdl      []mdlRef
+	readOnlyTx bool
+
+	// Cached variable values (kept in sync by setVar).
+	autocommit  bool
+	iso         txn.Isolation
+	sqlMode     sqlMode
+	lockTimeout time.Duration
+	mdlTimeout  time.Duration
+
+	// Statement results visible to the next statement.
+	lastInsertID  uint64
+	rowCount      int64
+	foundRows     uint64
+	warnings      []Warning
+	prevWarnings  []Warning
+	errorCount    int
+	clientFoundRows bool
+
+	plans map[string]*cachedPlan
+}
+
+type mdlRef struct{ db, table string }
+
+// NewSession creates a session.
+func (e *Engine) NewSession(user, host string) *Session {
+	s := &Session{
+		eng:        e,
+		ConnID:     e.nextConnID.Add(1),
+		User:       user,
+		Host:       host,
+		vars:       map[string]sqltypes.Value{},
+		userVars:   map[string]sqltypes.Value{},
+		plans:      map[string]*cachedPlan{},
+	}
+	s.loadVarCaches()
+	return s
+}
+
+// SetConnID overrides the connection id (the protocol layer owns ids).
+func (s *Session) SetConnID(id uint32) { s.ConnID = id }
+
+// SetClientFoundRows sets the CLIENT_FOUND_ROWS capability (affected rows of
+// UPDATE count matched rather than changed rows).
+func (s *Session) SetClientFoundRows(v bool) { s.clientFoundRows = v }
+
+// Engine returns the session's engine.
+func (s *Session) Engine() *Engine { return s.eng }
+
+// Autocommit reports the autocommit setting.
+func (s *Session) Autocommit() bool { return s.autocommit }
+
+// InTransaction reports whether an explicit transaction is open.
+func (s *Session) InTransaction() bool { return s.tx != nil && s.explicit }
+
+// WarningCount is the number of warnings of the last statement.
+func (s *Session) WarningCount() uint16 { return uint16(len(s.warnings)) }
+
+// LastInsertID returns LAST_INSERT_ID().
+func (s *Session) LastInsertID() uint64 { return s.lastInsertID }
+
+func (s *Session) warn(level string, code uint16, msg string) {
+	if len(s.warnings) < 65535 {
+		s.warnings = append(s.warnings, Warning{Level: level, Code: code, Message: msg})
+	}
+}
+
+// Warnings returns the warnings of the last statement.
+func (s *Session) Warnings() []Warning { return s.warnings }
+
+// sysVar returns the session value of a system variable, falling back to
+// the global value.
+func (s *Session) sysVar(name string) (sqltypes.Value, bool) {
+	if v, ok := s.vars[name]; ok {
+		return v, true
+	}
+	return s.eng.Globals.Get(name)
+}
+
+func (s *Session) loadVarCaches() {
+	get := func(n string) sqltypes.Value { v, _ := s.sysVar(n); return v }
+	ac, _ := get("autocommit").ToInt64()
+	s.autocommit = ac != 0
+	switch get("transaction_isolation").ToString() {
+	case "READ-COMMITTED", "READ-UNCOMMITTED":
+		s.iso = txn.ReadCommitted
+	default:
+		s.iso = txn.RepeatableRead
+	}
+	s.sqlMode = parseSQLMode(get("sql_mode").ToString())
+	lt, _ := get("innodb_lock_wait_timeout").ToInt64()
+	s.lockTimeout = time.Duration(lt) * time.Second
+	mt, _ := get("lock_wait_timeout").ToInt64()
+	s.mdlTimeout = time.Duration(mt) * time.Second
+}
+
+// sqlMode holds the sql_mode flags strata acts on.
+type sqlMode struct {
+	strictTrans, strictAll bool
+	noAutoValueOnZero      bool
+	ansiQuotes             bool
+	pipesAsConcat          bool
+	noZeroDate             bool
+	onlyFullGroupBy        bool
+	errorForDivByZero      bool
+	noBackslashEscapes     bool
+	raw                    string
+}
+
+func parseSQLMode(s string) sqlMode {
+	m := sqlMode{raw: s}
+	for _, p := range strings.Split(strings.ToUpper(s), ",") {
+		switch strings.TrimSpace(p) {
+		case "STRICT_TRANS_TABLES":
+			m.strictTrans = true
+		case "STRICT_ALL_TABLES":
+			m.strictAll = true
+		case "NO_AUTO_VALUE_ON_ZERO":
+			m.noAutoValueOnZero = true
+		case "ANSI_QUOTES":
+			m.ansiQuotes = true
+		case "PIPES_AS_CONCAT":
+			m.pipesAsConcat = true
+		case "NO_ZERO_DATE":
+			m.noZeroDate = true
+		case "ONLY_FULL_GROUP_BY":
+			m.onlyFullGroupBy = true
+		case "ERROR_FOR_DIVISION_BY_ZERO":
+			m.errorForDivByZero = true
+		case "NO_BACKSLASH_ESCAPES":
+			m.noBackslashEscapes = true
+		}
+	}
+	return m
+}
+
+// strict reports whether conversion problems are errors (strict mode; all
+// strata tables are transactional, so STRICT_TRANS_TABLES suffices).
+func (s *Session) strict() bool { return s.sqlMode.strictTrans || s.sqlMode.strictAll }
+
+// --- transactions ---
+
+// txnForStatement returns the transaction a statement runs in, starting one
+// when needed. It also marks the statement start for statement rollback.
+func (s *Session) txnForStatement(ctx context.Context) *txn.Txn {
+	if s.tx == nil {
+		s.tx = s.eng.DB.Begin(ctx, s.iso, s.lockTimeout)
+		s.explicit = !s.autocommit
+	}
+	s.tx.SetContext(ctx)
+	s.tx.LockTimeout = s.lockTimeout
+	return s.tx
+}
+
+// useTable takes the shared metadata lock on a table for the transaction.
+func (s *Session) useTable(ctx context.Context, t *catalog.Table) error {
+	for _, r := range s.mdl {
+		if r.db == t.DB && r.table == t.Name {
+			return nil
+		}
+	}
+	if err := s.eng.Cat.LockShared(ctx, t.DB, t.Name, s.mdlTimeout); err != nil {
+		return lockWaitTimeoutErr()
+	}
+	s.mdl = append(s.mdl, mdlRef{t.DB, t.Name})
+	return nil
+}
+
+func (s *Session) releaseMDL() {
+	for _, r := range s.mdl {
+		s.eng.Cat.UnlockShared(r.db, r.table)
+	}
+	s.mdl = s.mdl[:0]
+}
+
+// endStatement finishes a statement: in autocommit mode the transaction
+// commits (or rolls back on error).
+func (s *Session) endStatement(err error) error {
+	if s.tx == nil {
+		if !s.explicit {
+			s.releaseMDL()
+		}
+		return err
+	}
+	if err != nil {
+		if isDeadlock(err) {
+			// InnoDB rolls back the whole transaction on deadlock.
+			s.rollback()
+			return err
+		}
+		s.tx.RollbackStatement()
+		if !s.explicit {
+			s.rollback()
+		}
+		return err
+	}
+	s.tx.EndStatement()
+	if !s.explicit {
+		return s.commit()
+	}
+	return nil
+}
+
+// commit commits the open transaction, if any.
+func (s *Session) commit() error {
+	var err error
+	if s.tx != nil {
+		err = s.tx.Commit()
+		s.tx = nil
+	}
+	s.explicit = false
+	s.readOnlyTx = false
+	s.releaseMDL()
+	if err != nil {
+		return sqlErr(sqlerror.ERErrorDuringCommit, sqlerror.SSUnknownSQLState, "Got error during COMMIT: %v", err)
+	}
+	return nil
+}
+
+// rollback rolls back the open transaction, if any.
+func (s *Session) rollback() {
+	if s.tx != nil {
+		s.tx.Rollback()
+		s.tx = nil
+	}
+	s.explicit = false
+	s.readOnlyTx = false
+	s.releaseMDL()
+}
+
+// Close ends the session, rolling back any open transaction.
+func (s *Session) Close() {
+	s.rollback()
+}
+
+// ResetConnection implements COM_RESET_CONNECTION.
+func (s *Session) ResetConnection() {
+	s.rollback()
+	s.vars = map[string]sqltypes.Value{}
+	s.userVars = map[string]sqltypes.Value{}
+	s.lastInsertID = 0
+	s.warnings = nil
+	s.plans = map[string]*cachedPlan{}
+	s.loadVarCaches()
+}

@@ -1,0 +1,154 @@
+package sql
+
+import (
+	"context"
+	"strings"
+
+	"vitess.io/vitess/go/mysql/sqlerror"
+	"vitess.io/vitess/go/sqltypes"
+	"vitess.io/vitess/go/vt/sqlparser"
+)
+
+// execSet runs SET for system and user variables.
+func (s *Session) execSet(ctx context.Context, st *sqlparser.Set) (*sqltypes.Result, error) {
+	for _, se := range st.Exprs {
+		if err := s.setOne(ctx, se); err != nil {
+			return nil, err
+		}
+	}
+	return &sqltypes.Result{}, nil
+}
+
+func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
+	name := strings.ToLower(se.Var.Name.String())
+	// Evaluate the value.
+	var v sqltypes.Value
+	isDefault := false
+	switch e := se.Expr.(type) {
+	case *sqlparser.Default:
+		isDefault = true
+	default:
+		if cn, ok := e.(*sqlparser.ColName); ok && cn.Qualifier.IsEmpty() {
+			// SET sql_mode = TRADITIONAL, SET autocommit = ON
+			v = sqltypes.NewVarChar(cn.Name.String())
+			break
+		}
+		if b, ok := e.(sqlparser.BoolVal); ok {
+			if b {
+				v = sqltypes.NewInt64(1)
+			} else {
+				v = sqltypes.NewInt64(0)
+			}
+			break
+		}
+		var names []string
+		c := &compiler{s: s, sc: &scope{}, names: &names}
+		x, err := c.compile(se.Expr)
+		if err != nil {
+			return err
+		}
+		ex := s.newExecCtx(ctx, nil, s.bindSessionVars(names, nil))
+		v, err = ex.eval(x, nil)
+		if err != nil {
+			return err
+		}
+	}
+	switch se.Var.Scope {
+	case sqlparser.VariableScope:
+		if isDefault {
+			v = sqltypes.NULL
+		}
+		s.userVars[name] = copyRow(nil, Row{v})[0]
+		return nil
+	}
+	switch name {
+	case "names":
+		cs := strings.ToLower(v.ToString())
+		if isDefault || cs == "default" {
+			cs = "utf8mb4"
+		}
+		for _, n := range []string{"character_set_client", "character_set_connection", "character_set_results"} {
+			s.vars[n] = sqltypes.NewVarChar(cs)
+		}
+		coll := "utf8mb4_general_ci"
+		if cs != "utf8mb4" {
+			coll = cs + "_general_ci"
+			if cs == "binary" {
+				coll = "binary"
+			}
+		}
+		s.vars["collation_connection"] = sqltypes.NewVarChar(coll)
+		return nil
+	case "charset", "character set":
+		cs := strings.ToLower(v.ToString())
+		if isDefault {
+			cs = "utf8mb4"
+		}
+		s.vars["character_set_client"] = sqltypes.NewVarChar(cs)
+		s.vars["character_set_results"] = sqltypes.NewVarChar(cs)
+		return nil
+	}
+	if name == "tx_isolation" {
+		name = "transaction_isolation"
+	}
+	if name == "tx_read_only" {
+		name = "transaction_read_only"
+	}
+	d, ok := sysVarDefs[name]
+	if !ok {
+		return unknownSysVarErr(name)
+	}
+	global := se.Var.Scope == sqlparser.GlobalScope || se.Var.Scope == sqlparser.PersistSysScope || se.Var.Scope == sqlparser.PersistOnlySysScope
+	if d.readOnly {
+		return sqlErr(sqlerror.ERIncorrectGlobalLocalVar, "HY000", "Variable '%s' is a read only variable", name)
+	}
+	if !global && d.scope == scopeGlobal {
+		return sqlErr(sqlerror.ERGlobalVariable, "HY000", "Variable '%s' is a GLOBAL variable and should be set with SET GLOBAL", name)
+	}
+	if global && d.scope == scopeSession {
+		return sqlErr(sqlerror.ERLocalVariable, "HY000", "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", name)
+	}
+	if isDefault {
+		if global {
+			v = d.def
+		} else {
+			v, _ = s.eng.Globals.Get(name)
+		}
+	} else {
+		nv, err := normalizeVar(d, v)
+		if err != nil {
+			return err
+		}
+		v = nv
+	}
+	if global {
+		s.eng.Globals.Set(name, v)
+		if name == "transaction_isolation" {
+			s.eng.Globals.Set("tx_isolation", v)
+		}
+		return nil
+	}
+	if se.Var.Scope == sqlparser.NextTxScope {
+		// SET TRANSACTION ...: strata applies it to the session (the next
+		// transaction and later), a documented simplification.
+	}
+	prevAutocommit := s.autocommit
+	s.vars[name] = v
+	if name == "transaction_isolation" {
+		s.vars["tx_isolation"] = v
+	}
+	if name == "transaction_read_only" {
+		s.vars["tx_read_only"] = v
+	}
+	s.loadVarCaches()
+	if name == "autocommit" {
+		if s.autocommit && !prevAutocommit {
+			// Turning autocommit on commits the open transaction.
+			return s.commit()
+		}
+		if !s.autocommit && s.tx == nil {
+			s.explicit = false
+		}
+	}
+	return nil
+}

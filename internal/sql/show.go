@@ -1,0 +1,517 @@
+package sql
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/sqlerror"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/coltype"
+)
+
+// textResult builds a result of VARCHAR columns.
+func textResult(names []string, rows [][]string) *sqltypes.Result {
+	res := &sqltypes.Result{}
+	for _, n := range names {
+		res.Fields = append(res.Fields, &querypb.Field{Name: n, Type: sqltypes.VarChar, Charset: 45, ColumnLength: 256})
+	}
+	for _, r := range rows {
+		row := make(Row, len(r))
+		for i, v := range r {
+			if v == "\x00NULL" {
+				row[i] = sqltypes.NULL
+			} else {
+				row[i] = sqltypes.NewVarChar(v)
+			}
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	return res
+}
+
+const nullStr = "\x00NULL"
+
+// likeMatch implements SQL LIKE with % and _ (case-insensitive, as SHOW
+// filters use utf8 general collation).
+func likeMatch(pattern, s string) bool {
+	p := []rune(strings.ToLower(pattern))
+	t := []rune(strings.ToLower(s))
+	var match func(i, j int) bool
+	match = func(i, j int) bool {
+		for i < len(p) {
+			switch p[i] {
+			case '%':
+				for k := j; k <= len(t); k++ {
+					if match(i+1, k) {
+						return true
+					}
+				}
+				return false
+			case '_':
+				if j >= len(t) {
+					return false
+				}
+			case '\\':
+				if i+1 < len(p) {
+					i++
+				}
+				fallthrough
+			default:
+				if j >= len(t) || t[j] != p[i] {
+					return false
+				}
+			}
+			i++
+			j++
+		}
+		return j == len(t)
+	}
+	return match(0, 0)
+}
+
+func (s *Session) execShow(ctx context.Context, st *sqlparser.Show) (*sqltypes.Result, error) {
+	switch sh := st.Internal.(type) {
+	case *sqlparser.ShowBasic:
+		return s.showBasic(ctx, sh)
+	case *sqlparser.ShowCreate:
+		return s.showCreate(ctx, sh)
+	case *sqlparser.ShowEngine:
+		return textResult([]string{"Type", "Name", "Status"}, [][]string{{"ROCKSDB", "", ""}}), nil
+	case *sqlparser.ShowGrants:
+		return textResult([]string{"Grants for " + s.User + "@" + s.Host}, [][]string{{"GRANT ALL PRIVILEGES ON *.* TO `" + s.User + "`@`" + s.Host + "` WITH GRANT OPTION"}}), nil
+	case *sqlparser.ShowReplicationStatus, *sqlparser.ShowReplicationSourceStatus, *sqlparser.ShowReplicas, *sqlparser.ShowBinaryLogs, *sqlparser.ShowBinlogEvents:
+		return &sqltypes.Result{}, nil
+	}
+	return nil, unsupportedErr("SHOW")
+}
+
+func filterLike(f *sqlparser.ShowFilter) string {
+	if f == nil {
+		return ""
+	}
+	return f.Like
+}
+
+func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqltypes.Result, error) {
+	like := filterLike(sh.Filter)
+	if sh.Filter != nil && sh.Filter.Filter != nil {
+		return s.showWhere(ctx, sh)
+	}
+	switch sh.Command {
+	case sqlparser.Database:
+		var rows [][]string
+		for _, n := range append([]string{"information_schema"}, s.eng.Cat.Databases()...) {
+			if like == "" || likeMatch(like, n) {
+				rows = append(rows, []string{n})
+			}
+		}
+		sort.Slice(rows, func(i, j int) bool { return rows[i][0] < rows[j][0] })
+		name := "Database"
+		if like != "" {
+			name = "Database (" + like + ")"
+		}
+		return textResult([]string{name}, rows), nil
+	case sqlparser.Table:
+		db := sh.DbName.String()
+		if db == "" {
+			db = s.DB
+		}
+		if db == "" {
+			return nil, noDBErr()
+		}
+		if s.eng.Cat.Database(db) == nil && !isSystemSchema(db) {
+			return nil, sqlErr(sqlerror.ERBadDb, "42000", "Unknown database '%s'", db)
+		}
+		col := "Tables_in_" + db
+		if like != "" {
+			col += " (" + like + ")"
+		}
+		names := []string{col}
+		if sh.Full {
+			names = append(names, "Table_type")
+		}
+		var rows [][]string
+		for _, t := range s.tablesOf(db) {
+			if like != "" && !likeMatch(like, t.Name) {
+				continue
+			}
+			r := []string{t.Name}
+			if sh.Full {
+				r = append(r, "BASE TABLE")
+			}
+			rows = append(rows, r)
+		}
+		return textResult(names, rows), nil
+	case sqlparser.Column:
+		t, err := s.showTarget(ctx, sh.Tbl, sh.DbName)
+		if err != nil {
+			return nil, err
+		}
+		return s.showColumns(t, sh.Full, like), nil
+	case sqlparser.Index:
+		t, err := s.showTarget(ctx, sh.Tbl, sh.DbName)
+		if err != nil {
+			return nil, err
+		}
+		return s.showIndex(t), nil
+	case sqlparser.VariableGlobal, sqlparser.VariableSession:
+		global := sh.Command == sqlparser.VariableGlobal
+		var rows [][]string
+		for _, n := range s.eng.Globals.Names() {
+			if like != "" && !likeMatch(like, n) {
+				continue
+			}
+			var v sqltypes.Value
+			if global {
+				v, _ = s.eng.Globals.Get(n)
+			} else {
+				v, _ = s.sysVar(n)
+			}
+			rows = append(rows, []string{n, showVarText(n, v)})
+		}
+		return textResult([]string{"Variable_name", "Value"}, rows), nil
+	case sqlparser.StatusGlobal, sqlparser.StatusSession:
+		var rows [][]string
+		for _, kv := range s.statusVars() {
+			if like == "" || likeMatch(like, kv[0]) {
+				rows = append(rows, kv)
+			}
+		}
+		return textResult([]string{"Variable_name", "Value"}, rows), nil
+	case sqlparser.Warnings, sqlparser.Errors:
+		res := &sqltypes.Result{Fields: []*querypb.Field{
+			{Name: "Level", Type: sqltypes.VarChar, Charset: 45},
+			{Name: "Code", Type: sqltypes.Uint32, Charset: 63},
+			{Name: "Message", Type: sqltypes.VarChar, Charset: 45},
+		}}
+		for _, w := range s.warnings {
+			if sh.Command == sqlparser.Errors && w.Level != "Error" {
+				continue
+			}
+			res.Rows = append(res.Rows, Row{sqltypes.NewVarChar(w.Level), sqltypes.NewUint32(uint32(w.Code)), sqltypes.NewVarChar(w.Message)})
+		}
+		return res, nil
+	case sqlparser.TableStatus:
+		db := sh.DbName.String()
+		if db == "" {
+			db = s.DB
+		}
+		if db == "" {
+			return nil, noDBErr()
+		}
+		return s.showTableStatus(ctx, db, like)
+	case sqlparser.Engines:
+		return textResult([]string{"Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"}, [][]string{
+			{"ROCKSDB", "DEFAULT", "strata LSM storage engine (Pebble)", "YES", "NO", "YES"},
+			{"InnoDB", "YES", "Alias of ROCKSDB in strata", "YES", "NO", "YES"},
+		}), nil
+	case sqlparser.Charset:
+		return textResult([]string{"Charset", "Description", "Default collation", "Maxlen"}, filterRows(like, [][]string{
+			{"binary", "Binary pseudo charset", "binary", "1"},
+			{"latin1", "cp1252 West European", "latin1_swedish_ci", "1"},
+			{"utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", "3"},
+			{"utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", "4"},
+		})), nil
+	case sqlparser.Collation:
+		var rows [][]string
+		env := collations.MySQL8()
+		for _, id := range env.AllCollationIDs() {
+			name := env.LookupName(id)
+			cs := env.LookupCharsetName(id)
+			def := ""
+			if env.DefaultCollationForCharset(cs) == id {
+				def = "Yes"
+			}
+			rows = append(rows, []string{name, cs, strconv.Itoa(int(id)), def, "Yes", "1"})
+		}
+		sort.Slice(rows, func(i, j int) bool { return rows[i][0] < rows[j][0] })
+		return textResult([]string{"Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"}, filterRows(like, rows)), nil
+	case sqlparser.ProcessList:
+		return textResult([]string{"Id", "User", "Host", "db", "Command", "Time", "State", "Info"}, [][]string{
+			{strconv.Itoa(int(s.ConnID)), s.User, s.Host, s.DB, "Query", "0", "executing", "SHOW PROCESSLIST"},
+		}), nil
+	case sqlparser.Plugins:
+		return textResult([]string{"Name", "Status", "Type", "Library", "License"}, [][]string{
+			{"mysql_native_password", "ACTIVE", "AUTHENTICATION", nullStr, "GPL"},
+			{"ROCKSDB", "ACTIVE", "STORAGE ENGINE", nullStr, "GPL"},
+		}), nil
+	case sqlparser.Trigger, sqlparser.Procedure, sqlparser.Function, sqlparser.Events, sqlparser.OpenTable, sqlparser.Privilege, sqlparser.Profiles:
+		return &sqltypes.Result{}, nil
+	}
+	return nil, unsupportedErr("this SHOW statement")
+}
+
+func filterRows(like string, rows [][]string) [][]string {
+	if like == "" {
+		return rows
+	}
+	var out [][]string
+	for _, r := range rows {
+		if likeMatch(like, r[0]) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// showWhere handles SHOW ... WHERE expr by filtering the unfiltered result.
+func (s *Session) showWhere(ctx context.Context, sh *sqlparser.ShowBasic) (*sqltypes.Result, error) {
+	cp := *sh
+	cp.Filter = nil
+	res, err := s.showBasic(ctx, &cp)
+	if err != nil {
+		return nil, err
+	}
+	sc := &scope{where: "where clause"}
+	for _, f := range res.Fields {
+		sc.cols = append(sc.cols, scopeCol{name: f.Name, typ: typeFromField(f), field: f})
+	}
+	var names []string
+	c := &compiler{s: s, sc: sc, names: &names}
+	x, err := c.compile(sh.Filter.Filter)
+	if err != nil {
+		return nil, err
+	}
+	ex := s.newExecCtx(ctx, nil, s.bindSessionVars(names, nil))
+	var rows []Row
+	for _, r := range res.Rows {
+		ok, err := ex.evalBool(x, r)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			rows = append(rows, r)
+		}
+	}
+	res.Rows = rows
+	return res, nil
+}
+
+func showVarText(name string, v sqltypes.Value) string {
+	if d, ok := sysVarDefs[name]; ok && d.kind == 'b' {
+		if v.ToString() == "1" {
+			return "ON"
+		}
+		return "OFF"
+	}
+	return v.ToString()
+}
+
+func (s *Session) statusVars() [][]string {
+	st := s.eng.DB.Locks().Stats()
+	uptime := int64(timeSince(s.eng.StartTime).Seconds())
+	return [][]string{
+		{"Aborted_clients", "0"},
+		{"Com_commit", "0"},
+		{"Innodb_row_lock_current_waits", strconv.FormatInt(st.Waiters, 10)},
+		{"Innodb_row_lock_waits", strconv.FormatUint(st.Waits, 10)},
+		{"Innodb_deadlocks", strconv.FormatUint(st.Deadlocks, 10)},
+		{"Questions", strconv.FormatUint(s.eng.Questions.Load(), 10)},
+		{"Queries", strconv.FormatUint(s.eng.Questions.Load(), 10)},
+		{"Threads_connected", strconv.FormatInt(int64(s.eng.connected.Load()), 10)},
+		{"Uptime", strconv.FormatInt(uptime, 10)},
+	}
+}
+
+// showTarget resolves the table of SHOW COLUMNS/INDEX.
+func (s *Session) showTarget(ctx context.Context, tn sqlparser.TableName, dbName sqlparser.IdentifierCS) (*catalog.Table, error) {
+	db := dbName.String()
+	if db == "" {
+		db = tn.Qualifier.String()
+	}
+	if db == "" {
+		db = s.DB
+	}
+	if db == "" {
+		return nil, noDBErr()
+	}
+	if isSystemSchema(db) {
+		def, _, err := s.systemTable(db, tn.Name.String())
+		return def, err
+	}
+	t := s.eng.Cat.Table(db, tn.Name.String())
+	if t == nil {
+		return nil, noTableErr(db, tn.Name.String())
+	}
+	return t, nil
+}
+
+// tablesOf lists the tables of a database (system schemas included).
+func (s *Session) tablesOf(db string) []*catalog.Table {
+	if isSystemSchema(db) {
+		return s.systemTables(db)
+	}
+	return s.eng.Cat.Tables(db)
+}
+
+func (s *Session) showColumns(t *catalog.Table, full bool, like string) *sqltypes.Result {
+	names := []string{"Field", "Type", "Null", "Key", "Default", "Extra"}
+	if full {
+		names = []string{"Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges", "Comment"}
+	}
+	var rows [][]string
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		if like != "" && !likeMatch(like, c.Name) {
+			continue
+		}
+		null := "YES"
+		if !c.Nullable {
+			null = "NO"
+		}
+		def := nullStr
+		switch {
+		case c.DefaultExpr != "":
+			def = c.DefaultExpr
+		case c.HasDefault && !c.Default.IsNull():
+			def = c.Default.ToString()
+		}
+		extra := ""
+		if c.AutoIncrement {
+			extra = "auto_increment"
+		}
+		if c.DefaultExpr != "" && strings.Contains(strings.ToUpper(c.DefaultExpr), "CURRENT_TIMESTAMP") {
+			extra = "DEFAULT_GENERATED"
+		}
+		if c.OnUpdateExpr != "" {
+			if extra != "" {
+				extra += " "
+			}
+			extra += "on update " + c.OnUpdateExpr
+		}
+		r := []string{c.Name, coltype.FormatType(c)}
+		if full {
+			coll := nullStr
+			if c.IsText() || c.Type == sqltypes.Enum || c.Type == sqltypes.Set {
+				coll = coltype.CollationName(c.Collation)
+			}
+			r = append(r, coll)
+		}
+		r = append(r, null, columnKey(t, i), def, extra)
+		if full {
+			r = append(r, "select,insert,update,references", c.Comment)
+		}
+		rows = append(rows, r)
+	}
+	return textResult(names, rows)
+}
+
+// columnKey is SHOW COLUMNS' Key: PRI, UNI or MUL.
+func columnKey(t *catalog.Table, col int) string {
+	if !t.HiddenPK {
+		for _, ic := range t.Primary().Columns {
+			if ic.Col == col {
+				return "PRI"
+			}
+		}
+	}
+	for _, ix := range t.Indexes[1:] {
+		if len(ix.Columns) == 0 || ix.Columns[0].Col != col {
+			continue
+		}
+		if ix.Unique && len(ix.Columns) == 1 && !t.Columns[col].Nullable {
+			if t.HiddenPK {
+				return "PRI"
+			}
+			return "UNI"
+		}
+		if ix.Unique && len(ix.Columns) == 1 {
+			return "UNI"
+		}
+	}
+	for _, ix := range t.Indexes[1:] {
+		if len(ix.Columns) > 0 && ix.Columns[0].Col == col {
+			return "MUL"
+		}
+	}
+	return ""
+}
+
+func (s *Session) showIndex(t *catalog.Table) *sqltypes.Result {
+	names := []string{"Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation", "Cardinality", "Sub_part", "Packed", "Null", "Index_type", "Comment", "Index_comment", "Visible", "Expression"}
+	var rows [][]string
+	for k, ix := range t.Indexes {
+		if k == 0 && t.HiddenPK {
+			continue
+		}
+		nonUnique := "1"
+		if ix.Unique {
+			nonUnique = "0"
+		}
+		for i, ic := range ix.Columns {
+			c := &t.Columns[ic.Col]
+			coll := "A"
+			if ic.Desc {
+				coll = "D"
+			}
+			sub := nullStr
+			if ic.Prefix > 0 {
+				sub = strconv.Itoa(ic.Prefix)
+			}
+			null := ""
+			if c.Nullable {
+				null = "YES"
+			}
+			rows = append(rows, []string{t.Name, nonUnique, ix.Name, strconv.Itoa(i + 1), c.Name, coll, "0", sub, nullStr, null, "BTREE", "", ix.Comment, "YES", nullStr})
+		}
+	}
+	return textResult(names, rows)
+}
+
+func (s *Session) showCreate(ctx context.Context, sh *sqlparser.ShowCreate) (*sqltypes.Result, error) {
+	switch sh.Command {
+	case sqlparser.CreateTbl:
+		t, err := s.showTarget(ctx, sh.Op, sqlparser.IdentifierCS{})
+		if err != nil {
+			return nil, err
+		}
+		var ai uint64
+		if t.AutoIncCol >= 0 && !isSystemSchema(t.DB) {
+			tx := s.eng.DB.Begin(ctx, s.iso, s.lockTimeout)
+			ai, _ = s.eng.Store.Open(t).PeekAutoInc(tx)
+			tx.Rollback()
+			if ai <= 1 {
+				ai = 0
+			}
+		}
+		return textResult([]string{"Table", "Create Table"}, [][]string{{t.Name, coltype.ShowCreateTable(t, ai)}}), nil
+	case sqlparser.CreateDb:
+		name := sh.Op.Name.String()
+		d := s.eng.Cat.Database(name)
+		if d == nil {
+			return nil, sqlErr(sqlerror.ERBadDb, "42000", "Unknown database '%s'", name)
+		}
+		coll := coltype.CollationName(d.Collation)
+		return textResult([]string{"Database", "Create Database"}, [][]string{{name,
+			fmt.Sprintf("CREATE DATABASE %s /*!40100 DEFAULT CHARACTER SET %s COLLATE %s */ /*!80016 DEFAULT ENCRYPTION='N' */", coltype.QuoteIdent(name), d.Charset, coll)}}), nil
+	}
+	return nil, unsupportedErr("this SHOW CREATE statement")
+}
+
+func (s *Session) showTableStatus(ctx context.Context, db, like string) (*sqltypes.Result, error) {
+	names := []string{"Name", "Engine", "Version", "Row_format", "Rows", "Avg_row_length", "Data_length", "Max_data_length", "Index_length", "Data_free", "Auto_increment", "Create_time", "Update_time", "Check_time", "Collation", "Checksum", "Create_options", "Comment"}
+	var rows [][]string
+	for _, t := range s.tablesOf(db) {
+		if like != "" && !likeMatch(like, t.Name) {
+			continue
+		}
+		ai := nullStr
+		if t.AutoIncCol >= 0 && !isSystemSchema(db) {
+			tx := s.eng.DB.Begin(ctx, s.iso, s.lockTimeout)
+			if v, err := s.eng.Store.Open(t).PeekAutoInc(tx); err == nil {
+				ai = strconv.FormatUint(v, 10)
+			}
+			tx.Rollback()
+		}
+		rows = append(rows, []string{t.Name, "ROCKSDB", "10", "Dynamic", "0", "0", "0", "0", "0", "0", ai, unixTime(t.CreateTime), nullStr, nullStr, coltype.CollationName(t.Collation), nullStr, "", t.Comment})
+	}
+	return textResult(names, rows), nil
+}

@@ -1,0 +1,177 @@
+package txn
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// IterOptions select the range and view of an Iterator.
+type IterOptions struct {
+	// Lower is the inclusive lower bound, Upper the exclusive upper bound.
+	Lower, Upper []byte
+	// Reverse iterates from the largest key down.
+	Reverse bool
+	// Latest reads the latest committed state (current read) instead of the
+	// transaction's snapshot.
+	Latest bool
+}
+
+// Iterator walks the merge of the transaction's pending writes and the
+// committed state over a key range. It is a stable view: writes made by the
+// transaction after the iterator was created are not seen (this avoids the
+// Halloween problem in UPDATE scans). Key and Value are valid until Next.
+type Iterator struct {
+	it      *pebble.Iterator
+	itValid bool
+	pending []*item
+	pos     int
+	reverse bool
+
+	// current entry
+	curKey, curVal []byte
+	valid          bool
+	fromKV         bool // current entry came from the committed side
+	err            error
+}
+
+// NewIter returns an iterator positioned at the first entry (the last with
+// Reverse).
+func (t *Txn) NewIter(o IterOptions) (*Iterator, error) {
+	if t.done {
+		return nil, ErrDone
+	}
+	iopts := &pebble.IterOptions{LowerBound: o.Lower, UpperBound: o.Upper}
+	var (
+		pit *pebble.Iterator
+		err error
+	)
+	if o.Latest {
+		pit, err = t.db.kv.NewIter(iopts)
+	} else {
+		pit, err = t.snapshot().NewIter(iopts)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("txn iterator: %w", err)
+	}
+	it := &Iterator{it: pit, reverse: o.Reverse}
+	if t.buf != nil && t.buf.Len() > 0 {
+		visit := func(x *item) bool {
+			if o.Upper != nil && bytes.Compare(x.key, o.Upper) >= 0 {
+				return false
+			}
+			it.pending = append(it.pending, x)
+			return true
+		}
+		if o.Lower != nil {
+			t.probe.key = o.Lower
+			t.buf.AscendGreaterOrEqual(&t.probe, visit)
+			t.probe.key = nil
+		} else {
+			t.buf.Ascend(visit)
+		}
+		if o.Reverse {
+			for i, j := 0, len(it.pending)-1; i < j; i, j = i+1, j-1 {
+				it.pending[i], it.pending[j] = it.pending[j], it.pending[i]
+			}
+		}
+	}
+	if o.Reverse {
+		it.itValid = pit.Last()
+	} else {
+		it.itValid = pit.First()
+	}
+	it.settle()
+	return it, nil
+}
+
+// cmp orders keys in the iteration direction.
+func (i *Iterator) cmp(a, b []byte) int {
+	c := bytes.Compare(a, b)
+	if i.reverse {
+		return -c
+	}
+	return c
+}
+
+func (i *Iterator) advanceKV() {
+	if i.reverse {
+		i.itValid = i.it.Prev()
+	} else {
+		i.itValid = i.it.Next()
+	}
+}
+
+// settle positions the current entry at the next visible key, skipping
+// pending deletes and committed keys shadowed by pending writes.
+func (i *Iterator) settle() {
+	for {
+		hasP := i.pos < len(i.pending)
+		if !i.itValid {
+			if err := i.it.Error(); err != nil {
+				i.err = err
+				i.valid = false
+				return
+			}
+		}
+		switch {
+		case !hasP && !i.itValid:
+			i.valid = false
+			return
+		case hasP && (!i.itValid || i.cmp(i.pending[i.pos].key, i.it.Key()) <= 0):
+			p := i.pending[i.pos]
+			if i.itValid && bytes.Equal(p.key, i.it.Key()) {
+				i.advanceKV()
+			}
+			i.pos++
+			if p.del {
+				continue
+			}
+			i.curKey, i.curVal, i.valid, i.fromKV = p.key, p.value, true, false
+			return
+		default:
+			v, err := i.it.ValueAndErr()
+			if err != nil {
+				i.err = err
+				i.valid = false
+				return
+			}
+			i.curKey, i.curVal, i.valid, i.fromKV = i.it.Key(), v, true, true
+			return
+		}
+	}
+}
+
+// Valid reports whether the iterator is at an entry.
+func (i *Iterator) Valid() bool { return i.valid }
+
+// Key returns the current key.
+func (i *Iterator) Key() []byte { return i.curKey }
+
+// Value returns the current value.
+func (i *Iterator) Value() []byte { return i.curVal }
+
+// Next moves to the next entry in iteration order.
+func (i *Iterator) Next() {
+	if !i.valid {
+		return
+	}
+	// Entries from the pending side already advanced pos in settle.
+	if i.fromKV {
+		i.advanceKV()
+	}
+	i.settle()
+}
+
+// Error returns the first error met.
+func (i *Iterator) Error() error { return i.err }
+
+// Close releases the iterator.
+func (i *Iterator) Close() error {
+	err := i.it.Close()
+	if i.err != nil {
+		return i.err
+	}
+	return err
+}

@@ -1,0 +1,367 @@
+package txn
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/google/btree"
+
+	"github.com/strata-db/strata/internal/txn/lock"
+)
+
+// Sentinel errors returned by Txn methods.
+var (
+	// ErrTxnTooBig: the write buffer exceeded Options.MaxTxnBytes. The
+	// statement fails; the transaction should be rolled back.
+	ErrTxnTooBig = errors.New("transaction write buffer exceeds its memory bound")
+	// ErrDone: the transaction was already committed or rolled back.
+	ErrDone = errors.New("transaction already finished")
+	// ErrNoSavepoint: ROLLBACK TO / RELEASE of an unknown savepoint.
+	ErrNoSavepoint = errors.New("savepoint does not exist")
+)
+
+// entryOverhead approximates the per-entry memory of the write buffer beyond
+// key and value bytes (tree node share, item struct, undo record).
+const entryOverhead = 96
+
+// item is one pending write.
+type item struct {
+	key   []byte
+	value []byte
+	del   bool
+}
+
+func itemLess(a, b *item) bool { return bytes.Compare(a.key, b.key) < 0 }
+
+// undoRec restores the buffer state of key: prev == nil means the key was not
+// in the buffer.
+type undoRec struct {
+	key  []byte
+	prev *item
+}
+
+type savepoint struct {
+	name string
+	mark int
+}
+
+// Txn is one transaction. It is not safe for concurrent use.
+type Txn struct {
+	db  *DB
+	id  lock.TxnID
+	iso Isolation
+	ctx context.Context
+
+	// LockTimeout is innodb_lock_wait_timeout for this transaction.
+	LockTimeout time.Duration
+
+	snap  *pebble.Snapshot
+	buf   *btree.BTreeG[*item]
+	bytes int64
+
+	undo       []undoRec
+	savepoints []savepoint
+	stmtMark   int
+	inStmt     bool
+
+	done   bool
+	locked bool // holds at least one lock
+	probe  item
+}
+
+// ID returns the transaction id (unique within the process lifetime).
+func (t *Txn) ID() uint64 { return uint64(t.id) }
+
+// Isolation returns the isolation level.
+func (t *Txn) Isolation() Isolation { return t.iso }
+
+// SetContext sets the context used for lock waits (per statement, so KILL
+// QUERY can cancel a wait).
+func (t *Txn) SetContext(ctx context.Context) { t.ctx = ctx }
+
+// HasWrites reports whether the transaction buffered any write.
+func (t *Txn) HasWrites() bool { return t.buf != nil && t.buf.Len() > 0 }
+
+// BufferedBytes reports the approximate size of the write buffer.
+func (t *Txn) BufferedBytes() int64 { return t.bytes }
+
+// snapshot returns the read snapshot, taking it on first use.
+func (t *Txn) snapshot() *pebble.Snapshot {
+	if t.snap == nil {
+		t.snap = t.db.kv.NewSnapshot()
+	}
+	return t.snap
+}
+
+// BeginStatement marks the start of a statement: the statement's writes can be
+// undone by RollbackStatement. Under READ COMMITTED it also drops the snapshot
+// so the statement reads the latest commits.
+func (t *Txn) BeginStatement() {
+	t.stmtMark = len(t.undo)
+	t.inStmt = true
+	if t.iso == ReadCommitted && t.snap != nil {
+		_ = t.snap.Close()
+		t.snap = nil
+	}
+}
+
+// EndStatement ends a successful statement. Undo records are only kept while a
+// savepoint may need them.
+func (t *Txn) EndStatement() {
+	t.inStmt = false
+	if len(t.savepoints) == 0 {
+		t.undo = t.undo[:0]
+	}
+}
+
+// RollbackStatement undoes the writes of the current statement (MySQL
+// statement atomicity); locks stay held, as in InnoDB.
+func (t *Txn) RollbackStatement() {
+	t.rollbackTo(t.stmtMark)
+	t.EndStatement()
+}
+
+// Get reads key at the transaction's snapshot, seeing its own writes. The
+// returned value must not be modified and is valid until the next write.
+func (t *Txn) Get(key []byte) ([]byte, bool, error) {
+	return t.get(key, false)
+}
+
+// GetLatest reads the latest committed version of key (current read), seeing
+// the transaction's own writes. Lock the key first to keep it stable.
+func (t *Txn) GetLatest(key []byte) ([]byte, bool, error) {
+	return t.get(key, true)
+}
+
+func (t *Txn) get(key []byte, latest bool) ([]byte, bool, error) {
+	if t.done {
+		return nil, false, ErrDone
+	}
+	if t.buf != nil {
+		t.probe.key = key
+		if it, ok := t.buf.Get(&t.probe); ok {
+			t.probe.key = nil
+			if it.del {
+				return nil, false, nil
+			}
+			return it.value, true, nil
+		}
+		t.probe.key = nil
+	}
+	var (
+		v      []byte
+		closer interface{ Close() error }
+		err    error
+	)
+	if latest {
+		v, closer, err = t.db.kv.Get(key)
+	} else {
+		v, closer, err = t.snapshot().Get(key)
+	}
+	if err == pebble.ErrNotFound {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("txn get: %w", err)
+	}
+	out := make([]byte, len(v))
+	copy(out, v)
+	_ = closer.Close()
+	return out, true, nil
+}
+
+// Set buffers a put.
+func (t *Txn) Set(key, value []byte) error {
+	return t.write(key, value, false)
+}
+
+// Delete buffers a delete.
+func (t *Txn) Delete(key []byte) error {
+	return t.write(key, nil, true)
+}
+
+func (t *Txn) write(key, value []byte, del bool) error {
+	if t.done {
+		return ErrDone
+	}
+	if t.buf == nil {
+		t.buf = btree.NewG[*item](32, itemLess)
+	}
+	size := int64(len(key) + len(value) + entryOverhead)
+	if t.bytes+size > t.db.opts.MaxTxnBytes {
+		return ErrTxnTooBig
+	}
+	// One allocation for key and value.
+	mem := make([]byte, len(key)+len(value))
+	copy(mem, key)
+	copy(mem[len(key):], value)
+	it := &item{key: mem[:len(key):len(key)], del: del}
+	if !del {
+		it.value = mem[len(key):]
+	}
+	prev, had := t.buf.ReplaceOrInsert(it)
+	if !had {
+		prev = nil
+	}
+	if t.inStmt || len(t.savepoints) > 0 {
+		t.undo = append(t.undo, undoRec{key: it.key, prev: prev})
+	}
+	t.bytes += size
+	return nil
+}
+
+// Lock acquires a row lock on key (a primary-key or unique-key value).
+func (t *Txn) Lock(key []byte, mode lock.Mode) error {
+	if t.done {
+		return ErrDone
+	}
+	ctx := t.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := t.db.locks.Acquire(ctx, t.id, key, mode, t.LockTimeout); err != nil {
+		return err
+	}
+	t.locked = true
+	return nil
+}
+
+// Savepoint sets (or moves) a named savepoint.
+func (t *Txn) Savepoint(name string) {
+	t.removeSavepoint(name)
+	t.savepoints = append(t.savepoints, savepoint{name: name, mark: len(t.undo)})
+}
+
+// RollbackToSavepoint undoes every write after the savepoint; the savepoint
+// stays, later ones are removed (as in MySQL). Locks are kept.
+func (t *Txn) RollbackToSavepoint(name string) error {
+	for i := len(t.savepoints) - 1; i >= 0; i-- {
+		if equalFoldASCII(t.savepoints[i].name, name) {
+			t.rollbackTo(t.savepoints[i].mark)
+			t.savepoints = t.savepoints[:i+1]
+			return nil
+		}
+	}
+	return ErrNoSavepoint
+}
+
+// ReleaseSavepoint removes a savepoint (and all later ones).
+func (t *Txn) ReleaseSavepoint(name string) error {
+	for i := len(t.savepoints) - 1; i >= 0; i-- {
+		if equalFoldASCII(t.savepoints[i].name, name) {
+			t.savepoints = t.savepoints[:i]
+			return nil
+		}
+	}
+	return ErrNoSavepoint
+}
+
+func (t *Txn) removeSavepoint(name string) {
+	for i := range t.savepoints {
+		if equalFoldASCII(t.savepoints[i].name, name) {
+			t.savepoints = append(t.savepoints[:i], t.savepoints[i+1:]...)
+			return
+		}
+	}
+}
+
+func (t *Txn) rollbackTo(mark int) {
+	if mark > len(t.undo) {
+		mark = len(t.undo)
+	}
+	for i := len(t.undo) - 1; i >= mark; i-- {
+		u := t.undo[i]
+		if u.prev == nil {
+			t.probe.key = u.key
+			if it, ok := t.buf.Delete(&t.probe); ok {
+				t.bytes -= int64(len(it.key) + len(it.value) + entryOverhead)
+			}
+			t.probe.key = nil
+		} else {
+			if it, ok := t.buf.ReplaceOrInsert(u.prev); ok {
+				t.bytes -= int64(len(it.key) + len(it.value) + entryOverhead)
+			}
+		}
+	}
+	t.undo = t.undo[:mark]
+	if t.bytes < 0 {
+		t.bytes = 0
+	}
+}
+
+// Commit applies the buffered writes atomically and durably, then releases
+// the locks. A transaction without writes just releases its resources.
+func (t *Txn) Commit() error {
+	if t.done {
+		return ErrDone
+	}
+	var err error
+	if t.buf != nil && t.buf.Len() > 0 {
+		b := t.db.kv.NewBatchWithSize(int(t.bytes))
+		t.buf.Ascend(func(it *item) bool {
+			if it.del {
+				err = b.Delete(it.key, nil)
+			} else {
+				err = b.Set(it.key, it.value, nil)
+			}
+			return err == nil
+		})
+		if err == nil {
+			err = b.Commit(t.db.writeOpts)
+		}
+		_ = b.Close()
+		if err != nil {
+			err = fmt.Errorf("txn commit: %w", err)
+		}
+	}
+	t.finish()
+	return err
+}
+
+// Rollback discards the buffered writes and releases the locks.
+func (t *Txn) Rollback() {
+	if t.done {
+		return
+	}
+	t.finish()
+}
+
+func (t *Txn) finish() {
+	t.done = true
+	if t.snap != nil {
+		_ = t.snap.Close()
+		t.snap = nil
+	}
+	if t.locked {
+		t.db.locks.ReleaseAll(t.id)
+	}
+	t.buf = nil
+	t.undo = nil
+	t.savepoints = nil
+}
+
+// Done reports whether the transaction has finished.
+func (t *Txn) Done() bool { return t.done }
+
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The project's test command (README "Quick start"; run by .ci/run).
+#
+# Runs, in order: dependency install (sysbench, mariadb-client via apt-get
+# when missing), gofmt, go vet, go build, go test, and the sysbench
+# acceptance check. Every stage runs even if an earlier one failed (stages
+# that need the binary are counted as failed without it). Prints
+# "N passed, N failed" last and exits non-zero if any stage failed.
+set -uo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+ROOT=$(pwd)
+
+GO_TEST_TIMEOUT=${GO_TEST_TIMEOUT:-20m}
+PASSED=0
+FAILED=0
+FAILED_STAGES=()
+
+# stage NAME CMD...: run one stage, timing it and counting the result.
+stage() {
+	local name=$1 start=$SECONDS rc=0
+	shift
+	echo
+	echo "=== stage: $name"
+	"$@" || rc=$?
+	if ((rc == 0)); then
+		PASSED=$((PASSED + 1))
+		echo "--- PASS: $name ($((SECONDS - start))s)"
+	else
+		FAILED=$((FAILED + 1))
+		FAILED_STAGES+=("$name")
+		echo "--- FAIL: $name ($((SECONDS - start))s, status $rc)"
+	fi
+	return 0
+}
+
+install_deps() {
+	local missing=()
+	command -v sysbench >/dev/null || missing+=(sysbench)
+	command -v mysql >/dev/null || missing+=(mariadb-client)
+	if ((${#missing[@]} == 0)); then
+		echo "sysbench and mysql client present"
+		return 0
+	fi
+	local sudo=()
+	if ((EUID != 0)); then
+		command -v sudo >/dev/null || { echo "need root (or sudo) to install: ${missing[*]}" >&2; return 1; }
+		sudo=(sudo)
+	fi
+	echo "installing: ${missing[*]}"
+	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive timeout 600 apt-get update -q &&
+		"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -q "${missing[@]}"
+}
+
+check_gofmt() {
+	local out
+	out=$(gofmt -l .) || return 1
+	if [[ -n $out ]]; then
+		echo "gofmt: these files need formatting (run gofmt -w):"
+		echo "$out"
+		return 1
+	fi
+}
+
+build() {
+	rm -f strata
+	go build -o strata ./cmd/strata
+}
+
+# Tests that start servers use the binary just built instead of rebuilding.
+go_test() {
+	if [[ -x $ROOT/strata ]]; then
+		STRATA_BINARY=$ROOT/strata go test -timeout "$GO_TEST_TIMEOUT" ./...
+	else
+		go test -timeout "$GO_TEST_TIMEOUT" ./...
+	fi
+}
+
+sysbench_acceptance() {
+	if [[ ! -x $ROOT/strata ]]; then
+		echo "no strata binary (the build stage failed)"
+		return 1
+	fi
+	timeout 1200 "$ROOT/scripts/sysbench-acceptance.sh" "$ROOT/strata"
+}
+
+stage "install dependencies" install_deps
+stage "gofmt" check_gofmt
+stage "go vet" go vet ./...
+stage "go build" build
+stage "go test" go_test
+stage "sysbench acceptance" sysbench_acceptance
+
+echo
+if ((FAILED > 0)); then
+	echo "failed stages: ${FAILED_STAGES[*]}"
+fi
+echo "$PASSED passed, $FAILED failed"
+((FAILED == 0))
