@@ -92,8 +92,8 @@ trap 'exit 130' INT TERM
 
 # A random free loopback port: nothing answers a connect on it.
 pick_port() {
-	local p i
-	for i in $(seq 1 50); do
+	local p _
+	for _ in $(seq 1 50); do
 		p=$((20000 + RANDOM % 40000))
 		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
 			echo "$p"

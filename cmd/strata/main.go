@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
+	_ "net/http/pprof" // profiling endpoints, served only with --pprof
 	"net"
 	"os"
 	"os/signal"
@@ -45,6 +47,7 @@ Flags of serve:
   --root-password PW       password of user root (or STRATA_ROOT_PASSWORD);
                            required when --bind is not a loopback address
   --memory BYTES           memory budget for caches (default: cgroup limit or RAM)
+  --pprof ADDR             serve Go profiling endpoints on ADDR (default off)
 `
 
 func main() {
@@ -79,6 +82,7 @@ func serve(args []string, stderr io.Writer) int {
 	bind := fs.String("bind", "127.0.0.1", "listen address")
 	rootPW := fs.String("root-password", "", "root password")
 	memory := fs.Int64("memory", 0, "memory budget in bytes")
+	pprofAddr := fs.String("pprof", "", "serve Go profiling endpoints on this loopback address (off by default)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -120,6 +124,13 @@ func serve(args []string, stderr io.Writer) int {
 		logger.Error("cannot listen", "addr", addr, "err", err)
 		_ = db.Close()
 		return 1
+	}
+	if *pprofAddr != "" {
+		go func() {
+			if err := http.ListenAndServe(*pprofAddr, nil); err != nil {
+				logger.Error("pprof listener", "err", err)
+			}
+		}()
 	}
 	go srv.Serve()
 	logger.Info("strata ready for connections", "version", version, "addr", srv.Addr().String(), "datadir", *datadir)

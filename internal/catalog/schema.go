@@ -98,10 +98,10 @@ type Table struct {
 	AutoIncCol int `json:"auto_inc_col"`
 	// AutoIncStart is the AUTO_INCREMENT=N table option (the first value
 	// handed out when the table holds no larger value).
-	AutoIncStart uint64 `json:"auto_inc_start,omitempty"`
-	Charset      string `json:"charset,omitempty"`
+	AutoIncStart uint64        `json:"auto_inc_start,omitempty"`
+	Charset      string        `json:"charset,omitempty"`
 	Collation    collations.ID `json:"collation,omitempty"`
-	Comment      string `json:"comment,omitempty"`
+	Comment      string        `json:"comment,omitempty"`
 	// ForeignKeys are kept as written (parsed, not enforced).
 	ForeignKeys []string `json:"foreign_keys,omitempty"`
 	// CreateTime is the Unix time the table was created.

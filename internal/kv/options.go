@@ -88,7 +88,8 @@ func PebbleOptions(budget int64, fs vfs.FS, logger Logger) *pebble.Options {
 		LBaseMaxBytes: max(64*mib, 4*memTableSize),
 
 		// Default: 1000. More open sstables avoid reopen churn for databases
-		// of a few hundred GiB; still far below typical fd limits.
+		// of a few hundred GiB; Go raises the soft RLIMIT_NOFILE to the hard
+		// limit at startup, which is far above this on Linux.
 		MaxOpenFiles: 4096,
 
 		// Default: 512 KiB (sstables). Stated here because the WAL value

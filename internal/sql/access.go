@@ -38,9 +38,9 @@ type accessPath struct {
 
 // predicate is a sargable conjunct: col op value(s).
 type predicate struct {
-	col    int // table column ordinal
-	op     string // "=", "<=>", "<", "<=", ">", ">=", "in", "between", "isnull"
-	vals   []sqlparser.Expr
+	col  int    // table column ordinal
+	op   string // "=", "<=>", "<", "<=", ">", ">=", "in", "between", "isnull"
+	vals []sqlparser.Expr
 }
 
 // sargable extracts predicates on columns of tbl (columns tblOff..tblOff+n of

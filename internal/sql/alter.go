@@ -18,12 +18,12 @@ import (
 // alterState is a table definition being altered. Index key parts refer to
 // columns by name until the end, so columns can move.
 type alterState struct {
-	t       *catalog.Table // working copy
-	mapping []int          // new column ordinal -> old ordinal (-1 new)
-	idxCols map[*catalog.Index][]string
-	rebuild bool
-	newIdx  []*catalog.Index
-	dropIdx []*catalog.Index
+	t        *catalog.Table // working copy
+	mapping  []int          // new column ordinal -> old ordinal (-1 new)
+	idxCols  map[*catalog.Index][]string
+	rebuild  bool
+	newIdx   []*catalog.Index
+	dropIdx  []*catalog.Index
 	renameTo *sqlparser.TableName
 }
 

@@ -14,12 +14,12 @@ import (
 
 // MySQL error codes strata uses that sqlerror lacks names for.
 const (
-	erTooBigTxn          = 1197
-	erAutoincReadFailed  = 1467
-	erDBAccessDenied     = 1044
-	erReadOnlyTxn        = 1792
-	erTableExistsError   = 1050
-	erUnknownStorage     = 1286
+	erTooBigTxn         = 1197
+	erAutoincReadFailed = 1467
+	erDBAccessDenied    = 1044
+	erReadOnlyTxn       = 1792
+	erTableExistsError  = 1050
+	erUnknownStorage    = 1286
 )
 
 func sqlErr(code sqlerror.ErrorCode, state string, format string, args ...any) *sqlerror.SQLError {

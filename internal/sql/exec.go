@@ -123,10 +123,10 @@ func (v *vcursor) TimeZone() *time.Location {
 		return time.Local
 	}
 }
-func (v *vcursor) GetKeyspace() string            { return v.s.DB }
-func (v *vcursor) SQLMode() string                { return v.s.sqlMode.raw }
+func (v *vcursor) GetKeyspace() string             { return v.s.DB }
+func (v *vcursor) SQLMode() string                 { return v.s.sqlMode.raw }
 func (v *vcursor) Environment() *vtenv.Environment { return v.s.eng.Env }
-func (v *vcursor) SetLastInsertID(id uint64)      { v.s.lastInsertID = id }
+func (v *vcursor) SetLastInsertID(id uint64)       { v.s.lastInsertID = id }
 
 // copyRow deep-copies a row so it survives iterator movement, with one
 // allocation for all value bytes.

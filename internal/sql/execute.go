@@ -14,12 +14,12 @@ import (
 // cachedPlan is a parsed and planned statement, reusable while the catalog
 // version and current database are unchanged.
 type cachedPlan struct {
-	stmt     sqlparser.Statement
-	version  uint64
-	db       string
-	params   int
-	sel      *selectPlan
-	tables   []mdlRef
+	stmt    sqlparser.Statement
+	version uint64
+	db      string
+	params  int
+	sel     *selectPlan
+	tables  []mdlRef
 }
 
 const maxSessionPlans = 256

@@ -13,11 +13,11 @@ import (
 
 // fromItem is a table of the FROM clause before planning.
 type fromItem struct {
-	def   *catalog.Table
-	alias string
-	hints indexHints
-	outer bool              // right side of a LEFT JOIN
-	on    []sqlparser.Expr // its ON conditions (LEFT JOIN only)
+	def     *catalog.Table
+	alias   string
+	hints   indexHints
+	outer   bool             // right side of a LEFT JOIN
+	on      []sqlparser.Expr // its ON conditions (LEFT JOIN only)
 	virtual func(ex *execCtx) ([]Row, error)
 }
 

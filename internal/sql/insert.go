@@ -103,17 +103,17 @@ func (s *Session) targetTable(ex *execCtx, te sqlparser.TableExpr) (*catalog.Tab
 
 // rowBuilder fills rows for INSERT/REPLACE.
 type rowBuilder struct {
-	s    *Session
-	ex   *execCtx
-	t    *catalog.Table
-	tbl  *table.Table
-	cols []int // target column ordinals in statement order
-	set  []bool
-	strict bool
-	ignore bool
-	now  time.Time
+	s        *Session
+	ex       *execCtx
+	t        *catalog.Table
+	tbl      *table.Table
+	cols     []int // target column ordinals in statement order
+	set      []bool
+	strict   bool
+	ignore   bool
+	now      time.Time
 	compiled map[sqlparser.Expr]evalengine.Expr
-	c    *compiler
+	c        *compiler
 }
 
 // valueFor evaluates an INSERT value expression.

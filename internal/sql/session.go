@@ -33,9 +33,9 @@ type Session struct {
 	userVars map[string]sqltypes.Value
 
 	// Transaction state.
-	tx       *txn.Txn
-	explicit bool // BEGIN/START TRANSACTION, or autocommit=0
-	mdl      []mdlRef
+	tx         *txn.Txn
+	explicit   bool // BEGIN/START TRANSACTION, or autocommit=0
+	mdl        []mdlRef
 	readOnlyTx bool
 
 	// Cached variable values (kept in sync by setVar).
@@ -46,12 +46,12 @@ type Session struct {
 	mdlTimeout  time.Duration
 
 	// Statement results visible to the next statement.
-	lastInsertID  uint64
-	rowCount      int64
-	foundRows     uint64
-	warnings      []Warning
-	prevWarnings  []Warning
-	errorCount    int
+	lastInsertID    uint64
+	rowCount        int64
+	foundRows       uint64
+	warnings        []Warning
+	prevWarnings    []Warning
+	errorCount      int
 	clientFoundRows bool
 
 	plans map[string]*cachedPlan
@@ -62,13 +62,13 @@ type mdlRef struct{ db, table string }
 // NewSession creates a session.
 func (e *Engine) NewSession(user, host string) *Session {
 	s := &Session{
-		eng:        e,
-		ConnID:     e.nextConnID.Add(1),
-		User:       user,
-		Host:       host,
-		vars:       map[string]sqltypes.Value{},
-		userVars:   map[string]sqltypes.Value{},
-		plans:      map[string]*cachedPlan{},
+		eng:      e,
+		ConnID:   e.nextConnID.Add(1),
+		User:     user,
+		Host:     host,
+		vars:     map[string]sqltypes.Value{},
+		userVars: map[string]sqltypes.Value{},
+		plans:    map[string]*cachedPlan{},
 	}
 	s.loadVarCaches()
 	return s

@@ -13,11 +13,11 @@ import (
 // Both are initialised from the data on first use (the largest stored value
 // + 1), so a restart never hands out a value a committed row already has.
 type autoInc struct {
-	mu         sync.Mutex
-	loaded     bool
-	next       uint64
-	rowLoaded  bool
-	nextRowID  uint64
+	mu        sync.Mutex
+	loaded    bool
+	next      uint64
+	rowLoaded bool
+	nextRowID uint64
 }
 
 // NextAutoInc reserves n consecutive auto-increment values and returns the
