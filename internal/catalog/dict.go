@@ -207,6 +207,13 @@ func (d *DDL) DropDatabase(name string) error {
 	if err := d.b.Delete(dictKey('D', name), nil); err != nil {
 		return err
 	}
+	for i := 0; i < len(d.putDBs); {
+		if d.putDBs[i].Name == name {
+			d.putDBs = append(d.putDBs[:i], d.putDBs[i+1:]...)
+		} else {
+			i++
+		}
+	}
 	d.dropDBs = append(d.dropDBs, name)
 	return nil
 }
@@ -229,6 +236,15 @@ func (d *DDL) PutTable(t *Table) error {
 func (d *DDL) RemoveTableEntry(db, name string) error {
 	if err := d.b.Delete(dictKey('T', db, name), nil); err != nil {
 		return err
+	}
+	// A definition put earlier in this change is gone too: Commit applies
+	// removals before puts.
+	for i := 0; i < len(d.putTbls); {
+		if t := d.putTbls[i]; t.DB == db && t.Name == name {
+			d.putTbls = append(d.putTbls[:i], d.putTbls[i+1:]...)
+		} else {
+			i++
+		}
 	}
 	d.dropTbls = append(d.dropTbls, [2]string{db, name})
 	return nil
@@ -304,5 +320,14 @@ func (d *DDL) Abort() {
 	}
 	d.done = true
 	_ = d.b.Close()
+	if d.idsUsed {
+		// Persist the counter so the ids are not handed out again after a
+		// restart (best effort: Commit of the next DDL persists it too).
+		b := d.c.db.KV().NewBatch()
+		if err := b.Set(dictKey('N'), binary.BigEndian.AppendUint32(nil, d.c.nextIndexID), nil); err == nil {
+			_ = d.c.db.ApplyBatch(b)
+		}
+		_ = b.Close()
+	}
 	d.c.ddlMu.Unlock()
 }

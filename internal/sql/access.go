@@ -2,8 +2,10 @@ package sql
 
 import (
 	"bytes"
+
 	"sort"
 	"strings"
+	"vitess.io/vitess/go/mysql/sqlerror"
 
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
@@ -20,12 +22,12 @@ import (
 type accessPath struct {
 	ix *catalog.Index
 	// eq[k] lists the alternative values of index column k (= or IN).
-	eq [][]evalengine.Expr
+	eq [][]*cexpr
 	// nullSafe[k]: the predicate on column k was <=> or IS NULL (NULL matches).
 	nullSafe []bool
 	isNull   []bool // column k IS NULL
 	// Optional range on column len(eq).
-	lo, hi         evalengine.Expr
+	lo, hi         *cexpr
 	loIncl, hiIncl bool
 	hasRange       bool
 	// reverse iterates the index backwards (ORDER BY ... DESC).
@@ -45,7 +47,7 @@ type predicate struct {
 
 // sargable extracts predicates on columns of tbl (columns tblOff..tblOff+n of
 // the scope) whose other side only uses columns before tblOff.
-func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int) []predicate {
+func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int, outer *outerCtx) []predicate {
 	var out []predicate
 	colOf := func(e sqlparser.Expr) int {
 		c, ok := e.(*sqlparser.ColName)
@@ -64,7 +66,9 @@ func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int) []predicate {
 			switch x := node.(type) {
 			case *sqlparser.ColName:
 				i, err := sc.resolve(x)
-				if err != nil || i >= tblOff {
+				if err != nil {
+					ok = outer.canResolve(x) // correlated: constant per outer row
+				} else if i >= tblOff {
 					ok = false
 				}
 			case *sqlparser.Subquery, sqlparser.AggrFunc, *sqlparser.Variable:
@@ -312,10 +316,10 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexH
 	ap := &accessPath{ix: best.ix, ordered: best.ordered, reverse: best.reverse}
 	ap.unique = best.eqCols == len(best.ix.Columns) && (best.ix.Primary || best.ix.Unique) && best.score >= 1000
 	for _, p := range best.eqPreds {
-		var alts []evalengine.Expr
+		var alts []*cexpr
 		switch p.op {
 		case "isnull":
-			alts = []evalengine.Expr{nil}
+			alts = []*cexpr{nil}
 		default:
 			for _, v := range p.vals {
 				e, err := c.compile(v)
@@ -497,7 +501,7 @@ func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRang
 	// Range on column len(eq).
 	ic := ix.Columns[len(ap.eq)]
 	col := &t.Def.Columns[ic.Col]
-	bound := func(e evalengine.Expr) ([]byte, bool, bool, error) {
+	bound := func(e *cexpr) ([]byte, bool, bool, error) {
 		if e == nil {
 			return nil, false, true, nil
 		}
@@ -607,4 +611,19 @@ func exactKeyValue(col *catalog.Column, v sqltypes.Value) (sqltypes.Value, bool)
 		}
 	}
 	return cv, true
+}
+
+// checkHints fails with 1176 when an index hint names a missing index.
+func checkHints(t *catalog.Table, h indexHints) error {
+	for _, m := range []map[string]bool{h.use, h.ignore} {
+		for name := range m {
+			if name == "primary" && !t.HiddenPK {
+				continue
+			}
+			if ix := t.IndexByName(name); ix == nil || (ix.Primary && t.HiddenPK) {
+				return sqlErr(sqlerror.ERKeyDoesNotExist, "42000", "Key '%s' doesn't exist in table '%s'", name, t.Name)
+			}
+		}
+	}
+	return nil
 }

@@ -17,7 +17,7 @@ import (
 // aggSpec is one aggregate function of a query.
 type aggSpec struct {
 	name     string // count, count_star, sum, avg, min, max, group_concat, bit_and, bit_or, bit_xor
-	args     []evalengine.Expr
+	args     []*cexpr
 	distinct bool
 	sep      string
 	order    []sortKey // GROUP_CONCAT ... ORDER BY (indexes into args after the values)
@@ -40,9 +40,6 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 	selExprs := sel.SelectExprs
 	for _, g := range groupExprs {
 		g = resolveOrderAlias(g, selExprs)
-		if hasSubquery(g) {
-			return unsupportedErr("subqueries")
-		}
 		c.sc.where = "group statement"
 		x, err := c.compile(g)
 		c.sc.where = "field list"
@@ -146,7 +143,7 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 		spec.name = "group_concat"
 		spec.sep = ","
 		if f.Separator != "" || strings.Contains(strings.ToLower(key), "separator") {
-			spec.sep = f.Separator
+			spec.sep = unquoteSQL(f.Separator)
 		}
 		argExprs = append(argExprs, f.Exprs...)
 		spec.nvals = len(f.Exprs)
@@ -163,9 +160,6 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 		argExprs = af.GetArgs()
 	}
 	for _, a := range argExprs {
-		if hasSubquery(a) {
-			return unsupportedErr("subqueries")
-		}
 		if containsAggr(a) {
 			return sqlErr(sqlerror.ERInvalidGroupFuncUse, "HY000", "Invalid use of group function")
 		}
@@ -210,6 +204,9 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 func containsAggr(e sqlparser.Expr) bool {
 	found := false
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if _, ok := n.(*sqlparser.Subquery); ok {
+			return false, nil
+		}
 		if _, ok := n.(sqlparser.AggrFunc); ok {
 			found = true
 		}
@@ -219,19 +216,7 @@ func containsAggr(e sqlparser.Expr) bool {
 }
 
 // staticType returns the compile-time type of e when known.
-func staticType(c *compiler, e evalengine.Expr) (t evalengine.Type) {
-	defer func() {
-		if recover() != nil {
-			t = evalengine.Type{}
-		}
-	}()
-	env := evalengine.EmptyExpressionEnv(c.s.eng.Env)
-	t, err := env.TypeOf(e)
-	if err != nil {
-		return evalengine.Type{}
-	}
-	return t
-}
+func staticType(c *compiler, e *cexpr) evalengine.Type { return e.static }
 
 // rewriteAggs replaces aggregate calls in e by Offsets into the aggregated
 // row.
@@ -681,4 +666,12 @@ func compareForSort(a, b sqltypes.Value, env *collations.Environment, coll colla
 		b = sqltypes.MakeTrusted(b.Type(), []byte(strings.TrimRight(string(b.Raw()), " ")))
 	}
 	return evalengine.NullsafeCompare(a, b, env, coll, nil)
+}
+
+// unquoteSQL removes the quotes Vitess keeps around some string options.
+func unquoteSQL(s string) string {
+	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
 }

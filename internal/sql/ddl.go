@@ -489,6 +489,9 @@ func indexFromAST(t *catalog.Table, idx *sqlparser.IndexDefinition) (*catalog.In
 			return nil, sqlErr(sqlerror.ERKeyColumnDoesNotExist, "42000", "Key column '%s' doesn't exist in table", c.Column.String())
 		}
 		ic := catalog.IndexColumn{Col: ci, Desc: c.Direction == sqlparser.DescOrder}
+		if col := &t.Columns[ci]; c.Length == nil && (col.Type == sqltypes.Text || col.Type == sqltypes.Blob) {
+			return nil, sqlErr(sqlerror.ERBlobKeyWithoutLength, "42000", "BLOB/TEXT column '%s' used in key specification without a key length", col.Name)
+		}
 		if c.Length != nil {
 			ic.Prefix = *c.Length
 			col := &t.Columns[ci]
@@ -589,6 +592,25 @@ func (s *Session) truncateTable(ctx context.Context, st *sqlparser.TruncateTable
 }
 
 func (s *Session) renameTables(ctx context.Context, st *sqlparser.RenameTable) (*sqltypes.Result, error) {
+	var locked [][2]string
+	defer func() {
+		for _, l := range locked {
+			s.eng.Cat.UnlockExclusive(l[0], l[1])
+		}
+	}()
+	// Metadata locks first, so a wait does not hold up other DDL.
+	for _, p := range st.TablePairs {
+		fdb, err := s.dbOrCurrent(p.FromTable.Qualifier)
+		if err != nil {
+			return nil, err
+		}
+		if t := s.eng.Cat.Table(fdb, p.FromTable.Name.String()); t != nil {
+			if err := s.eng.Cat.LockExclusive(ctx, t.DB, t.Name, s.mdlTimeout); err != nil {
+				return nil, lockWaitTimeoutErr()
+			}
+			locked = append(locked, [2]string{t.DB, t.Name})
+		}
+	}
 	d := s.eng.Cat.BeginDDL()
 	// Track the effect of earlier pairs (RENAME a TO b, b TO c).
 	cur := map[string]*catalog.Table{}
@@ -603,12 +625,6 @@ func (s *Session) renameTables(ctx context.Context, st *sqlparser.RenameTable) (
 		}
 		return s.eng.Cat.Table(db, name)
 	}
-	var locked [][2]string
-	defer func() {
-		for _, l := range locked {
-			s.eng.Cat.UnlockExclusive(l[0], l[1])
-		}
-	}()
 	for _, p := range st.TablePairs {
 		fdb, err := s.dbOrCurrent(p.FromTable.Qualifier)
 		if err != nil {
@@ -633,11 +649,6 @@ func (s *Session) renameTables(ctx context.Context, st *sqlparser.RenameTable) (
 			d.Abort()
 			return nil, sqlErr(sqlerror.ERBadDb, "42000", "Unknown database '%s'", tdb)
 		}
-		if err := s.eng.Cat.LockExclusive(ctx, from.DB, from.Name, s.mdlTimeout); err != nil {
-			d.Abort()
-			return nil, lockWaitTimeoutErr()
-		}
-		locked = append(locked, [2]string{from.DB, from.Name})
 		nt := from.Clone()
 		nt.DB, nt.Name = tdb, p.ToTable.Name.String()
 		if err := d.RemoveTableEntry(from.DB, from.Name); err != nil {
@@ -702,7 +713,7 @@ func (s *Session) buildIndexEntries(ctx context.Context, d *catalog.DDL, old *ca
 			if seen[i] != nil && !hasNull {
 				p := string(kb[:n])
 				if seen[i][p] {
-					return (&table.DupKeyError{Index: ix, Entry: dupEntryText(nt, ix, row)}).SQLError()
+					return (&table.DupKeyError{Table: nt.Name, Index: ix, Entry: dupEntryText(nt, ix, row)}).SQLError()
 				}
 				seen[i][p] = true
 			}
@@ -806,7 +817,7 @@ func (s *Session) rebuildTable(ctx context.Context, d *catalog.DDL, old, nt *cat
 		pk = append([]byte(nil), pk...)
 		if seen[0] != nil {
 			if seen[0][string(pk)] {
-				return (&table.DupKeyError{Index: nt.Primary(), Entry: dupEntryText(nt, nt.Primary(), nrow)}).SQLError()
+				return (&table.DupKeyError{Table: nt.Name, Index: nt.Primary(), Entry: dupEntryText(nt, nt.Primary(), nrow)}).SQLError()
 			}
 			seen[0][string(pk)] = true
 		}
@@ -827,7 +838,7 @@ func (s *Session) rebuildTable(ctx context.Context, d *catalog.DDL, old, nt *cat
 			if seen[i+1] != nil && !hasNull {
 				p := string(kb[:n])
 				if seen[i+1][p] {
-					return (&table.DupKeyError{Index: ix, Entry: dupEntryText(nt, ix, nrow)}).SQLError()
+					return (&table.DupKeyError{Table: nt.Name, Index: ix, Entry: dupEntryText(nt, ix, nrow)}).SQLError()
 				}
 				seen[i+1][p] = true
 			}

@@ -3,6 +3,7 @@ package sql
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"vitess.io/vitess/go/mysql/collations"
@@ -34,39 +35,61 @@ type execCtx struct {
 	tx  *txn.Txn
 	bv  map[string]*querypb.BindVariable
 	env *evalengine.ExpressionEnv
+	// subCache holds results of uncorrelated subqueries for this statement.
+	subCache map[queryPlan]*sqltypes.Result
 }
 
 func (s *Session) newExecCtx(ctx context.Context, tx *txn.Txn, bv map[string]*querypb.BindVariable) *execCtx {
-	ex := &execCtx{ctx: ctx, s: s, tx: tx, bv: bv}
+	ex := &execCtx{ctx: ctx, s: s, tx: tx, bv: bv, subCache: map[queryPlan]*sqltypes.Result{}}
 	ex.env = evalengine.NewExpressionEnv(ctx, bv, &vcursor{s: s})
 	return ex
 }
 
-// eval evaluates e over row. evalengine panics on a few inputs; those become
-// errors instead of crashing the server.
-func (ex *execCtx) eval(e evalengine.Expr, row Row) (v sqltypes.Value, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = sqlErr(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression evaluation failed: %v", r)
-		}
-	}()
-	ex.env.Row = row
-	res, err := ex.env.Evaluate(e)
-	if err != nil {
-		return sqltypes.NULL, evalErr(err)
-	}
-	return res.Value(ex.s.collation()), nil
+// setBV installs the bind variables of the execution.
+func (ex *execCtx) setBV(bv map[string]*querypb.BindVariable) {
+	ex.bv = bv
+	ex.env.BindVars = bv
 }
 
-// evalResult evaluates and also returns the result collation.
-func (ex *execCtx) evalColl(e evalengine.Expr, row Row) (v sqltypes.Value, coll collations.ID, err error) {
+// prepare computes the slots of e (functions and subqueries evalengine
+// lacks) into bind variables before e itself is evaluated.
+func (ex *execCtx) prepare(e *cexpr, row Row) error {
+	if len(e.slots) == 0 {
+		return nil
+	}
+	if ex.bv == nil {
+		ex.setBV(map[string]*querypb.BindVariable{})
+	}
+	for i := range e.slots {
+		sl := &e.slots[i]
+		v, err := sl.fn(ex, row)
+		if err != nil {
+			return err
+		}
+		ex.bv[sl.name] = sqltypes.ValueBindVariable(v)
+	}
+	return nil
+}
+
+// eval evaluates e over row. evalengine panics on a few inputs; those become
+// errors instead of crashing the server.
+func (ex *execCtx) eval(e *cexpr, row Row) (v sqltypes.Value, err error) {
+	v, _, err = ex.evalColl(e, row)
+	return v, err
+}
+
+// evalColl evaluates and also returns the result collation.
+func (ex *execCtx) evalColl(e *cexpr, row Row) (v sqltypes.Value, coll collations.ID, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = sqlErr(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression evaluation failed: %v", r)
 		}
 	}()
+	if err := ex.prepare(e, row); err != nil {
+		return sqltypes.NULL, 0, err
+	}
 	ex.env.Row = row
-	res, err := ex.env.Evaluate(e)
+	res, err := ex.env.Evaluate(e.e)
 	if err != nil {
 		return sqltypes.NULL, 0, evalErr(err)
 	}
@@ -75,14 +98,17 @@ func (ex *execCtx) evalColl(e evalengine.Expr, row Row) (v sqltypes.Value, coll 
 }
 
 // evalBool evaluates a condition; NULL is false.
-func (ex *execCtx) evalBool(e evalengine.Expr, row Row) (b bool, err error) {
+func (ex *execCtx) evalBool(e *cexpr, row Row) (b bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = sqlErr(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression evaluation failed: %v", r)
 		}
 	}()
+	if err := ex.prepare(e, row); err != nil {
+		return false, err
+	}
 	ex.env.Row = row
-	res, err := ex.env.Evaluate(e)
+	res, err := ex.env.Evaluate(e.e)
 	if err != nil {
 		return false, evalErr(err)
 	}
@@ -90,6 +116,13 @@ func (ex *execCtx) evalBool(e evalengine.Expr, row Row) (b bool, err error) {
 }
 
 func evalErr(err error) error {
+	msg := err.Error()
+	if strings.Contains(msg, "value is out of range") {
+		if i := strings.Index(msg, "BIGINT"); i >= 0 {
+			msg = msg[i:]
+		}
+		return sqlErr(sqlerror.ERDataOutOfRange, "22003", "%s", msg)
+	}
 	if se, ok := err.(*sqlerror.SQLError); ok {
 		return se
 	}

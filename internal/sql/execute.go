@@ -1,9 +1,12 @@
 package sql
 
 import (
+	"regexp"
+
 	"context"
 	"fmt"
 	"strings"
+	"vitess.io/vitess/go/mysql/collations"
 
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
@@ -31,6 +34,9 @@ func (s *Session) parse(sql string) (sqlparser.Statement, int, error) {
 		return nil, 0, parseErr(err)
 	}
 	if ddl, ok := stmt.(sqlparser.DDLStatement); ok && !ddl.IsFullyParsed() {
+		if _, err := s.eng.Parser.ParseStrictDDL(sql); err != nil {
+			return nil, 0, parseErr(err)
+		}
 		return nil, 0, unsupportedErr("%s", firstWords(sql, 4))
 	}
 	return stmt, len(bv), nil
@@ -71,6 +77,13 @@ func (s *Session) Query(ctx context.Context, sql string) (*sqltypes.Result, erro
 	}
 	stmt, _, err := s.parse(sql)
 	if err != nil {
+		if fixed, ok := fixAssignSyntax(sql); ok {
+			if st2, _, err2 := s.parse(fixed); err2 == nil {
+				stmt, err = st2, nil
+			}
+		}
+	}
+	if err != nil {
 		s.warnings = s.warnings[:0]
 		return nil, s.noteError(err)
 	}
@@ -90,7 +103,7 @@ func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.F
 	if sel, ok := stmt.(*sqlparser.Select); ok {
 		if p, err := s.planSelect(ctx, sel); err == nil {
 			ex := s.newExecCtx(ctx, nil, nil)
-			fields, _ = p.fields(ex)
+			fields = p.fields(ex, nil)
 			s.cachePlan(sql, &cachedPlan{stmt: stmt, sel: p, params: n, tables: planTables(p)})
 		} else {
 			s.releaseIfIdle()
@@ -205,11 +218,11 @@ func (s *Session) execCached(ctx context.Context, cp *cachedPlan, bv map[string]
 	return s.runSelect(ctx, cp.sel, bv)
 }
 
-// runSelect executes a planned SELECT inside the statement's transaction.
-func (s *Session) runSelect(ctx context.Context, p *selectPlan, bv map[string]*querypb.BindVariable) (*sqltypes.Result, error) {
+// runSelect executes a planned query inside the statement's transaction.
+func (s *Session) runSelect(ctx context.Context, p queryPlan, bv map[string]*querypb.BindVariable) (*sqltypes.Result, error) {
 	tx := s.txnForStatement(ctx)
 	tx.BeginStatement()
-	bv = s.bindSessionVars(p.bindNames, bv)
+	bv = s.bindSessionVars(p.bindVars(), bv)
 	ex := s.newExecCtx(ctx, tx, bv)
 	res, err := p.run(ex)
 	if err != nil {
@@ -234,7 +247,12 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 		}
 		return s.runSelect(ctx, p, bv)
 	case *sqlparser.Union:
-		return nil, unsupportedErr("UNION")
+		p, err := s.planQuery(ctx, st, nil)
+		if err != nil {
+			s.releaseIfIdle()
+			return nil, err
+		}
+		return s.runSelect(ctx, p, bv)
 	case *sqlparser.Insert:
 		return s.dml(ctx, bv, func(ex *execCtx) (*sqltypes.Result, error) { return s.execInsert(ex, st) })
 	case *sqlparser.Update:
@@ -245,7 +263,7 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 		if err := s.commit(); err != nil {
 			return nil, err
 		}
-		s.tx = s.eng.DB.Begin(ctx, s.iso, s.lockTimeout)
+		s.tx = s.eng.DB.Begin(ctx, s.takeIso(), s.lockTimeout)
 		s.explicit = true
 		for _, c := range st.TxAccessModes {
 			if c == sqlparser.ReadOnly {
@@ -296,7 +314,11 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 	case *sqlparser.Show:
 		return s.execShow(ctx, st)
 	case *sqlparser.ExplainTab:
-		return s.execShow(ctx, &sqlparser.Show{Internal: &sqlparser.ShowBasic{Command: sqlparser.Column, Tbl: st.Table, Full: false}})
+		var f *sqlparser.ShowFilter
+		if st.Wild != "" {
+			f = &sqlparser.ShowFilter{Like: st.Wild}
+		}
+		return s.execShow(ctx, &sqlparser.Show{Internal: &sqlparser.ShowBasic{Command: sqlparser.Column, Tbl: st.Table, Filter: f}})
 	case *sqlparser.ExplainStmt:
 		return s.execExplain(ctx, st)
 	case *sqlparser.OtherAdmin, *sqlparser.Flush:
@@ -349,7 +371,76 @@ func (s *Session) dml(ctx context.Context, bv map[string]*querypb.BindVariable, 
 	return res, nil
 }
 
+var (
+	reShowCount    = regexp.MustCompile(`(?is)^\s*SHOW\s+COUNT\s*\(\s*\*\s*\)\s+(WARNINGS|ERRORS)\s*;?\s*$`)
+	reNamesCollate = regexp.MustCompile(`(?is)^\s*SET\s+NAMES\s+'?"?([A-Za-z0-9_]+)'?"?\s+COLLATE\s+'?"?([A-Za-z0-9_]+)'?"?\s*;?\s*$`)
+)
+
 // specialStatement handles statements Vitess's parser does not know.
 func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.Result, bool, error) {
+	if len(sql) < 4 {
+		return nil, false, nil
+	}
+	switch sql[0] | 0x20 {
+	case 's':
+	default:
+		return nil, false, nil
+	}
+	if m := reShowCount.FindStringSubmatch(sql); m != nil {
+		n := len(s.warnings)
+		name := "@@session.warning_count"
+		if strings.EqualFold(m[1], "ERRORS") {
+			name = "@@session.error_count"
+			n = s.errorCount
+		}
+		return &sqltypes.Result{
+			Fields: []*querypb.Field{{Name: name, Type: sqltypes.Int64, Charset: 63, ColumnLength: 21}},
+			Rows:   []Row{{sqltypes.NewInt64(int64(n))}},
+		}, true, nil
+	}
+	if m := reNamesCollate.FindStringSubmatch(sql); m != nil {
+		s.beginStatementWarnings(nil)
+		cs, coll := strings.ToLower(m[1]), strings.ToLower(m[2])
+		if collations.MySQL8().LookupByName(coll) == collations.Unknown {
+			return nil, true, sqlErr(sqlerror.ERUnknownCollation, "HY000", "Unknown collation: '%s'", m[2])
+		}
+		for _, n := range []string{"character_set_client", "character_set_connection", "character_set_results"} {
+			s.vars[n] = sqltypes.NewVarChar(cs)
+		}
+		s.vars["collation_connection"] = sqltypes.NewVarChar(coll)
+		return &sqltypes.Result{}, true, nil
+	}
 	return nil, false, nil
+}
+
+// fixAssignSyntax turns SET @x := expr into SET @x = expr (Vitess's parser
+// only knows '=' in SET), leaving string literals alone.
+func fixAssignSyntax(sql string) (string, bool) {
+	t := strings.TrimSpace(sql)
+	if len(t) < 4 || !strings.EqualFold(t[:4], "set ") || !strings.Contains(t, ":=") {
+		return sql, false
+	}
+	var b strings.Builder
+	var q byte
+	for i := 0; i < len(sql); i++ {
+		c := sql[i]
+		switch {
+		case q != 0:
+			if c == '\\' && i+1 < len(sql) {
+				b.WriteByte(c)
+				i++
+				b.WriteByte(sql[i])
+				continue
+			}
+			if c == q {
+				q = 0
+			}
+		case c == '\'' || c == '"' || c == '`':
+			q = c
+		case c == ':' && i+1 < len(sql) && sql[i+1] == '=':
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), true
 }

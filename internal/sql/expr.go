@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"context"
 	"strings"
 
 	"vitess.io/vitess/go/mysql/collations"
@@ -34,6 +35,8 @@ type scope struct {
 	offsetTypes map[sqlparser.Expr]evalengine.Type
 	// where names the clause for error messages ("field list", "where clause").
 	where string
+	// coalesced names columns joined with USING.
+	coalesced map[string]bool
 }
 
 func (sc *scope) resolve(name *sqlparser.ColName) (int, error) {
@@ -53,6 +56,9 @@ func (sc *scope) resolve(name *sqlparser.ColName) (int, error) {
 			continue
 		}
 		if found >= 0 {
+			if qual == "" && sc.coalesced[strings.ToLower(col)] {
+				continue
+			}
 			if qual == "" && sc.cols[found].table != c.table {
 				return 0, sqlErr(sqlerror.ERNonUniq, sqlerror.SSConstraintViolation, "Column '%s' in %s is ambiguous", col, sc.whereName())
 			}
@@ -96,6 +102,20 @@ func (sc *scope) resolveType(e sqlparser.Expr) (evalengine.Type, bool) {
 	return evalengine.Type{}, false
 }
 
+// addVirtual appends the columns of a derived table or CTE, typed by the
+// plan that produces them (invalid types stay dynamically typed).
+func (sc *scope) addVirtual(t *catalog.Table, alias string, types []evalengine.Type) {
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		var f *querypb.Field
+		if types[i].Valid() {
+			f = typeField(c.Name, types[i])
+			f.Table = alias
+		}
+		sc.cols = append(sc.cols, scopeCol{table: alias, name: c.Name, tbl: t, colIdx: i, typ: types[i], field: f})
+	}
+}
+
 // addTable appends the columns of a table under alias.
 func (sc *scope) addTable(t *catalog.Table, alias string) {
 	for i := range t.Columns {
@@ -114,14 +134,43 @@ type compiler struct {
 	sc *scope
 	// names collects the strata bind variables the compiled expressions use.
 	names *[]string
+	ctx   context.Context
+	// outer resolves correlated references of a subquery.
+	outer *outerCtx
+}
+
+// cexpr is a compiled expression: an evalengine expression plus slots —
+// values evalengine cannot compute (missing functions, subqueries) that are
+// computed first and passed in as bind variables.
+type cexpr struct {
+	e     evalengine.Expr
+	slots []slot
+	// static is the compile-time result type when known.
+	static evalengine.Type
+}
+
+type slot struct {
+	name string
+	fn   func(ex *execCtx, row Row) (sqltypes.Value, error)
 }
 
 // compile rewrites session-dependent nodes and translates e with evalengine.
-func (c *compiler) compile(e sqlparser.Expr) (evalengine.Expr, error) {
+func (c *compiler) compile(e sqlparser.Expr) (*cexpr, error) {
+	out := &cexpr{}
+	e = sqlparser.CloneExpr(e)
 	e, err := c.s.rewriteExpr(e, c.names)
 	if err != nil {
 		return nil, err
 	}
+	e, err = c.rewriteOuterRefs(e)
+	if err != nil {
+		return nil, err
+	}
+	e, err = c.rewriteSlots(e, out)
+	if err != nil {
+		return nil, err
+	}
+	e = c.rewriteMySQLSemantics(e)
 	cfg := &evalengine.Config{
 		ResolveColumn: c.sc.resolve,
 		ResolveType:   c.sc.resolveType,
@@ -129,11 +178,31 @@ func (c *compiler) compile(e sqlparser.Expr) (evalengine.Expr, error) {
 		Environment:   c.s.eng.Env,
 		SQLMode:       evalengine.ParseSQLMode(c.s.sqlMode.raw),
 	}
-	out, err := evalengine.Translate(e, cfg)
+	x, err := evalengine.Translate(e, cfg)
 	if err != nil {
 		return nil, translateErr(err, e)
 	}
+	out.e = x
+	out.static = staticTypeOf(c.s, x)
 	return out, nil
+}
+
+// staticTypeOf returns the compile-time type of x when evalengine knows it.
+func staticTypeOf(s *Session, x evalengine.Expr) (t evalengine.Type) {
+	defer func() {
+		if recover() != nil {
+			t = evalengine.Type{}
+		}
+	}()
+	if _, untyped := x.(*evalengine.UntypedExpr); untyped {
+		return evalengine.Type{}
+	}
+	env := evalengine.EmptyExpressionEnv(s.eng.Env)
+	t, err := env.TypeOf(x)
+	if err != nil {
+		return evalengine.Type{}
+	}
+	return t
 }
 
 func translateErr(err error, e sqlparser.Expr) error {
@@ -141,6 +210,26 @@ func translateErr(err error, e sqlparser.Expr) error {
 		return se
 	}
 	msg := err.Error()
+	if strings.Contains(msg, "Incorrect parameter count") {
+		return sqlErr(sqlerror.ERWrongParamcountToNativeFct, "42000", "%s", msg)
+	}
+	if strings.Contains(msg, "UNIMPLEMENTED") || strings.Contains(msg, "not supported") {
+		if f, ok := e.(*sqlparser.FuncExpr); ok {
+			return sqlErr(sqlerror.ERSPDoesNotExist, "42000", "FUNCTION %s does not exist", f.Name.String())
+		}
+		var fname string
+		_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+			if f, ok := n.(*sqlparser.FuncExpr); ok && fname == "" {
+				if _, known := builtinFuncs[f.Name.Lowered()]; !known {
+					fname = f.Name.String()
+				}
+			}
+			return true, nil
+		}, e)
+		if fname != "" {
+			return sqlErr(sqlerror.ERSPDoesNotExist, "42000", "FUNCTION %s does not exist", fname)
+		}
+	}
 	if strings.Contains(msg, "Unknown column") {
 		return sqlErr(sqlerror.ERBadFieldError, sqlerror.SSBadFieldError, "%s", msg)
 	}
@@ -321,5 +410,54 @@ func exprName(e sqlparser.Expr) string {
 	if c, ok := e.(*sqlparser.ColName); ok {
 		return c.Name.String()
 	}
-	return sqlparser.String(e)
+	return stripIdentQuotes(sqlparser.String(e))
+}
+
+// stripIdentQuotes removes the backquotes Vitess adds around identifiers
+// that do not need them, so derived column names read as MySQL prints them.
+func stripIdentQuotes(s string) string {
+	if !strings.Contains(s, "`") {
+		return s
+	}
+	var b strings.Builder
+	inStr := byte(0)
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if inStr != 0 {
+			b.WriteByte(ch)
+			if ch == inStr {
+				inStr = 0
+			}
+			continue
+		}
+		if ch == '\'' || ch == '"' {
+			inStr = ch
+			b.WriteByte(ch)
+			continue
+		}
+		if ch == '`' {
+			j := strings.IndexByte(s[i+1:], '`')
+			if j < 0 {
+				b.WriteString(s[i:])
+				break
+			}
+			ident := s[i+1 : i+1+j]
+			simple := ident != ""
+			for k := 0; k < len(ident); k++ {
+				c := ident[k]
+				if !(c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80) {
+					simple = false
+				}
+			}
+			if simple {
+				b.WriteString(ident)
+			} else {
+				b.WriteString(s[i : i+2+j])
+			}
+			i += j + 1
+			continue
+		}
+		b.WriteByte(ch)
+	}
+	return b.String()
 }

@@ -19,6 +19,8 @@ type fromItem struct {
 	outer   bool             // right side of a LEFT JOIN
 	on      []sqlparser.Expr // its ON conditions (LEFT JOIN only)
 	virtual func(ex *execCtx) ([]Row, error)
+	// types of a derived table's columns (nil for stored tables).
+	types []evalengine.Type
 }
 
 // fromBuilder flattens a FROM clause into a left-deep list of tables.
@@ -28,32 +30,55 @@ type fromBuilder struct {
 	items []*fromItem
 	// where collects inner-join ON conditions, which act like WHERE.
 	where []sqlparser.Expr
+	// using lists columns joined with USING (coalesced: an unqualified
+	// reference means the leftmost table's column).
+	using map[string]bool
 }
 
 func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 	switch t := te.(type) {
 	case *sqlparser.AliasedTableExpr:
-		tn, ok := t.Expr.(sqlparser.TableName)
-		if !ok {
-			if _, isSub := t.Expr.(*sqlparser.DerivedTable); isSub {
-				return unsupportedErr("derived tables")
+		var item *fromItem
+		switch x := t.Expr.(type) {
+		case *sqlparser.DerivedTable:
+			if t.As.IsEmpty() {
+				return sqlErr(sqlerror.ERDerivedMustHaveAlias, "42000", "Every derived table must have its own alias")
 			}
+			if x.Lateral {
+				return unsupportedErr("LATERAL derived tables")
+			}
+			it, err := b.s.derivedSource(b.ctx, t.As.String(), x.Select, t.Columns, nil)
+			if err != nil {
+				return err
+			}
+			item = it
+		case sqlparser.TableName:
+			alias := x.Name.String()
+			if !t.As.IsEmpty() {
+				alias = t.As.String()
+			}
+			if d := b.s.lookupCTE(x.Name.String()); d != nil && x.Qualifier.IsEmpty() {
+				it, err := b.s.cteSource(b.ctx, d, alias)
+				if err != nil {
+					return err
+				}
+				item = it
+				break
+			}
+			def, virt, err := b.s.lookupTable(b.ctx, x)
+			if err != nil {
+				return err
+			}
+			item = &fromItem{def: def, alias: alias, hints: parseHints(t.Hints), virtual: virt}
+		default:
 			return unsupportedErr("%s", sqlparser.String(t))
 		}
-		def, virt, err := b.s.lookupTable(b.ctx, tn)
-		if err != nil {
-			return err
-		}
-		alias := tn.Name.String()
-		if !t.As.IsEmpty() {
-			alias = t.As.String()
-		}
 		for _, it := range b.items {
-			if it.alias == alias {
-				return sqlErr(sqlerror.ERNonUniqTable, "42000", "Not unique table/alias: '%s'", alias)
+			if it.alias == item.alias {
+				return sqlErr(sqlerror.ERNonUniqTable, "42000", "Not unique table/alias: '%s'", item.alias)
 			}
 		}
-		b.items = append(b.items, &fromItem{def: def, alias: alias, hints: parseHints(t.Hints), virtual: virt})
+		b.items = append(b.items, item)
 		return nil
 	case *sqlparser.JoinTableExpr:
 		switch t.Join {
@@ -120,7 +145,11 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 func (b *fromBuilder) usingConds(cols sqlparser.Columns, right int) []sqlparser.Expr {
 	var out []sqlparser.Expr
 	r := b.items[right]
+	if b.using == nil {
+		b.using = map[string]bool{}
+	}
 	for _, c := range cols {
+		b.using[strings.ToLower(c.String())] = true
 		for li := right - 1; li >= 0; li-- {
 			l := b.items[li]
 			if l.def.ColumnIndex(c.String()) >= 0 {
@@ -179,15 +208,29 @@ func (s *Session) lookupTable(ctx context.Context, tn sqlparser.TableName) (*cat
 
 // referencedLevel returns the highest source index whose columns e uses
 // (-1 for none), given the scope offsets of each source.
-func referencedLevel(e sqlparser.Expr, sc *scope, offs []int) (int, error) {
+func referencedLevel(e sqlparser.Expr, sc *scope, offs []int, outer *outerCtx) (int, error) {
 	level := -1
 	var rerr error
+	// Columns inside subqueries count when they resolve in this scope
+	// (correlated references); the subquery's own columns do not.
+	inSub := false
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if sq, ok := n.(*sqlparser.Subquery); ok && !inSub {
+			inSub = true
+			l2, _ := referencedLevelSub(sq, sc, offs)
+			if l2 > level {
+				level = l2
+			}
+			inSub = false
+			return false, nil
+		}
 		switch c := n.(type) {
 		case *sqlparser.ColName:
 			i, err := sc.resolve(c)
 			if err != nil {
-				rerr = err
+				if !inSub && !outer.canResolve(c) {
+					rerr = err
+				}
 				return false, nil
 			}
 			for l := len(offs) - 1; l >= 0; l-- {
@@ -198,8 +241,6 @@ func referencedLevel(e sqlparser.Expr, sc *scope, offs []int) (int, error) {
 					break
 				}
 			}
-		case *sqlparser.Subquery:
-			return false, nil
 		}
 		return true, nil
 	}, e)
@@ -207,8 +248,8 @@ func referencedLevel(e sqlparser.Expr, sc *scope, offs []int) (int, error) {
 }
 
 // compileAll compiles a list of expressions.
-func (c *compiler) compileAll(es []sqlparser.Expr) ([]evalengine.Expr, error) {
-	out := make([]evalengine.Expr, 0, len(es))
+func (c *compiler) compileAll(es []sqlparser.Expr) ([]*cexpr, error) {
+	out := make([]*cexpr, 0, len(es))
 	for _, e := range es {
 		x, err := c.compile(e)
 		if err != nil {
@@ -217,4 +258,28 @@ func (c *compiler) compileAll(es []sqlparser.Expr) ([]evalengine.Expr, error) {
 		out = append(out, x)
 	}
 	return out, nil
+}
+
+// referencedLevelSub is referencedLevel for the inside of a subquery: names
+// that do not resolve are the subquery's own and are ignored.
+func referencedLevelSub(sq *sqlparser.Subquery, sc *scope, offs []int) (int, error) {
+	level := -1
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if c, ok := n.(*sqlparser.ColName); ok {
+			i, err := sc.resolve(c)
+			if err != nil {
+				return false, nil
+			}
+			for l := len(offs) - 1; l >= 0; l-- {
+				if i >= offs[l] {
+					if l > level {
+						level = l
+					}
+					break
+				}
+			}
+		}
+		return true, nil
+	}, sq)
+	return level, nil
 }

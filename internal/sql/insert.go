@@ -112,7 +112,7 @@ type rowBuilder struct {
 	strict   bool
 	ignore   bool
 	now      time.Time
-	compiled map[sqlparser.Expr]evalengine.Expr
+	compiled map[sqlparser.Expr]*cexpr
 	c        *compiler
 }
 
@@ -279,7 +279,7 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 	}
 	tbl := s.eng.Store.Open(t)
 	var names []string
-	b := &rowBuilder{s: s, ex: ex, t: t, tbl: tbl, strict: s.strict(), ignore: bool(st.Ignore), now: time.Now(), compiled: map[sqlparser.Expr]evalengine.Expr{}}
+	b := &rowBuilder{s: s, ex: ex, t: t, tbl: tbl, strict: s.strict(), ignore: bool(st.Ignore), now: time.Now(), compiled: map[sqlparser.Expr]*cexpr{}}
 	b.c = &compiler{s: s, sc: &scope{}, names: &names}
 	if len(st.Columns) == 0 {
 		for i := range t.Columns {
@@ -305,12 +305,12 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 	switch rows := st.Rows.(type) {
 	case sqlparser.Values:
 		exprRows = rows
-	case *sqlparser.Select:
-		p, err := s.planSelect(ex.ctx, rows)
+	case sqlparser.TableStatement:
+		p, err := s.planQuery(ex.ctx, rows, nil)
 		if err != nil {
 			return nil, err
 		}
-		ex2 := s.newExecCtx(ex.ctx, ex.tx, s.bindSessionVars(p.bindNames, ex.bv))
+		ex2 := s.newExecCtx(ex.ctx, ex.tx, s.bindSessionVars(p.bindVars(), ex.bv))
 		res, err := p.run(ex2)
 		if err != nil {
 			return nil, err
@@ -359,10 +359,13 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 			}
 		} else {
 			vals := exprRows[r]
-			if len(vals) != len(b.cols) {
+			if len(vals) == 0 && (len(st.Columns) == 0 || len(b.cols) == 0) {
+				// INSERT INTO t () VALUES (): every column takes its default.
+			} else if len(vals) != len(b.cols) {
 				return nil, sqlErr(sqlerror.ERWrongValueCountOnRow, "21S01", "Column count doesn't match value count at row %d", r+1)
 			}
-			for k, ci := range b.cols {
+			for k := 0; k < len(vals); k++ {
+				ci := b.cols[k]
 				v, err := b.valueFor(vals[k], ci)
 				if err != nil {
 					return nil, err
@@ -508,7 +511,7 @@ func (s *Session) findConflict(ex *execCtx, tbl *table.Table, ix *catalog.Index,
 // existing row at offsets [0,n) and VALUES(col) at [n, 2n).
 type onDupPlan struct {
 	cols  []int
-	exprs []evalengine.Expr
+	exprs []*cexpr
 }
 
 func (s *Session) planOnDup(t *catalog.Table, upd sqlparser.OnDup, names *[]string) (*onDupPlan, error) {

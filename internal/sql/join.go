@@ -2,7 +2,6 @@ package sql
 
 import (
 	"vitess.io/vitess/go/sqltypes"
-	"vitess.io/vitess/go/vt/vtgate/evalengine"
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/table"
@@ -19,8 +18,8 @@ type tableSource struct {
 	path  *accessPath
 	// on: conditions deciding whether a row matches (LEFT JOIN ... ON);
 	// filter: conditions rejecting combined rows at this level.
-	on     []evalengine.Expr
-	filter []evalengine.Expr
+	on     []*cexpr
+	filter []*cexpr
 	outer  bool // LEFT JOIN: emit a NULL row when nothing matches
 	// covering: no column of this table is needed (COUNT(*)): secondary
 	// index scans skip the row lookup.
@@ -200,7 +199,7 @@ func (j *joinIter) placeNull(i int) {
 	}
 }
 
-func (j *joinIter) passes(ex *execCtx, conds []evalengine.Expr) (bool, error) {
+func (j *joinIter) passes(ex *execCtx, conds []*cexpr) (bool, error) {
 	for _, c := range conds {
 		ok, err := ex.evalBool(c, j.cur)
 		if err != nil || !ok {

@@ -19,14 +19,14 @@ type selectPlan struct {
 	width int
 	lock  lockMode
 	// constFilter: WHERE conjuncts that use no table (evaluated once).
-	constFilter []evalengine.Expr
+	constFilter []*cexpr
 
 	hasAgg  bool
-	groupBy []evalengine.Expr
+	groupBy []*cexpr
 	aggs    []*aggSpec
-	having  evalengine.Expr
+	having  *cexpr
 
-	proj     []evalengine.Expr
+	proj     []*cexpr
 	projCols []int // for plain column projections: scope index, else -1
 	names    []string
 	sc       *scope // scope of the projection (post-aggregation)
@@ -34,8 +34,8 @@ type selectPlan struct {
 	order    []sortKey
 	sortNeed bool
 	distinct bool
-	limit    evalengine.Expr
-	offset   evalengine.Expr
+	limit    *cexpr
+	offset   *cexpr
 
 	bindNames []string
 }
@@ -45,9 +45,25 @@ type sortKey struct {
 	desc bool
 }
 
-// planSelect plans a SELECT statement.
+// planSelect plans a top-level SELECT statement.
 func (s *Session) planSelect(ctx context.Context, sel *sqlparser.Select) (*selectPlan, error) {
+	return s.planSelectOuter(ctx, sel, nil)
+}
+
+// planSelectOuter plans a SELECT; outer is the enclosing scope when the
+// SELECT is a subquery.
+func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, outer *outerCtx) (*selectPlan, error) {
 	p := &selectPlan{}
+	if sel.Into != nil {
+		return nil, unsupportedErr("SELECT ... INTO")
+	}
+	if sel.With != nil && len(sel.With.CTEs) > 0 {
+		pop, err := s.pushCTEs(ctx, sel.With, outer)
+		if err != nil {
+			return nil, err
+		}
+		defer pop()
+	}
 	if sel.Lock != sqlparser.NoLock {
 		switch sel.Lock {
 		case sqlparser.ForUpdateLock, sqlparser.ForUpdateLockNoWait, sqlparser.ForUpdateLockSkipLocked:
@@ -55,9 +71,6 @@ func (s *Session) planSelect(ctx context.Context, sel *sqlparser.Select) (*selec
 		default:
 			p.lock = lockShared
 		}
-	}
-	if sel.With != nil && len(sel.With.CTEs) > 0 {
-		return nil, unsupportedErr("WITH")
 	}
 	// FROM
 	fb := &fromBuilder{s: s, ctx: ctx}
@@ -75,10 +88,15 @@ func (s *Session) planSelect(ctx context.Context, sel *sqlparser.Select) (*selec
 	offs := make([]int, len(fb.items))
 	for i, it := range fb.items {
 		offs[i] = len(sc.cols)
-		sc.addTable(it.def, it.alias)
+		if it.types != nil {
+			sc.addVirtual(it.def, it.alias, it.types)
+		} else {
+			sc.addTable(it.def, it.alias)
+		}
 	}
 	p.width = len(sc.cols)
-	c := &compiler{s: s, sc: sc, names: &p.bindNames}
+	sc.coalesced = fb.using
+	c := &compiler{s: s, sc: sc, names: &p.bindNames, ctx: ctx, outer: outer}
 
 	// WHERE and inner-join ON conditions, assigned to the earliest level
 	// where all their columns are available.
@@ -86,10 +104,10 @@ func (s *Session) planSelect(ctx context.Context, sel *sqlparser.Select) (*selec
 	levelConds := make([][]sqlparser.Expr, len(fb.items))
 	sc.where = "where clause"
 	for _, cd := range conds {
-		if hasSubquery(cd) {
-			return nil, unsupportedErr("subqueries")
+		if containsAggr(cd) {
+			return nil, sqlErr(sqlerror.ERInvalidGroupFuncUse, "HY000", "Invalid use of group function")
 		}
-		lv, err := referencedLevel(cd, sc, offs)
+		lv, err := referencedLevel(cd, sc, offs, outer)
 		if err != nil {
 			return nil, err
 		}
@@ -137,7 +155,7 @@ func (s *Session) planSelect(ctx context.Context, sel *sqlparser.Select) (*selec
 		} else {
 			usable = append(usable, levelConds[i]...)
 		}
-		preds := sargable(usable, sc, offs[i], src.width)
+		preds := sargable(usable, sc, offs[i], src.width, outer)
 		var order []orderCol
 		if i == 0 {
 			for _, oc := range firstOrder {
@@ -148,6 +166,9 @@ func (s *Session) planSelect(ctx context.Context, sel *sqlparser.Select) (*selec
 			}
 		}
 		if it.virtual == nil {
+			if err := checkHints(it.def, it.hints); err != nil {
+				return nil, err
+			}
 			ap, err := chooseAccess(c, it.def, preds, it.hints, order, hasLimit && len(fb.items) == 1)
 			if err != nil {
 				return nil, err
@@ -178,10 +199,17 @@ func (s *Session) planSelect(ctx context.Context, sel *sqlparser.Select) (*selec
 		case *sqlparser.StarExpr:
 			qual := e.TableName.Name.String()
 			matched := false
+			seenUsing := map[string]bool{}
 			for i := 0; i < p.width; i++ {
 				col := &sc.cols[i]
 				if qual != "" && col.table != qual {
 					continue
+				}
+				if qual == "" && sc.coalesced[strings.ToLower(col.name)] {
+					if seenUsing[strings.ToLower(col.name)] {
+						continue
+					}
+					seenUsing[strings.ToLower(col.name)] = true
 				}
 				matched = true
 				cn := sqlparser.NewColNameWithQualifier(col.name, sqlparser.TableName{Name: sqlparser.NewIdentifierCS(col.table)})
@@ -197,9 +225,6 @@ func (s *Session) planSelect(ctx context.Context, sel *sqlparser.Select) (*selec
 				return nil, sqlErr(sqlerror.ERBadTable, "42S02", "Unknown table '%s'", qual)
 			}
 		case *sqlparser.AliasedExpr:
-			if hasSubquery(e.Expr) {
-				return nil, unsupportedErr("subqueries")
-			}
 			x, err := c.compile(e.Expr)
 			if err != nil {
 				return nil, err
@@ -268,7 +293,7 @@ func (s *Session) planSelect(ctx context.Context, sel *sqlparser.Select) (*selec
 	}
 	if sel.Limit != nil {
 		sc0 := &scope{}
-		lc := &compiler{s: s, sc: sc0, names: &p.bindNames}
+		lc := &compiler{s: s, sc: sc0, names: &p.bindNames, ctx: ctx, outer: outer}
 		if sel.Limit.Rowcount != nil {
 			x, err := lc.compile(sel.Limit.Rowcount)
 			if err != nil {
@@ -400,11 +425,6 @@ func neededColumns(sel *sqlparser.Select, sc *scope) map[int]bool {
 // run executes the plan.
 func (p *selectPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 	res := &sqltypes.Result{}
-	var err error
-	res.Fields, err = p.fields(ex)
-	if err != nil {
-		return nil, err
-	}
 	limit, offset := uint64(1<<63), uint64(0)
 	if p.limit != nil {
 		v, err := ex.eval(p.limit, nil)
@@ -427,6 +447,7 @@ func (p *selectPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 		}
 	}
 	if limit == 0 {
+		res.Fields = p.fields(ex, nil)
 		return res, nil
 	}
 	constFalse := false
@@ -468,6 +489,7 @@ func (p *selectPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 		return nil, err
 	}
 	res.Rows = rows
+	res.Fields = p.fields(ex, rows)
 	return res, nil
 }
 
@@ -565,8 +587,9 @@ func (o *rowSink) finish() ([]Row, error) {
 	return rows, nil
 }
 
-// fields returns the result column metadata.
-func (p *selectPlan) fields(ex *execCtx) ([]*querypb.Field, error) {
+// fields returns the result column metadata: static types where known,
+// else the type of the first non-NULL value in rows.
+func (p *selectPlan) fields(ex *execCtx, rows []Row) []*querypb.Field {
 	out := make([]*querypb.Field, p.visible)
 	for i := 0; i < p.visible; i++ {
 		if ci := p.projCols[i]; ci >= 0 && p.sc.cols[ci].field != nil {
@@ -575,22 +598,38 @@ func (p *selectPlan) fields(ex *execCtx) ([]*querypb.Field, error) {
 			out[i] = f
 			continue
 		}
-		out[i] = exprField(ex, p.proj[i], p.names[i])
+		if f := exprField(ex, p.proj[i], p.names[i]); f != nil {
+			out[i] = f
+			continue
+		}
+		out[i] = valueField(ex, p.names[i], rows, i)
 	}
-	return out, nil
+	return out
+}
+
+// valueField derives metadata from the values of column i.
+func valueField(ex *execCtx, name string, rows []Row, i int) *querypb.Field {
+	for _, r := range rows {
+		if i < len(r) && !r[i].IsNull() {
+			t := r[i].Type()
+			coll := collations.ID(collations.CollationBinaryID)
+			if sqltypes.IsText(t) {
+				coll = ex.s.collation()
+			}
+			return typeField(name, evalengine.NewTypeEx(t, coll, true, 0, 0, nil))
+		}
+	}
+	if len(rows) > 0 {
+		return &querypb.Field{Name: name, Type: sqltypes.Null, Charset: 63, Flags: uint32(querypb.MySqlFlag_BINARY_FLAG)}
+	}
+	return &querypb.Field{Name: name, Type: sqltypes.VarChar, Charset: uint32(ex.s.collation()), ColumnLength: 1024}
 }
 
 // exprField derives column metadata from an expression's static type.
-func exprField(ex *execCtx, e evalengine.Expr, name string) (f *querypb.Field) {
-	f = &querypb.Field{Name: name, Type: sqltypes.VarChar, Charset: uint32(ex.s.collation()), ColumnLength: 1024}
-	defer func() {
-		if r := recover(); r != nil {
-			f = &querypb.Field{Name: name, Type: sqltypes.VarChar, Charset: uint32(ex.s.collation()), ColumnLength: 1024}
-		}
-	}()
-	t, err := ex.env.TypeOf(e)
-	if err != nil || !t.Valid() {
-		return f
+func exprField(ex *execCtx, e *cexpr, name string) *querypb.Field {
+	t := e.static
+	if !t.Valid() {
+		return nil
 	}
 	return typeField(name, t)
 }

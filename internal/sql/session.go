@@ -55,6 +55,15 @@ type Session struct {
 	clientFoundRows bool
 
 	plans map[string]*cachedPlan
+
+	// nextIso: SET TRANSACTION ISOLATION LEVEL (no scope) applies to the
+	// next transaction only.
+	nextIso      *txn.Isolation
+	nextReadOnly *bool
+
+	// Planning state.
+	slotSeq uint64
+	ctes    []map[string]*cteDef
 }
 
 type mdlRef struct{ db, table string }
@@ -181,7 +190,7 @@ func (s *Session) strict() bool { return s.sqlMode.strictTrans || s.sqlMode.stri
 // when needed. It also marks the statement start for statement rollback.
 func (s *Session) txnForStatement(ctx context.Context) *txn.Txn {
 	if s.tx == nil {
-		s.tx = s.eng.DB.Begin(ctx, s.iso, s.lockTimeout)
+		s.tx = s.eng.DB.Begin(ctx, s.takeIso(), s.lockTimeout)
 		s.explicit = !s.autocommit
 	}
 	s.tx.SetContext(ctx)
@@ -279,4 +288,19 @@ func (s *Session) ResetConnection() {
 	s.warnings = nil
 	s.plans = map[string]*cachedPlan{}
 	s.loadVarCaches()
+}
+
+// takeIso returns the isolation level of a new transaction, consuming a
+// one-shot SET TRANSACTION.
+func (s *Session) takeIso() txn.Isolation {
+	iso := s.iso
+	if s.nextIso != nil {
+		iso = *s.nextIso
+		s.nextIso = nil
+	}
+	if s.nextReadOnly != nil {
+		s.readOnlyTx = *s.nextReadOnly
+		s.nextReadOnly = nil
+	}
+	return iso
 }

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"github.com/strata-db/strata/internal/txn"
 	"strings"
 
 	"vitess.io/vitess/go/mysql/sqlerror"
@@ -129,8 +130,19 @@ func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
 		return nil
 	}
 	if se.Var.Scope == sqlparser.NextTxScope {
-		// SET TRANSACTION ...: strata applies it to the session (the next
-		// transaction and later), a documented simplification.
+		// SET TRANSACTION ... (no SESSION/GLOBAL): the next transaction only.
+		switch name {
+		case "transaction_isolation":
+			iso := txn.RepeatableRead
+			if s := v.ToString(); s == "READ-COMMITTED" || s == "READ-UNCOMMITTED" {
+				iso = txn.ReadCommitted
+			}
+			s.nextIso = &iso
+		case "transaction_read_only":
+			ro := v.ToString() == "1"
+			s.nextReadOnly = &ro
+		}
+		return nil
 	}
 	prevAutocommit := s.autocommit
 	s.vars[name] = v

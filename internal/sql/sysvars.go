@@ -276,7 +276,13 @@ func normalizeVar(d sysVarDef, v sqltypes.Value) (sqltypes.Value, error) {
 			}
 			return v, sqlErr(sqlerror.ERWrongValueForVar, "42000", "Variable '%s' can't be set to the value of '%s'", name, s)
 		case "sql_mode":
-			return sqltypes.NewVarChar(normalizeSQLMode(s)), nil
+			m := normalizeSQLMode(s)
+			for _, p := range strings.Split(m, ",") {
+				if p != "" && !knownSQLModes[p] {
+					return v, sqlErr(sqlerror.ERWrongValueForVar, "42000", "Variable '%s' can't be set to the value of '%s'", name, p)
+				}
+			}
+			return sqltypes.NewVarChar(m), nil
 		}
 		return sqltypes.NewVarChar(s), nil
 	}
@@ -308,4 +314,18 @@ func normalizeSQLMode(s string) string {
 		}
 	}
 	return strings.Join(out, ",")
+}
+
+var knownSQLModes = map[string]bool{
+	"REAL_AS_FLOAT": true, "PIPES_AS_CONCAT": true, "ANSI_QUOTES": true, "IGNORE_SPACE": true,
+	"ONLY_FULL_GROUP_BY": true, "NO_UNSIGNED_SUBTRACTION": true, "NO_DIR_IN_CREATE": true,
+	"ANSI": true, "NO_AUTO_VALUE_ON_ZERO": true, "NO_BACKSLASH_ESCAPES": true,
+	"STRICT_TRANS_TABLES": true, "STRICT_ALL_TABLES": true, "NO_ZERO_IN_DATE": true,
+	"NO_ZERO_DATE": true, "ALLOW_INVALID_DATES": true, "ERROR_FOR_DIVISION_BY_ZERO": true,
+	"TRADITIONAL": true, "HIGH_NOT_PRECEDENCE": true, "NO_ENGINE_SUBSTITUTION": true,
+	"PAD_CHAR_TO_FULL_LENGTH": true, "TIME_TRUNCATE_FRACTIONAL": true,
+	// Accepted for compatibility with older clients and MariaDB dumps.
+	"NO_KEY_OPTIONS": true, "NO_TABLE_OPTIONS": true, "NO_FIELD_OPTIONS": true,
+	"MYSQL323": true, "MYSQL40": true, "DB2": true, "MSSQL": true, "ORACLE": true,
+	"POSTGRESQL": true, "MAXDB": true, "NO_AUTO_CREATE_USER": true,
 }

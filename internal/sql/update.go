@@ -7,7 +7,6 @@ import (
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
-	"vitess.io/vitess/go/vt/vtgate/evalengine"
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
@@ -28,11 +27,6 @@ func (s *Session) collectTargets(ex *execCtx, t *catalog.Table, alias string, wh
 	sc.addTable(t, alias)
 	c := &compiler{s: s, sc: sc, names: names}
 	conds := splitAnd(whereExpr(where))
-	for _, cd := range conds {
-		if hasSubquery(cd) {
-			return nil, nil, unsupportedErr("subqueries")
-		}
-	}
 	var order []orderCol
 	for _, o := range orderBy {
 		oc := orderCol{col: -1, desc: o.Direction == sqlparser.DescOrder}
@@ -43,7 +37,7 @@ func (s *Session) collectTargets(ex *execCtx, t *catalog.Table, alias string, wh
 		}
 		order = append(order, oc)
 	}
-	preds := sargable(conds, sc, 0, len(t.Columns))
+	preds := sargable(conds, sc, 0, len(t.Columns), nil)
 	ap, err := chooseAccess(c, t, preds, indexHints{}, order, limit != nil)
 	if err != nil {
 		return nil, nil, err
@@ -52,7 +46,7 @@ func (s *Session) collectTargets(ex *execCtx, t *catalog.Table, alias string, wh
 	if src.filter, err = c.compileAll(conds); err != nil {
 		return nil, nil, err
 	}
-	var sortKeys []evalengine.Expr
+	var sortKeys []*cexpr
 	for _, o := range orderBy {
 		sc.where = "order clause"
 		x, err := c.compile(o.Expr)
@@ -151,7 +145,7 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 	}
 	c := &compiler{s: s, sc: sc, names: &names}
 	cols := make([]int, len(st.Exprs))
-	exprs := make([]evalengine.Expr, len(st.Exprs))
+	exprs := make([]*cexpr, len(st.Exprs))
 	for i, ue := range st.Exprs {
 		if q := ue.Name.Qualifier.Name.String(); q != "" && q != alias {
 			return nil, badFieldErr(q+"."+ue.Name.Name.String(), "field list")
@@ -159,9 +153,6 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 		ci := t.ColumnIndex(ue.Name.Name.String())
 		if ci < 0 {
 			return nil, badFieldErr(ue.Name.Name.String(), "field list")
-		}
-		if hasSubquery(ue.Expr) {
-			return nil, unsupportedErr("subqueries")
 		}
 		cols[i] = ci
 		if _, isDef := ue.Expr.(*sqlparser.Default); isDef {

@@ -207,7 +207,7 @@ func (t *Table) Insert(tx *txn.Txn, row []sqltypes.Value, buf []byte) ([]byte, e
 			return nil, t.dupError(t.Def.Primary(), row)
 		}
 	}
-	if err := t.checkUniques(tx, row, pkKey, nil); err != nil {
+	if err := t.checkUniques(tx, row, pkKey, nil, nil); err != nil {
 		return nil, err
 	}
 	val, err := t.rc.EncodeRow(nil, row)
@@ -234,7 +234,7 @@ func (t *Table) Insert(tx *txn.Txn, row []sqltypes.Value, buf []byte) ([]byte, e
 // checkUniques locks and checks every unique secondary index for row. old is
 // the row being replaced (nil for inserts): indexes whose key did not change
 // are skipped.
-func (t *Table) checkUniques(tx *txn.Txn, row []sqltypes.Value, pkKey []byte, old []sqltypes.Value) error {
+func (t *Table) checkUniques(tx *txn.Txn, row []sqltypes.Value, pkKey []byte, old []sqltypes.Value, oldPK []byte) error {
 	var kb, ob []byte
 	for _, ix := range t.Def.Indexes[1:] {
 		if !ix.Unique {
@@ -265,7 +265,11 @@ func (t *Table) checkUniques(tx *txn.Txn, row []sqltypes.Value, pkKey []byte, ol
 		if err := tx.Lock(prefix, lock.Exclusive); err != nil {
 			return err
 		}
-		dup, err := t.prefixExists(tx, prefix, pkKey[4:])
+		var oldSuffix []byte
+		if oldPK != nil {
+			oldSuffix = oldPK[4:]
+		}
+		dup, err := t.prefixExists(tx, prefix, pkKey[4:], oldSuffix)
 		if err != nil {
 			return err
 		}
@@ -278,14 +282,14 @@ func (t *Table) checkUniques(tx *txn.Txn, row []sqltypes.Value, pkKey []byte, ol
 
 // prefixExists reports whether any latest entry has the given prefix, other
 // than the one whose pk suffix is selfPK.
-func (t *Table) prefixExists(tx *txn.Txn, prefix, selfPK []byte) (bool, error) {
+func (t *Table) prefixExists(tx *txn.Txn, prefix, selfPK, oldPK []byte) (bool, error) {
 	it, err := tx.NewIter(txn.IterOptions{Lower: prefix, Upper: encoding.PrefixEnd(append([]byte(nil), prefix...)), Latest: true})
 	if err != nil {
 		return false, err
 	}
 	defer it.Close()
 	for ; it.Valid(); it.Next() {
-		if bytes.Equal(it.Key()[len(prefix):], selfPK) {
+		if sfx := it.Key()[len(prefix):]; bytes.Equal(sfx, selfPK) || (oldPK != nil && bytes.Equal(sfx, oldPK)) {
 			continue
 		}
 		return true, nil
@@ -319,10 +323,10 @@ func (t *Table) Update(tx *txn.Txn, oldPK []byte, oldRow, newRow []sqltypes.Valu
 	}
 	pkMoved := !bytes.Equal(newPK, oldPK)
 	if pkMoved {
-		if err := t.checkUniques(tx, newRow, newPK, nil); err != nil {
+		if err := t.checkUniques(tx, newRow, newPK, nil, oldPK); err != nil {
 			return nil, err
 		}
-	} else if err := t.checkUniques(tx, newRow, newPK, oldRow); err != nil {
+	} else if err := t.checkUniques(tx, newRow, newPK, oldRow, nil); err != nil {
 		return nil, err
 	}
 	val, err := t.rc.EncodeRow(nil, newRow)
@@ -397,17 +401,18 @@ func (t *Table) dupError(ix *catalog.Index, row []sqltypes.Value) error {
 		}
 		parts = append(parts, s)
 	}
-	return &DupKeyError{Index: ix, Entry: strings.Join(parts, "-")}
+	return &DupKeyError{Table: t.Def.Name, Index: ix, Entry: strings.Join(parts, "-")}
 }
 
 // DupKeyError is a duplicate-key violation (MySQL 1062).
 type DupKeyError struct {
+	Table string
 	Index *catalog.Index
 	Entry string
 }
 
 func (e *DupKeyError) Error() string {
-	return fmt.Sprintf("Duplicate entry '%s' for key '%s'", e.Entry, e.Index.Name)
+	return fmt.Sprintf("Duplicate entry '%s' for key '%s.%s'", e.Entry, e.Table, e.Index.Name)
 }
 
 // SQLError converts the error to the MySQL error sent to clients.

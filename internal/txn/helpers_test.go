@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -19,6 +21,10 @@ const testBudget = 256 << 20
 
 // long bounds every wait in these tests; nothing should come near it.
 const long = 10 * time.Second
+
+// quietLogger drops Pebble's informational lines ("Found 0 WALs") and keeps
+// warnings and errors.
+var quietLogger = kv.NewSlogLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 
 // store is an open Pebble store that the test may close early; Close is
 // idempotent and also runs at the end of the test.
@@ -37,7 +43,7 @@ func (s *store) Close() error {
 // openKV opens a Pebble store in dir on fs (nil = the OS filesystem).
 func openKV(t *testing.T, fs vfs.FS, dir string) *store {
 	t.Helper()
-	db, err := kv.Open(kv.Options{Dir: dir, FS: fs, MemoryBudget: testBudget})
+	db, err := kv.Open(kv.Options{Dir: dir, FS: fs, MemoryBudget: testBudget, Logger: quietLogger})
 	if err != nil {
 		t.Fatalf("open %s: %v", dir, err)
 	}

@@ -35,6 +35,9 @@ type item struct {
 	del   bool
 }
 
+// size is the entry's charge against Options.MaxTxnBytes.
+func (it *item) size() int64 { return int64(len(it.key) + len(it.value) + entryOverhead) }
+
 func itemLess(a, b *item) bool { return bytes.Compare(a.key, b.key) < 0 }
 
 // undoRec restores the buffer state of key: prev == nil means the key was not
@@ -114,6 +117,13 @@ func (t *Txn) BeginStatement() {
 func (t *Txn) EndStatement() {
 	t.inStmt = false
 	if len(t.savepoints) == 0 {
+		// Entries replaced during the statement are garbage now.
+		for _, u := range t.undo {
+			if u.prev != nil {
+				t.bytes -= u.prev.size()
+			}
+		}
+		clear(t.undo)
 		t.undo = t.undo[:0]
 	}
 }
@@ -209,6 +219,9 @@ func (t *Txn) write(key, value []byte, del bool) error {
 	}
 	if t.inStmt || len(t.savepoints) > 0 {
 		t.undo = append(t.undo, undoRec{key: it.key, prev: prev})
+	} else if prev != nil {
+		// Nothing refers to the replaced entry any more.
+		t.bytes -= prev.size()
 	}
 	t.bytes += size
 	return nil

@@ -17,12 +17,12 @@ func TestOwnWritesVisible(t *testing.T) {
 	if tx.HasWrites() {
 		t.Fatal("HasWrites before any write")
 	}
-	mustSet(t, tx, "a", "a1")  // overwrite committed
-	mustDelete(t, tx, "b")     // delete committed
-	mustSet(t, tx, "d", "d1")  // new key
-	mustSet(t, tx, "e", "e1")  // new key, then deleted
-	mustDelete(t, tx, "e")     // delete of a pending put
-	mustDelete(t, tx, "zzz")   // delete of a key that never existed
+	mustSet(t, tx, "a", "a1") // overwrite committed
+	mustDelete(t, tx, "b")    // delete committed
+	mustSet(t, tx, "d", "d1") // new key
+	mustSet(t, tx, "e", "e1") // new key, then deleted
+	mustDelete(t, tx, "e")    // delete of a pending put
+	mustDelete(t, tx, "zzz")  // delete of a key that never existed
 	if !tx.HasWrites() || tx.BufferedBytes() <= 0 {
 		t.Fatalf("HasWrites=%v BufferedBytes=%d after writes", tx.HasWrites(), tx.BufferedBytes())
 	}

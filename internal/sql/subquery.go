@@ -1,0 +1,697 @@
+package sql
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/sqlerror"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+	"vitess.io/vitess/go/vt/sqlparser"
+	"vitess.io/vitess/go/vt/vtgate/evalengine"
+
+	"github.com/strata-db/strata/internal/catalog"
+)
+
+// queryPlan is a planned query expression (SELECT or UNION).
+type queryPlan interface {
+	run(ex *execCtx) (*sqltypes.Result, error)
+	// outputs describes the result columns known at plan time.
+	outputs() []outCol
+	bindVars() []string
+}
+
+// outCol is one output column of a query plan.
+type outCol struct {
+	name string
+	typ  evalengine.Type
+}
+
+func (p *selectPlan) outputs() []outCol {
+	out := make([]outCol, p.visible)
+	for i := 0; i < p.visible; i++ {
+		out[i].name = p.names[i]
+		if ci := p.projCols[i]; ci >= 0 {
+			out[i].typ = p.sc.cols[ci].typ
+		} else {
+			out[i].typ = p.proj[i].static
+		}
+	}
+	return out
+}
+
+func (p *selectPlan) bindVars() []string { return p.bindNames }
+
+// outerCtx is the scope a subquery's outer references resolve in, and the
+// references the subquery plan makes to it.
+type outerCtx struct {
+	sc     *scope
+	refs   []outerRef
+	parent *outerCtx
+	// correlated: the plan reads any outer value (directly or through an
+	// inner subquery), so its result cannot be cached.
+	correlated bool
+}
+
+type outerRef struct {
+	name string
+	off  int // offset in the outer row
+}
+
+// resolveOuter maps a column that does not resolve locally to a bind
+// variable bound from an enclosing query's row.
+func (o *outerCtx) resolveOuter(s *Session, cn *sqlparser.ColName) (string, bool) {
+	if o == nil {
+		return "", false
+	}
+	if i, err := o.sc.resolve(cn); err == nil {
+		for _, r := range o.refs {
+			if r.off == i {
+				o.correlated = true
+				return r.name, true
+			}
+		}
+		name := bvPrefix + "outer_" + strconv.FormatUint(s.nextSeq(), 10)
+		o.refs = append(o.refs, outerRef{name: name, off: i})
+		o.correlated = true
+		return name, true
+	}
+	if o.parent != nil {
+		if name, ok := o.parent.resolveOuter(s, cn); ok {
+			o.correlated = true
+			return name, true
+		}
+	}
+	return "", false
+}
+
+func (s *Session) nextSeq() uint64 {
+	s.slotSeq++
+	return s.slotSeq
+}
+
+// rewriteOuterRefs replaces columns that only resolve in an enclosing query
+// by bind variables.
+func (c *compiler) rewriteOuterRefs(e sqlparser.Expr) (sqlparser.Expr, error) {
+	if c.outer == nil {
+		return e, nil
+	}
+	var rerr error
+	out := sqlparser.Rewrite(e, func(cur *sqlparser.Cursor) bool {
+		switch n := cur.Node().(type) {
+		case *sqlparser.Subquery:
+			return false
+		case *sqlparser.ColName:
+			if _, err := c.sc.resolve(n); err == nil {
+				return true
+			}
+			if name, ok := c.outer.resolveOuter(c.s, n); ok {
+				cur.Replace(sqlparser.NewArgument(name))
+			}
+		}
+		return true
+	}, nil)
+	if rerr != nil {
+		return nil, rerr
+	}
+	return out.(sqlparser.Expr), nil
+}
+
+// planQuery plans a SELECT or UNION, with outer as the enclosing scope for
+// correlated subqueries (nil at top level).
+func (s *Session) planQuery(ctx context.Context, stmt sqlparser.TableStatement, outer *outerCtx) (queryPlan, error) {
+	switch st := stmt.(type) {
+	case *sqlparser.Select:
+		return s.planSelectOuter(ctx, st, outer)
+	case *sqlparser.Union:
+		return s.planUnion(ctx, st, outer)
+	}
+	return nil, unsupportedErr("%s", sqlparser.String(stmt))
+}
+
+// --- subqueries in expressions ---
+
+type subKind uint8
+
+const (
+	subScalar subKind = iota
+	subExists
+	subIn
+	subNotIn
+)
+
+// subquerySlot plans a subquery used in an expression.
+func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlparser.Expr) (*slot, error) {
+	oc := &outerCtx{sc: c.sc, parent: c.outer}
+	p, err := c.s.planQuery(c.context(), sub.Select, oc)
+	if err != nil {
+		return nil, err
+	}
+	outs := p.outputs()
+	var leftX []*cexpr
+	if left != nil {
+		if tup, ok := left.(sqlparser.ValTuple); ok {
+			for _, e := range tup {
+				x, err := c.compile(e)
+				if err != nil {
+					return nil, err
+				}
+				leftX = append(leftX, x)
+			}
+		} else {
+			x, err := c.compile(left)
+			if err != nil {
+				return nil, err
+			}
+			leftX = []*cexpr{x}
+		}
+		if len(outs) != len(leftX) {
+			return nil, operandColumnsErr(len(leftX))
+		}
+	} else if kind == subScalar && len(outs) != 1 {
+		return nil, operandColumnsErr(1)
+	}
+	if oc.correlated && c.outer != nil {
+		c.outer.correlated = true
+	}
+	cacheable := !oc.correlated
+	name := c.s.nextSlotName()
+	return &slot{name: name, fn: func(ex *execCtx, row Row) (sqltypes.Value, error) {
+		res, err := ex.runSubquery(p, oc, row, cacheable, kind == subExists)
+		if err != nil {
+			return sqltypes.NULL, err
+		}
+		switch kind {
+		case subExists:
+			if len(res.Rows) > 0 {
+				return sqltypes.NewInt64(1), nil
+			}
+			return sqltypes.NewInt64(0), nil
+		case subScalar:
+			switch len(res.Rows) {
+			case 0:
+				return sqltypes.NULL, nil
+			case 1:
+				return res.Rows[0][0], nil
+			}
+			return sqltypes.NULL, sqlErr(sqlerror.ERSubqueryNo1Row, "21000", "Subquery returns more than 1 row")
+		}
+		// IN / NOT IN with SQL's three-valued logic.
+		lv := make(Row, len(leftX))
+		colls := make([]collations.ID, len(leftX))
+		for i, x := range leftX {
+			v, coll, err := ex.evalColl(x, row)
+			if err != nil {
+				return sqltypes.NULL, err
+			}
+			lv[i], colls[i] = v, coll
+		}
+		found, sawNull := false, false
+		for _, r := range res.Rows {
+			eq, null, err := tupleEqual(ex, lv, r, colls)
+			if err != nil {
+				return sqltypes.NULL, err
+			}
+			if eq {
+				found = true
+				break
+			}
+			if null {
+				sawNull = true
+			}
+		}
+		var out int64
+		switch {
+		case found:
+			out = 1
+		case sawNull || (len(res.Rows) > 0 && anyNull(lv)):
+			return sqltypes.NULL, nil
+		}
+		if kind == subNotIn {
+			out = 1 - out
+		}
+		return sqltypes.NewInt64(out), nil
+	}}, nil
+}
+
+func anyNull(r Row) bool {
+	for _, v := range r {
+		if v.IsNull() {
+			return true
+		}
+	}
+	return false
+}
+
+// tupleEqual compares two rows with MySQL = semantics: eq is true when all
+// are equal; null when the result is unknown.
+func tupleEqual(ex *execCtx, a, b Row, colls []collations.ID) (eq, null bool, err error) {
+	eq = true
+	for i := range a {
+		if a[i].IsNull() || b[i].IsNull() {
+			null = true
+			eq = false
+			continue
+		}
+		coll := colls[i]
+		if coll == 0 {
+			coll = ex.s.collation()
+		}
+		c, err := compareForSort(a[i], b[i], ex.s.eng.Env.CollationEnv(), coll)
+		if err != nil {
+			return false, false, err
+		}
+		if c != 0 {
+			return false, false, nil
+		}
+	}
+	if null {
+		return false, true, nil
+	}
+	return eq, false, nil
+}
+
+func operandColumnsErr(n int) error {
+	return sqlErr(sqlerror.EROperandColumns, "21000", "Operand should contain %d column(s)", n)
+}
+
+// runSubquery executes a subquery plan for the current outer row.
+func (ex *execCtx) runSubquery(p queryPlan, oc *outerCtx, row Row, cacheable, existsOnly bool) (*sqltypes.Result, error) {
+	if cacheable {
+		if res, ok := ex.subCache[p]; ok {
+			return res, nil
+		}
+	}
+	bv := make(map[string]*querypb.BindVariable, len(ex.bv)+len(oc.refs))
+	for k, v := range ex.bv {
+		bv[k] = v
+	}
+	for _, r := range oc.refs {
+		if r.off < len(row) {
+			bv[r.name] = sqltypes.ValueBindVariable(row[r.off])
+		}
+	}
+	bv = ex.s.bindSessionVars(p.bindVars(), bv)
+	sub := ex.s.newExecCtx(ex.ctx, ex.tx, bv)
+	sub.subCache = ex.subCache
+	res, err := p.run(sub)
+	if err != nil {
+		return nil, err
+	}
+	if cacheable {
+		if ex.subCache == nil {
+			ex.subCache = map[queryPlan]*sqltypes.Result{}
+			sub.subCache = ex.subCache
+		}
+		ex.subCache[p] = res
+	}
+	return res, nil
+}
+
+// --- UNION ---
+
+type unionPlan struct {
+	left, right queryPlan
+	distinct    bool
+	order       []sortKey
+	limit       *cexpr
+	offset      *cexpr
+	names       []string
+	bindNames   []string
+}
+
+func (u *unionPlan) bindVars() []string {
+	out := append([]string(nil), u.bindNames...)
+	out = append(out, u.left.bindVars()...)
+	return append(out, u.right.bindVars()...)
+}
+
+func (u *unionPlan) outputs() []outCol {
+	l := u.left.outputs()
+	r := u.right.outputs()
+	out := make([]outCol, len(l))
+	for i := range l {
+		out[i] = outCol{name: l[i].name}
+		if l[i].typ.Valid() && r[i].typ.Valid() && l[i].typ.Type() == r[i].typ.Type() {
+			out[i].typ = l[i].typ
+		}
+	}
+	return out
+}
+
+func (s *Session) planUnion(ctx context.Context, u *sqlparser.Union, outer *outerCtx) (queryPlan, error) {
+	if u.With != nil && len(u.With.CTEs) > 0 {
+		pop, err := s.pushCTEs(ctx, u.With, outer)
+		if err != nil {
+			return nil, err
+		}
+		defer pop()
+	}
+	l, err := s.planQuery(ctx, u.Left, outer)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.planQuery(ctx, u.Right, outer)
+	if err != nil {
+		return nil, err
+	}
+	lo, ro := l.outputs(), r.outputs()
+	if len(lo) != len(ro) {
+		return nil, sqlErr(sqlerror.ERWrongNumberOfColumnsInSelect, "21000", "The used SELECT statements have a different number of columns")
+	}
+	p := &unionPlan{left: l, right: r, distinct: u.Distinct}
+	for _, o := range lo {
+		p.names = append(p.names, o.name)
+	}
+	for _, o := range u.OrderBy {
+		k := sortKey{desc: o.Direction == sqlparser.DescOrder, idx: -1}
+		switch e := o.Expr.(type) {
+		case *sqlparser.Literal:
+			n, _ := strconv.Atoi(e.Val)
+			if e.Type != sqlparser.IntVal || n < 1 || n > len(lo) {
+				return nil, sqlErr(sqlerror.ERBadFieldError, sqlerror.SSBadFieldError, "Unknown column '%s' in 'order clause'", e.Val)
+			}
+			k.idx = n - 1
+		case *sqlparser.ColName:
+			for i, n := range p.names {
+				if strings.EqualFold(n, e.Name.String()) {
+					k.idx = i
+					break
+				}
+			}
+			if k.idx < 0 {
+				return nil, sqlErr(sqlerror.ERBadFieldError, sqlerror.SSBadFieldError, "Unknown column '%s' in 'order clause'", sqlparser.String(e))
+			}
+		default:
+			return nil, unsupportedErr("ORDER BY expression on a UNION")
+		}
+		p.order = append(p.order, k)
+	}
+	if u.Limit != nil {
+		lc := &compiler{s: s, sc: &scope{}, names: &p.bindNames, ctx: ctx}
+		if u.Limit.Rowcount != nil {
+			if p.limit, err = lc.compile(u.Limit.Rowcount); err != nil {
+				return nil, err
+			}
+		}
+		if u.Limit.Offset != nil {
+			if p.offset, err = lc.compile(u.Limit.Offset); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return p, nil
+}
+
+func (u *unionPlan) run(ex *execCtx) (*sqltypes.Result, error) {
+	lr, err := u.left.run(ex)
+	if err != nil {
+		return nil, err
+	}
+	rr, err := u.right.run(ex)
+	if err != nil {
+		return nil, err
+	}
+	res := &sqltypes.Result{Fields: mergeFields(lr.Fields, rr.Fields, u.names)}
+	rows := append(append([]Row(nil), lr.Rows...), rr.Rows...)
+	if u.distinct {
+		seen := map[string]struct{}{}
+		var kb []byte
+		out := rows[:0]
+		for _, r := range rows {
+			kb = groupKey(kb[:0], r, nil)
+			if _, dup := seen[string(kb)]; dup {
+				continue
+			}
+			seen[string(kb)] = struct{}{}
+			out = append(out, r)
+		}
+		rows = out
+	}
+	if len(u.order) > 0 {
+		if err := sortRows(rows, u.order, nil, ex); err != nil {
+			return nil, err
+		}
+	}
+	limit, offset := uint64(1<<63), uint64(0)
+	if u.limit != nil {
+		v, err := ex.eval(u.limit, nil)
+		if err != nil {
+			return nil, err
+		}
+		if limit, err = limitValue(v); err != nil {
+			return nil, err
+		}
+	}
+	if u.offset != nil {
+		v, err := ex.eval(u.offset, nil)
+		if err != nil {
+			return nil, err
+		}
+		if offset, err = limitValue(v); err != nil {
+			return nil, err
+		}
+	}
+	if offset >= uint64(len(rows)) {
+		rows = nil
+	} else {
+		rows = rows[offset:]
+	}
+	if uint64(len(rows)) > limit {
+		rows = rows[:limit]
+	}
+	res.Rows = rows
+	return res, nil
+}
+
+// mergeFields gives UNION result metadata: the left side's, widened to text
+// when the sides' types differ.
+func mergeFields(l, r []*querypb.Field, names []string) []*querypb.Field {
+	out := make([]*querypb.Field, len(l))
+	for i := range l {
+		f := cloneField(l[i])
+		f.Name = names[i]
+		f.Table, f.OrgTable, f.OrgName, f.Database = "", "", "", ""
+		if i < len(r) && r[i].Type != l[i].Type && l[i].Type != sqltypes.Null {
+			if r[i].Type != sqltypes.Null {
+				if !(sqltypes.IsIntegral(l[i].Type) && sqltypes.IsIntegral(r[i].Type)) {
+					f.Type = sqltypes.VarChar
+					f.Charset = 45
+				} else {
+					f.Type = sqltypes.Int64
+				}
+			}
+		} else if l[i].Type == sqltypes.Null && i < len(r) {
+			f = cloneField(r[i])
+			f.Name = names[i]
+		}
+		out[i] = f
+	}
+	return out
+}
+
+// --- derived tables and CTEs ---
+
+// derivedSource builds a FROM item for a subquery in FROM.
+func (s *Session) derivedSource(ctx context.Context, alias string, stmt sqlparser.TableStatement, cols sqlparser.Columns, outer *outerCtx) (*fromItem, error) {
+	p, err := s.planQuery(ctx, stmt, outer)
+	if err != nil {
+		return nil, err
+	}
+	outs := p.outputs()
+	def := virtualTableDef("", alias, outs, cols)
+	if len(cols) > 0 && len(cols) != len(outs) {
+		return nil, sqlErr(sqlerror.ERViewWrongList, "HY000", "In definition of view, derived table or common table expression, SELECT list and column names list have different column counts")
+	}
+	seen := map[string]bool{}
+	for _, c := range def.Columns {
+		if seen[lowerName(c.Name)] {
+			return nil, sqlErr(sqlerror.ERDupFieldName, "42S21", "Duplicate column name '%s'", c.Name)
+		}
+		seen[lowerName(c.Name)] = true
+	}
+	types := make([]evalengine.Type, len(outs))
+	for i, o := range outs {
+		types[i] = o.typ
+	}
+	item := &fromItem{def: def, alias: alias, types: types}
+	item.virtual = func(ex *execCtx) ([]Row, error) {
+		res, err := ex.runSubquery(p, &outerCtx{}, nil, true, false)
+		if err != nil {
+			return nil, err
+		}
+		return res.Rows, nil
+	}
+	return item, nil
+}
+
+// virtualTableDef describes the columns of a derived table or CTE.
+func virtualTableDef(db, name string, outs []outCol, cols sqlparser.Columns) *catalog.Table {
+	t := &catalog.Table{DB: db, Name: name, HiddenPK: true, AutoIncCol: -1,
+		Indexes: []*catalog.Index{{Name: "PRIMARY", Primary: true}}}
+	for i, o := range outs {
+		n := o.name
+		if i < len(cols) {
+			n = cols[i].String()
+		}
+		c := catalog.Column{Name: n, Nullable: true, Type: sqltypes.VarChar, Collation: 45}
+		if o.typ.Valid() {
+			c.Type = o.typ.Type()
+			c.Collation = o.typ.Collation()
+		}
+		t.Columns = append(t.Columns, c)
+	}
+	return t
+}
+
+// cteDef is a WITH definition visible while planning.
+type cteDef struct {
+	name      string
+	cols      sqlparser.Columns
+	stmt      sqlparser.TableStatement
+	recursive bool
+	outer     *outerCtx
+	// For recursive CTEs: the rows of the previous iteration.
+	working []Row
+	outs    []outCol
+}
+
+// pushCTEs makes WITH definitions visible to the planning of the statement.
+func (s *Session) pushCTEs(ctx context.Context, w *sqlparser.With, outer *outerCtx) (func(), error) {
+	m := map[string]*cteDef{}
+	for _, cte := range w.CTEs {
+		m[cte.ID.String()] = &cteDef{name: cte.ID.String(), cols: cte.Columns, stmt: cte.Subquery, recursive: w.Recursive, outer: outer}
+	}
+	s.ctes = append(s.ctes, m)
+	n := len(s.ctes)
+	return func() { s.ctes = s.ctes[:n-1] }, nil
+}
+
+// lookupCTE finds a WITH definition by name.
+func (s *Session) lookupCTE(name string) *cteDef {
+	for i := len(s.ctes) - 1; i >= 0; i-- {
+		if d, ok := s.ctes[i][name]; ok {
+			return d
+		}
+	}
+	return nil
+}
+
+// cteSource builds a FROM item reading a CTE.
+func (s *Session) cteSource(ctx context.Context, d *cteDef, alias string) (*fromItem, error) {
+	if d.working != nil || d.outs != nil {
+		// A recursive reference from inside the CTE's own recursive member.
+		def := virtualTableDef("", alias, d.outs, d.cols)
+		types := make([]evalengine.Type, len(d.outs))
+		for i, o := range d.outs {
+			types[i] = o.typ
+		}
+		return &fromItem{def: def, alias: alias, types: types, virtual: func(ex *execCtx) ([]Row, error) {
+			return d.working, nil
+		}}, nil
+	}
+	u, isUnion := d.stmt.(*sqlparser.Union)
+	if !d.recursive || !isUnion || !referencesTable(u.Right, d.name) {
+		return s.derivedSource(ctx, alias, d.stmt, d.cols, d.outer)
+	}
+	// Recursive: anchor UNION [ALL] recursive member.
+	anchor, err := s.planQuery(ctx, u.Left, d.outer)
+	if err != nil {
+		return nil, err
+	}
+	d.outs = anchor.outputs()
+	d.working = []Row{}
+	recur, err := s.planQuery(ctx, u.Right, d.outer)
+	d.working = nil
+	if err != nil {
+		d.outs = nil
+		return nil, err
+	}
+	outs := d.outs
+	d.outs = nil
+	if len(recur.outputs()) != len(outs) {
+		return nil, sqlErr(sqlerror.ERWrongNumberOfColumnsInSelect, "21000", "The used SELECT statements have a different number of columns")
+	}
+	def := virtualTableDef("", alias, outs, d.cols)
+	types := make([]evalengine.Type, len(outs))
+	for i, o := range outs {
+		types[i] = o.typ
+	}
+	distinct := u.Distinct
+	item := &fromItem{def: def, alias: alias, types: types}
+	item.virtual = func(ex *execCtx) ([]Row, error) {
+		res, err := anchor.run(ex)
+		if err != nil {
+			return nil, err
+		}
+		all := append([]Row(nil), res.Rows...)
+		seen := map[string]struct{}{}
+		var kb []byte
+		if distinct {
+			out := all[:0]
+			for _, r := range all {
+				kb = groupKey(kb[:0], r, nil)
+				if _, dup := seen[string(kb)]; !dup {
+					seen[string(kb)] = struct{}{}
+					out = append(out, r)
+				}
+			}
+			all = out
+		}
+		working := all
+		maxDepth := int64(1000)
+		if v, ok := ex.s.sysVar("cte_max_recursion_depth"); ok {
+			maxDepth, _ = v.ToInt64()
+		}
+		for depth := int64(1); len(working) > 0; depth++ {
+			if depth > maxDepth {
+				return nil, sqlErr(3636, "HY000", "Recursive query aborted after %d iterations. Try increasing @@cte_max_recursion_depth to a larger value.", depth)
+			}
+			d.working = working
+			res, err := recur.run(ex)
+			d.working = nil
+			if err != nil {
+				return nil, err
+			}
+			var next []Row
+			for _, r := range res.Rows {
+				if distinct {
+					kb = groupKey(kb[:0], r, nil)
+					if _, dup := seen[string(kb)]; dup {
+						continue
+					}
+					seen[string(kb)] = struct{}{}
+				}
+				next = append(next, r)
+			}
+			all = append(all, next...)
+			working = next
+		}
+		return all, nil
+	}
+	return item, nil
+}
+
+func referencesTable(stmt sqlparser.SQLNode, name string) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if tn, ok := n.(sqlparser.TableName); ok && tn.Qualifier.IsEmpty() && tn.Name.String() == name {
+			found = true
+		}
+		return !found, nil
+	}, stmt)
+	return found
+}
+
+// canResolve reports whether an enclosing scope defines cn (without
+// registering a reference).
+func (o *outerCtx) canResolve(cn *sqlparser.ColName) bool {
+	for x := o; x != nil; x = x.parent {
+		if _, err := x.sc.resolve(cn); err == nil {
+			return true
+		}
+	}
+	return false
+}

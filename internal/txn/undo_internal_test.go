@@ -1,0 +1,62 @@
+package txn
+
+import (
+	"context"
+	"testing"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
+)
+
+// TestUndoLogBounded checks the undo log's memory directly: records are kept
+// only while a statement is open or a savepoint may need them.
+func TestUndoLogBounded(t *testing.T) {
+	pdb, err := pebble.Open("/db", &pebble.Options{FS: vfs.NewMem()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pdb.Close()
+	db := New(pdb, Options{})
+	tx := db.Begin(context.Background(), RepeatableRead, 0)
+	defer tx.Rollback()
+
+	set := func(k string) {
+		t.Helper()
+		if err := tx.Set([]byte(k), []byte("v")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set("outside") // no statement, no savepoint: no undo record
+	if n := len(tx.undo); n != 0 {
+		t.Fatalf("undo records outside a statement: %d", n)
+	}
+	for i := 0; i < 100; i++ {
+		tx.BeginStatement()
+		set("a")
+		set("b")
+		if n := len(tx.undo); n != 2 {
+			t.Fatalf("statement %d: %d undo records, want 2", i, n)
+		}
+		tx.EndStatement()
+		if n := len(tx.undo); n != 0 {
+			t.Fatalf("statement %d: %d undo records after EndStatement, want 0", i, n)
+		}
+	}
+	tx.Savepoint("sp")
+	for i := 0; i < 3; i++ {
+		tx.BeginStatement()
+		set("c")
+		tx.EndStatement()
+	}
+	if n := len(tx.undo); n != 3 {
+		t.Fatalf("with a savepoint: %d undo records, want 3", n)
+	}
+	if err := tx.ReleaseSavepoint("sp"); err != nil {
+		t.Fatal(err)
+	}
+	tx.BeginStatement()
+	tx.EndStatement()
+	if n := len(tx.undo); n != 0 {
+		t.Fatalf("after releasing the savepoint: %d undo records, want 0", n)
+	}
+}
