@@ -13,9 +13,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	_ "net/http/pprof" // profiling endpoints, served only with --pprof
-	"net"
 	"os"
 	"os/signal"
 	"strconv"

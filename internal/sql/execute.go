@@ -95,7 +95,17 @@ func (s *Session) Query(ctx context.Context, sql string) (*sqltypes.Result, erro
 // Prepare parses a statement for the binary protocol and returns its
 // parameter count and result columns (when known before execution).
 func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.Field, error) {
+	if reShowCount.MatchString(sql) || reNamesCollate.MatchString(sql) {
+		return 0, nil, nil
+	}
 	stmt, n, err := s.parse(sql)
+	if err != nil {
+		if fixed, ok := fixAssignSyntax(sql); ok {
+			if st2, n2, err2 := s.parse(fixed); err2 == nil {
+				stmt, n, err = st2, n2, nil
+			}
+		}
+	}
 	if err != nil {
 		return 0, nil, s.noteError(err)
 	}
@@ -122,7 +132,17 @@ func (s *Session) ExecutePrepared(ctx context.Context, sql string, bv map[string
 		res, err := s.execCached(ctx, cp, bv)
 		return res, s.noteError(err)
 	}
+	if res, handled, err := s.specialStatement(ctx, sql); handled {
+		return res, s.noteError(err)
+	}
 	stmt, _, err := s.parse(sql)
+	if err != nil {
+		if fixed, ok := fixAssignSyntax(sql); ok {
+			if st2, _, err2 := s.parse(fixed); err2 == nil {
+				stmt, err = st2, nil
+			}
+		}
+	}
 	if err != nil {
 		return nil, s.noteError(err)
 	}

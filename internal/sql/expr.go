@@ -137,6 +137,8 @@ type compiler struct {
 	ctx   context.Context
 	// outer resolves correlated references of a subquery.
 	outer *outerCtx
+	// noDivChecks: do not add division-by-zero warning slots.
+	noDivChecks bool
 }
 
 // cexpr is a compiled expression: an evalengine expression plus slots —
@@ -165,6 +167,10 @@ func (c *compiler) compile(e sqlparser.Expr) (*cexpr, error) {
 	e, err = c.rewriteOuterRefs(e)
 	if err != nil {
 		return nil, err
+	}
+	e = c.rewriteEnums(e)
+	if !c.noDivChecks {
+		e = c.divisionChecks(e, out)
 	}
 	e, err = c.rewriteSlots(e, out)
 	if err != nil {
@@ -210,6 +216,9 @@ func translateErr(err error, e sqlparser.Expr) error {
 		return se
 	}
 	msg := err.Error()
+	if strings.Contains(msg, "value is out of range") {
+		return evalErr(err)
+	}
 	if strings.Contains(msg, "Incorrect parameter count") {
 		return sqlErr(sqlerror.ERWrongParamcountToNativeFct, "42000", "%s", msg)
 	}

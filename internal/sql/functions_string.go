@@ -392,7 +392,7 @@ const soundexCodes = "01230120022455012623010202"
 // soundex implements MySQL's SOUNDEX: the first letter, then the codes of
 // the following letters with repeats (of adjacent codes, ignoring vowels)
 // dropped, padded with '0' to at least four characters. Non-letters are
-// ignored; a string without letters gives ''.
+// ignored; a string without letters gives ”.
 func soundex(s string) string {
 	code := func(r rune) byte {
 		if r >= 'A' && r <= 'Z' {

@@ -264,13 +264,24 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 				p.order = append(p.order, k)
 				continue
 			}
+			oe := o.Expr
 			if idx := aliasIndex(o.Expr, selExprs); idx >= 0 {
-				k.idx = idx
-				p.order = append(p.order, k)
-				continue
+				if ae, ok := selExprs.Exprs[idx].(*sqlparser.AliasedExpr); ok && isEnumColumn(sc, ae.Expr) {
+					oe = ae.Expr
+				} else {
+					k.idx = idx
+					p.order = append(p.order, k)
+					continue
+				}
+			}
+			if isEnumColumn(sc, oe) {
+				// ENUM sorts by member number, not by text.
+				cn := oe.(*sqlparser.ColName)
+				i, _ := sc.resolve(cn)
+				oe = enumIndexCall(cn, sc.cols[i].col.EnumValues)
 			}
 			sc.where = "order clause"
-			e, err := p.rewriteAggs(o.Expr)
+			e, err := p.rewriteAggs(oe)
 			if err != nil {
 				return nil, err
 			}
@@ -710,4 +721,14 @@ func cloneField(f *querypb.Field) *querypb.Field {
 		OrgName: f.OrgName, ColumnLength: f.ColumnLength, Charset: f.Charset, Decimals: f.Decimals,
 		Flags: f.Flags, ColumnType: f.ColumnType,
 	}
+}
+
+// isEnumColumn reports whether e is a plain reference to an ENUM column.
+func isEnumColumn(sc *scope, e sqlparser.Expr) bool {
+	cn, ok := e.(*sqlparser.ColName)
+	if !ok {
+		return false
+	}
+	i, err := sc.resolve(cn)
+	return err == nil && sc.cols[i].col != nil && sc.cols[i].col.Type == sqltypes.Enum
 }

@@ -204,16 +204,20 @@ func (c *compiler) rewriteMySQLSemantics(e sqlparser.Expr) sqlparser.Expr {
 					tup[i] = rtrim(tup[i])
 				}
 			case sqlparser.LikeOp, sqlparser.NotLikeOp:
-				if n.Escape == nil {
-					break
+				if n.Escape != nil {
+					esc, ok1 := n.Escape.(*sqlparser.Literal)
+					pat, ok2 := n.Right.(*sqlparser.Literal)
+					if ok1 && ok2 && esc.Type == sqlparser.StrVal && pat.Type == sqlparser.StrVal && len([]rune(esc.Val)) == 1 {
+						n.Right = sqlparser.NewStrLiteral(translateLikeEscape(pat.Val, []rune(esc.Val)[0]))
+						n.Escape = nil
+					}
 				}
-				esc, ok1 := n.Escape.(*sqlparser.Literal)
-				pat, ok2 := n.Right.(*sqlparser.Literal)
-				if !ok1 || !ok2 || esc.Type != sqlparser.StrVal || pat.Type != sqlparser.StrVal || len([]rune(esc.Val)) != 1 {
-					break
+				if n.Operator == sqlparser.NotLikeOp {
+					// evalengine's compiled NOT LIKE on typed columns
+					// returns the LIKE result: evaluate NOT (x LIKE y).
+					cur.Replace(&sqlparser.NotExpr{Expr: &sqlparser.ComparisonExpr{Operator: sqlparser.LikeOp, Left: n.Left, Right: n.Right, Escape: n.Escape}})
 				}
-				n.Right = sqlparser.NewStrLiteral(translateLikeEscape(pat.Val, []rune(esc.Val)[0]))
-				n.Escape = nil
+				return true
 			}
 		}
 		return true
@@ -269,4 +273,114 @@ func (c *compiler) padText(e sqlparser.Expr) bool {
 		return coll != collations.CollationBinaryID && padSpace(coll)
 	}
 	return false
+}
+
+// rewriteEnums makes ENUM columns read as their 1-based member number in
+// numeric contexts (arithmetic, comparison with a number), as MySQL does;
+// evalengine uses 0-based ordinals.
+func (c *compiler) rewriteEnums(e sqlparser.Expr) sqlparser.Expr {
+	wrap := func(x sqlparser.Expr) sqlparser.Expr {
+		cn, ok := x.(*sqlparser.ColName)
+		if !ok {
+			return x
+		}
+		i, err := c.sc.resolve(cn)
+		if err != nil || c.sc.cols[i].col == nil || c.sc.cols[i].col.Type != sqltypes.Enum {
+			return x
+		}
+		return enumIndexCall(cn, c.sc.cols[i].col.EnumValues)
+	}
+	isNum := func(x sqlparser.Expr) bool {
+		l, ok := x.(*sqlparser.Literal)
+		return ok && (l.Type == sqlparser.IntVal || l.Type == sqlparser.DecimalVal || l.Type == sqlparser.FloatVal)
+	}
+	return sqlparser.Rewrite(e, nil, func(cur *sqlparser.Cursor) bool {
+		switch n := cur.Node().(type) {
+		case *sqlparser.BinaryExpr:
+			n.Left, n.Right = wrap(n.Left), wrap(n.Right)
+		case *sqlparser.UnaryExpr:
+			n.Expr = wrap(n.Expr)
+		case *sqlparser.ComparisonExpr:
+			if isNum(n.Right) {
+				n.Left = wrap(n.Left)
+			} else if isNum(n.Left) {
+				n.Right = wrap(n.Right)
+			}
+		}
+		return true
+	}).(sqlparser.Expr)
+}
+
+// enumIndexCall builds strata_enum_index(col, 'm1', 'm2', ...).
+func enumIndexCall(col sqlparser.Expr, members []string) sqlparser.Expr {
+	args := []sqlparser.Expr{col}
+	for _, m := range members {
+		args = append(args, sqlparser.NewStrLiteral(m))
+	}
+	return &sqlparser.FuncExpr{Name: sqlparser.NewIdentifierCI("strata_enum_index"), Exprs: args}
+}
+
+func init() {
+	registerBuiltin("strata_enum_index", &builtin{minArgs: 1, maxArgs: -1, fn: func(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+		if a[0].IsNull() {
+			return sqltypes.NULL, nil
+		}
+		v := a[0].ToString()
+		for i, m := range a[1:] {
+			if strings.EqualFold(m.ToString(), v) {
+				return sqltypes.NewInt64(int64(i + 1)), nil
+			}
+		}
+		return sqltypes.NewInt64(0), nil
+	}})
+}
+
+// divisionChecks adds a slot per division whose divisor is not a non-zero
+// literal: it raises MySQL's warning 1365 "Division by 0" when the divisor
+// is zero (evalengine returns NULL silently).
+func (c *compiler) divisionChecks(e sqlparser.Expr, out *cexpr) sqlparser.Expr {
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch x := n.(type) {
+		case *sqlparser.Subquery:
+			return false, nil
+		case *sqlparser.BinaryExpr:
+			switch x.Operator {
+			case sqlparser.DivOp, sqlparser.IntDivOp, sqlparser.ModOp:
+			default:
+				return true, nil
+			}
+			if l, ok := x.Right.(*sqlparser.Literal); ok && l.Type != sqlparser.StrVal {
+				if f, err := strconv.ParseFloat(l.Val, 64); err == nil && f != 0 {
+					return true, nil
+				}
+			}
+			if hasSubquery(x.Right) {
+				return true, nil
+			}
+			div, err := c.compileNoChecks(x.Right)
+			if err != nil {
+				return true, nil
+			}
+			out.slots = append(out.slots, slot{name: c.s.nextSlotName(), fn: func(ex *execCtx, row Row) (sqltypes.Value, error) {
+				v, err := ex.eval(div, row)
+				if err != nil || v.IsNull() {
+					return sqltypes.NULL, nil
+				}
+				if f, err := strconv.ParseFloat(strings.TrimSpace(v.ToString()), 64); err == nil && f == 0 {
+					ex.s.warn("Warning", 1365, "Division by 0")
+				}
+				return sqltypes.NULL, nil
+			}})
+		}
+		return true, nil
+	}, e)
+	return e
+}
+
+// compileNoChecks compiles without adding division checks (for the divisor
+// itself).
+func (c *compiler) compileNoChecks(e sqlparser.Expr) (*cexpr, error) {
+	cc := *c
+	cc.noDivChecks = true
+	return cc.compile(e)
 }

@@ -131,7 +131,10 @@ func (s *Session) collectTargets(ex *execCtx, t *catalog.Table, alias string, wh
 // execUpdate runs a single-table UPDATE.
 func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Result, error) {
 	if len(st.TableExprs) != 1 {
-		return nil, unsupportedErr("multi-table UPDATE")
+		return s.execMultiUpdate(ex, st)
+	}
+	if _, ok := st.TableExprs[0].(*sqlparser.AliasedTableExpr); !ok {
+		return s.execMultiUpdate(ex, st)
 	}
 	t, alias, err := s.targetTable(ex, st.TableExprs[0])
 	if err != nil {
@@ -234,8 +237,11 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 
 // execDelete runs a single-table DELETE.
 func (s *Session) execDelete(ex *execCtx, st *sqlparser.Delete) (*sqltypes.Result, error) {
-	if len(st.TableExprs) != 1 || len(st.Targets) > 1 {
-		return nil, unsupportedErr("multi-table DELETE")
+	if len(st.Targets) > 0 {
+		return s.execMultiDelete(ex, st)
+	}
+	if len(st.TableExprs) != 1 {
+		return nil, unsupportedErr("multi-table DELETE without targets")
 	}
 	t, alias, err := s.targetTable(ex, st.TableExprs[0])
 	if err != nil {

@@ -1,0 +1,207 @@
+package sql
+
+import (
+	"fmt"
+	"time"
+
+	"vitess.io/vitess/go/mysql/sqlerror"
+	"vitess.io/vitess/go/sqltypes"
+	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/coltype"
+)
+
+// multiTarget collects the rows of one table a multi-table UPDATE/DELETE
+// changes, each once (MySQL applies the first matching combination).
+type multiTarget struct {
+	src  *tableSource
+	seen map[string]bool
+	rows []targetRow
+	// For UPDATE: per row, the combined row it was matched with.
+	combined []Row
+}
+
+// planMultiJoin plans the FROM/WHERE of a multi-table statement as a
+// locking join and returns the plan and its sources by alias.
+func (s *Session) planMultiJoin(ex *execCtx, from []sqlparser.TableExpr, where *sqlparser.Where) (*selectPlan, error) {
+	sel := &sqlparser.Select{From: from, Where: where, SelectExprs: &sqlparser.SelectExprs{Exprs: []sqlparser.SelectExpr{&sqlparser.StarExpr{}}}}
+	p, err := s.planSelect(ex.ctx, sel)
+	if err != nil {
+		return nil, err
+	}
+	p.lock = lockExclusive
+	for _, src := range p.srcs {
+		if src.virtual != nil {
+			return nil, sqlErr(sqlerror.ERNonUpdateableTable, "HY000", "The target table %s of the UPDATE is not updatable", src.alias)
+		}
+		src.covering = false
+	}
+	return p, nil
+}
+
+// collectMulti runs the join and gathers rows of the target sources.
+func (s *Session) collectMulti(ex *execCtx, p *selectPlan, targets map[int]*multiTarget) error {
+	ex.setBV(s.bindSessionVars(p.bindNames, ex.bv))
+	for _, f := range p.constFilter {
+		ok, err := ex.evalBool(f, nil)
+		if err != nil || !ok {
+			return err
+		}
+	}
+	ji := newJoinIter(p.srcs, p.width, lockExclusive)
+	defer ji.close()
+	for {
+		row, ok, err := ji.next(ex)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		for lvl, tg := range targets {
+			pk := ji.currentPK(lvl)
+			if pk == nil || tg.seen[string(pk)] {
+				continue
+			}
+			tg.seen[string(pk)] = true
+			src := tg.src
+			tg.rows = append(tg.rows, targetRow{pk: append([]byte(nil), pk...), row: copyRow(nil, row[src.off:src.off+src.width])})
+			tg.combined = append(tg.combined, copyRow(nil, row))
+		}
+	}
+}
+
+// execMultiUpdate runs UPDATE t1 JOIN t2 ... SET ...
+func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Result, error) {
+	if len(st.OrderBy) > 0 || st.Limit != nil {
+		return nil, sqlErr(sqlerror.ERWrongUsage, "HY000", "Incorrect usage of UPDATE and ORDER BY")
+	}
+	p, err := s.planMultiJoin(ex, st.TableExprs, st.Where)
+	if err != nil {
+		return nil, err
+	}
+	c := &compiler{s: s, sc: p.sc, names: &p.bindNames, ctx: ex.ctx}
+	type assign struct {
+		lvl, col int
+		x        *cexpr
+	}
+	var assigns []assign
+	targets := map[int]*multiTarget{}
+	for _, ue := range st.Exprs {
+		i, err := p.sc.resolve(ue.Name)
+		if err != nil {
+			return nil, err
+		}
+		lvl := -1
+		for k, src := range p.srcs {
+			if i >= src.off && i < src.off+src.width {
+				lvl = k
+			}
+		}
+		x, err := c.compile(ue.Expr)
+		if err != nil {
+			return nil, err
+		}
+		assigns = append(assigns, assign{lvl: lvl, col: i - p.srcs[lvl].off, x: x})
+		if targets[lvl] == nil {
+			targets[lvl] = &multiTarget{src: p.srcs[lvl], seen: map[string]bool{}}
+		}
+	}
+	if err := s.collectMulti(ex, p, targets); err != nil {
+		return nil, err
+	}
+	var matched, changed uint64
+	for lvl, tg := range targets {
+		t := tg.src.def
+		tbl := tg.src.tbl
+		for k, tr := range tg.rows {
+			matched++
+			newRow := copyRow(nil, tr.row)
+			comb := tg.combined[k]
+			var cols []int
+			for _, a := range assigns {
+				if a.lvl != lvl {
+					continue
+				}
+				v, err := ex.eval(a.x, comb)
+				if err != nil {
+					return nil, err
+				}
+				col := &t.Columns[a.col]
+				if v.IsNull() {
+					if !col.Nullable {
+						if s.strict() && !bool(st.Ignore) {
+							return nil, sqlErr(sqlerror.ERBadNullError, "23000", "Column '%s' cannot be null", col.Name)
+						}
+						v = coltype.ImplicitDefault(col)
+					}
+				} else {
+					cv, w, err := coltype.Convert(col, v, s.strict() && !bool(st.Ignore), k+1)
+					if err != nil {
+						return nil, err
+					}
+					if w != nil {
+						s.warn(w.Level, w.Code, w.Message)
+					}
+					v = cv
+				}
+				newRow[a.col] = copyRow(nil, Row{v})[0]
+				cols = append(cols, a.col)
+			}
+			if rowsEqual(tr.row, newRow) {
+				continue
+			}
+			s.applyOnUpdate(ex, t, newRow, cols)
+			if _, err := tbl.Update(ex.tx, tr.pk, tr.row, newRow); err != nil {
+				return nil, err
+			}
+			changed++
+		}
+	}
+	res := &sqltypes.Result{RowsAffected: changed}
+	if s.clientFoundRows {
+		res.RowsAffected = matched
+	}
+	res.Info = fmt.Sprintf("Rows matched: %d  Changed: %d  Warnings: %d", matched, changed, len(s.warnings))
+	_ = time.Now
+	return res, nil
+}
+
+// execMultiDelete runs DELETE t1 [, t2] FROM ... JOIN ... and DELETE FROM
+// t1 USING ...
+func (s *Session) execMultiDelete(ex *execCtx, st *sqlparser.Delete) (*sqltypes.Result, error) {
+	if len(st.OrderBy) > 0 || st.Limit != nil {
+		return nil, sqlErr(sqlerror.ERWrongUsage, "HY000", "Incorrect usage of DELETE and ORDER BY")
+	}
+	p, err := s.planMultiJoin(ex, st.TableExprs, st.Where)
+	if err != nil {
+		return nil, err
+	}
+	targets := map[int]*multiTarget{}
+	for _, tn := range st.Targets {
+		name := tn.Name.String()
+		found := false
+		for k, src := range p.srcs {
+			if src.alias == name {
+				targets[k] = &multiTarget{src: src, seen: map[string]bool{}}
+				found = true
+			}
+		}
+		if !found {
+			return nil, sqlErr(sqlerror.ERUnknownTable, "42S02", "Unknown table '%s' in MULTI DELETE", name)
+		}
+	}
+	if err := s.collectMulti(ex, p, targets); err != nil {
+		return nil, err
+	}
+	var n uint64
+	for _, tg := range targets {
+		for _, tr := range tg.rows {
+			if err := tg.src.tbl.Delete(ex.tx, tr.pk, tr.row); err != nil {
+				return nil, err
+			}
+			n++
+		}
+	}
+	return &sqltypes.Result{RowsAffected: n}, nil
+}
