@@ -36,12 +36,42 @@ type accessPath struct {
 	ordered bool
 	// unique: a full equality on a unique index (at most one row per value).
 	unique bool
+	// consumed lists the conjuncts the key ranges enforce exactly; they need
+	// no re-check unless a range had to be widened at execution.
+	consumed []sqlparser.Expr
+	// inexact is set by ranges when a bound could not be used exactly (the
+	// consumed conjuncts must be re-checked). Plans are not shared between
+	// sessions, and a plan runs one execution at a time.
+	inexact bool
+}
+
+// consumable reports whether a predicate is enforced exactly by its key
+// range (no prefix key part, no explicit collation on the value).
+func consumable(p *predicate, ic catalog.IndexColumn) bool {
+	if ic.Prefix > 0 || p.src == nil {
+		return false
+	}
+	for _, v := range p.vals {
+		bad := false
+		_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+			switch n.(type) {
+			case *sqlparser.CollateExpr, *sqlparser.Subquery:
+				bad = true
+			}
+			return !bad, nil
+		}, v)
+		if bad {
+			return false
+		}
+	}
+	return true
 }
 
 // predicate is a sargable conjunct: col op value(s).
 type predicate struct {
-	col  int    // table column ordinal
-	op   string // "=", "<=>", "<", "<=", ">", ">=", "in", "between", "isnull"
+	src  sqlparser.Expr // the conjunct it came from
+	col  int            // table column ordinal
+	op   string         // "=", "<=>", "<", "<=", ">", ">=", "in", "between", "isnull"
 	vals []sqlparser.Expr
 }
 
@@ -109,19 +139,19 @@ func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int, outer *outerCtx)
 					}
 				}
 				if all {
-					out = append(out, predicate{col: col, op: "in", vals: tup})
+					out = append(out, predicate{src: c, col: col, op: "in", vals: tup})
 				}
 				continue
 			}
 			if op, ok := same[e.Operator]; ok {
 				if col := colOf(e.Left); col >= 0 && avail(e.Right) {
-					out = append(out, predicate{col: col, op: op, vals: []sqlparser.Expr{e.Right}})
+					out = append(out, predicate{src: c, col: col, op: op, vals: []sqlparser.Expr{e.Right}})
 					continue
 				}
 			}
 			if op, ok := flip[e.Operator]; ok {
 				if col := colOf(e.Right); col >= 0 && avail(e.Left) {
-					out = append(out, predicate{col: col, op: op, vals: []sqlparser.Expr{e.Left}})
+					out = append(out, predicate{src: c, col: col, op: op, vals: []sqlparser.Expr{e.Left}})
 				}
 			}
 		case *sqlparser.BetweenExpr:
@@ -129,12 +159,12 @@ func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int, outer *outerCtx)
 				continue
 			}
 			if col := colOf(e.Left); col >= 0 && avail(e.From) && avail(e.To) {
-				out = append(out, predicate{col: col, op: "between", vals: []sqlparser.Expr{e.From, e.To}})
+				out = append(out, predicate{src: c, col: col, op: "between", vals: []sqlparser.Expr{e.From, e.To}})
 			}
 		case *sqlparser.IsExpr:
 			if e.Right == sqlparser.IsNullOp {
 				if col := colOf(e.Left); col >= 0 {
-					out = append(out, predicate{col: col, op: "isnull"})
+					out = append(out, predicate{src: c, col: col, op: "isnull"})
 				}
 			}
 		}
@@ -315,7 +345,10 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexH
 	}
 	ap := &accessPath{ix: best.ix, ordered: best.ordered, reverse: best.reverse}
 	ap.unique = best.eqCols == len(best.ix.Columns) && (best.ix.Primary || best.ix.Unique) && best.score >= 1000
-	for _, p := range best.eqPreds {
+	for k, p := range best.eqPreds {
+		if consumable(p, best.ix.Columns[k]) {
+			ap.consumed = append(ap.consumed, p.src)
+		}
 		var alts []*cexpr
 		switch p.op {
 		case "isnull":
@@ -336,6 +369,10 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexH
 	if rp := best.rngPred; rp != nil {
 		var err error
 		ap.hasRange = true
+		rangeCol := best.ix.Columns[len(best.eqPreds)]
+		if consumable(rp, rangeCol) {
+			ap.consumed = append(ap.consumed, rp.src)
+		}
 		switch rp.op {
 		case "<", "<=":
 			ap.hi, err = c.compile(rp.vals[0])
@@ -363,9 +400,15 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexH
 			case (p.op == "<" || p.op == "<=") && ap.hi == nil:
 				ap.hi, err = c.compile(p.vals[0])
 				ap.hiIncl = p.op == "<="
+				if consumable(p, rangeCol) {
+					ap.consumed = append(ap.consumed, p.src)
+				}
 			case (p.op == ">" || p.op == ">=") && ap.lo == nil:
 				ap.lo, err = c.compile(p.vals[0])
 				ap.loIncl = p.op == ">="
+				if consumable(p, rangeCol) {
+					ap.consumed = append(ap.consumed, p.src)
+				}
 			}
 			if err != nil {
 				return nil, err
@@ -442,7 +485,9 @@ type keyRange struct {
 func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRange) ([]keyRange, bool, error) {
 	ix := ap.ix
 	base := table.IndexPrefix(nil, ix)
+	ap.inexact = false
 	whole := func() ([]keyRange, bool, error) {
+		ap.inexact = true
 		return append(dst[:0], keyRange{lo: base, hi: encoding.PrefixEnd(append([]byte(nil), base...))}), true, nil
 	}
 	prefixes := [][]byte{base}
@@ -514,10 +559,12 @@ func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRang
 		}
 		cv, ok := exactKeyValue(col, v)
 		if !ok {
+			ap.inexact = true
 			return nil, false, true, nil // drop the bound; the filter decides
 		}
 		b, err := t.AppendKeyParts(nil, &catalog.Index{Columns: []catalog.IndexColumn{{Col: ic.Col}}}, []sqltypes.Value{cv})
 		if err != nil {
+			ap.inexact = true
 			return nil, false, true, nil
 		}
 		return b, true, true, nil

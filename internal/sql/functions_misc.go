@@ -44,40 +44,47 @@ func (r *mysqlRand) next() float64 {
 	return float64(r.seed1) / float64(randMax)
 }
 
-// randStates holds, per statement execution (execCtx), the generators of
-// RAND(seed) calls, so that a constant seed gives MySQL's sequence over the
-// rows of the statement. Entries go away with their execCtx.
+// randStates holds the generators of RAND(seed) per statement execution
+// (execCtx) and call site, so that a constant seed gives MySQL's sequence
+// over the rows of the statement; a seed that changes restarts it. The call
+// site is identified by the argument slice builtinSlot reuses for every
+// call of one compiled expression. Entries go away with their execCtx.
 var randStates struct {
 	sync.Mutex
-	m map[weak.Pointer[execCtx]]map[int64]*mysqlRand
+	m map[weak.Pointer[execCtx]]map[*sqltypes.Value]*seededGen
 }
 
-func seededRand(ex *execCtx, seed int64) float64 {
-	if ex == nil {
+type seededGen struct {
+	seed int64
+	gen  *mysqlRand
+}
+
+func seededRand(ex *execCtx, site *sqltypes.Value, seed int64) float64 {
+	if ex == nil || site == nil {
 		return newMySQLRand(seed).next()
 	}
 	key := weak.Make(ex)
 	randStates.Lock()
 	defer randStates.Unlock()
 	if randStates.m == nil {
-		randStates.m = map[weak.Pointer[execCtx]]map[int64]*mysqlRand{}
+		randStates.m = map[weak.Pointer[execCtx]]map[*sqltypes.Value]*seededGen{}
 	}
-	gens := randStates.m[key]
-	if gens == nil {
-		gens = map[int64]*mysqlRand{}
-		randStates.m[key] = gens
+	sites := randStates.m[key]
+	if sites == nil {
+		sites = map[*sqltypes.Value]*seededGen{}
+		randStates.m[key] = sites
 		runtime.AddCleanup(ex, func(k weak.Pointer[execCtx]) {
 			randStates.Lock()
 			delete(randStates.m, k)
 			randStates.Unlock()
 		}, key)
 	}
-	g := gens[seed]
-	if g == nil {
-		g = newMySQLRand(seed)
-		gens[seed] = g
+	g := sites[site]
+	if g == nil || g.seed != seed {
+		g = &seededGen{seed: seed, gen: newMySQLRand(seed)}
+		sites[site] = g
 	}
-	return g.next()
+	return g.gen.next()
 }
 
 func fnRand(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
@@ -88,7 +95,7 @@ func fnRand(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 	if !a[0].IsNull() {
 		seed = argInt(a[0])
 	}
-	return sqltypes.NewFloat64(seededRand(ex, seed)), nil
+	return sqltypes.NewFloat64(seededRand(ex, &a[0], seed)), nil
 }
 
 // uuidShort is the UUID_SHORT counter: (server_id & 255) << 56 +

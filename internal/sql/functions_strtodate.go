@@ -74,9 +74,10 @@ func fnStrToDate(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 		t.year, t.month, t.day = 0, 0, 0
 		return t.value(), nil
 	}
-	if !t.validDay() {
-		// MySQL returns dates such as 2004-04-31 unchanged; they are not
-		// valid DATE literals for evalengine, so they are returned as text.
+	if !t.validDay() || (t.zeroInDate() && !t.zeroDate()) {
+		// MySQL returns dates such as 2004-04-31 or 2020-00-00 (without
+		// NO_ZERO_IN_DATE) unchanged; evalengine rejects them as DATE
+		// values, so they are returned as text.
 		return sqltypes.MakeTrusted(sqltypes.VarChar, t.appendFormat(nil)), nil
 	}
 	return t.value(), nil

@@ -20,7 +20,10 @@ type tableSource struct {
 	// filter: conditions rejecting combined rows at this level.
 	on     []*cexpr
 	filter []*cexpr
-	outer  bool // LEFT JOIN: emit a NULL row when nothing matches
+	// rangeFilter: conjuncts the key ranges enforce; checked only when the
+	// ranges were widened at execution.
+	rangeFilter []*cexpr
+	outer       bool // LEFT JOIN: emit a NULL row when nothing matches
 	// covering: no column of this table is needed (COUNT(*)): secondary
 	// index scans skip the row lookup.
 	covering bool
@@ -262,6 +265,15 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 			}
 		} else {
 			j.place(i, row)
+			if len(src.rangeFilter) > 0 && src.path.inexact {
+				pass, err := j.passes(ex, src.rangeFilter)
+				if err != nil {
+					return nil, false, err
+				}
+				if !pass {
+					continue
+				}
+			}
 			pass, err := j.passes(ex, src.on)
 			if err != nil {
 				return nil, false, err

@@ -177,10 +177,22 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			src.covering = !needCols[i] && p.lock == lockNone
 		}
 		var err error
-		if src.on, err = c.compileAll(it.on); err != nil {
+		onConds, filterConds := it.on, levelConds[i]
+		var consumed []sqlparser.Expr
+		if src.path != nil && len(src.path.consumed) > 0 && p.lock == lockNone {
+			if it.outer {
+				onConds, consumed = splitConsumed(onConds, src.path.consumed)
+			} else {
+				filterConds, consumed = splitConsumed(filterConds, src.path.consumed)
+			}
+		}
+		if src.on, err = c.compileAll(onConds); err != nil {
 			return nil, err
 		}
-		if src.filter, err = c.compileAll(levelConds[i]); err != nil {
+		if src.filter, err = c.compileAll(filterConds); err != nil {
+			return nil, err
+		}
+		if src.rangeFilter, err = c.compileAll(consumed); err != nil {
 			return nil, err
 		}
 		p.srcs = append(p.srcs, src)
@@ -556,6 +568,9 @@ func (o *rowSink) add(in Row) error {
 		if err != nil {
 			return err
 		}
+		if e.static.Valid() && e.static.Type() == sqltypes.Decimal && e.static.Scale() > 0 {
+			v = padDecimal(v, int(e.static.Scale()))
+		}
 		o.tmp[i] = v
 		o.colls[i] = coll
 	}
@@ -627,7 +642,15 @@ func valueField(ex *execCtx, name string, rows []Row, i int) *querypb.Field {
 			if sqltypes.IsText(t) {
 				coll = ex.s.collation()
 			}
-			return typeField(name, evalengine.NewTypeEx(t, coll, true, 0, 0, nil))
+			var scale int32
+			if t == sqltypes.Datetime || t == sqltypes.Timestamp || t == sqltypes.Time || t == sqltypes.Decimal {
+				// Fractional digits as the value shows them; drivers use
+				// the column's DECIMALS to print fractions.
+				if dot := strings.LastIndexByte(r[i].ToString(), '.'); dot >= 0 {
+					scale = int32(len(r[i].ToString()) - dot - 1)
+				}
+			}
+			return typeField(name, evalengine.NewTypeEx(t, coll, true, 0, scale, nil))
 		}
 	}
 	if len(rows) > 0 {
@@ -704,6 +727,10 @@ func typeField(name string, t evalengine.Type) *querypb.Field {
 		f.Flags |= uint32(querypb.MySqlFlag_BINARY_FLAG)
 	case typ == sqltypes.Time:
 		f.ColumnLength = 10
+		f.Decimals = uint32(max(t.Scale(), 0))
+		if f.Decimals > 0 {
+			f.ColumnLength += 1 + f.Decimals
+		}
 		f.Flags |= uint32(querypb.MySqlFlag_BINARY_FLAG)
 	}
 	if !t.Nullable() {
@@ -731,4 +758,42 @@ func isEnumColumn(sc *scope, e sqlparser.Expr) bool {
 	}
 	i, err := sc.resolve(cn)
 	return err == nil && sc.cols[i].col != nil && sc.cols[i].col.Type == sqltypes.Enum
+}
+
+// splitConsumed separates the conjuncts enforced by the key ranges.
+func splitConsumed(conds, consumed []sqlparser.Expr) (rest, used []sqlparser.Expr) {
+	for _, c := range conds {
+		hit := false
+		for _, x := range consumed {
+			if x == c {
+				hit = true
+				break
+			}
+		}
+		if hit {
+			used = append(used, c)
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	return rest, used
+}
+
+// padDecimal formats v with the fractional digits of its static DECIMAL type
+// (evalengine sometimes returns fewer, e.g. for IFNULL(dec, 0)).
+func padDecimal(v sqltypes.Value, scale int) sqltypes.Value {
+	if v.IsNull() || !(v.Type() == sqltypes.Decimal || v.IsIntegral()) {
+		return v
+	}
+	s := v.ToString()
+	frac := 0
+	if dot := strings.IndexByte(s, '.'); dot >= 0 {
+		frac = len(s) - dot - 1
+	} else {
+		s += "."
+	}
+	if frac >= scale {
+		return v
+	}
+	return sqltypes.MakeTrusted(sqltypes.Decimal, []byte(s+strings.Repeat("0", scale-frac)))
 }

@@ -277,6 +277,7 @@ func (s *Session) rollback() {
 // Close ends the session, rolling back any open transaction.
 func (s *Session) Close() {
 	s.rollback()
+	s.releaseUserLocks()
 }
 
 // ResetConnection implements COM_RESET_CONNECTION.

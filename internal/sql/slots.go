@@ -44,6 +44,20 @@ func (c *compiler) rewriteSlots(e sqlparser.Expr, out *cexpr) (sqlparser.Expr, e
 				return true
 			}
 			sl, err = c.builtinSlot(n.Name.Lowered(), b, n.Exprs)
+		case *sqlparser.LockingFunc:
+			name := n.Type.ToString()
+			b := builtinFuncs[name]
+			if b == nil {
+				return true
+			}
+			var args []sqlparser.Expr
+			if n.Name != nil {
+				args = append(args, n.Name)
+			}
+			if n.Timeout != nil {
+				args = append(args, n.Timeout)
+			}
+			sl, err = c.builtinSlot(name, b, args)
 		case *sqlparser.TimestampDiffExpr:
 			b := builtinFuncs["timestampdiff"]
 			if b == nil {
