@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"vitess.io/vitess/go/mysql"
@@ -47,6 +48,8 @@ func New(eng *sql.Engine, cfg Config) (*Server, error) {
 		// in one go and flushed at the end of each command anyway.
 		FlushDelay:          100 * time.Millisecond,
 		ConnKeepAlivePeriod: 30 * time.Second,
+		// wait_timeout's default: a connection idle for 8 hours is closed.
+		ConnReadTimeout: 28800 * time.Second,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
@@ -77,6 +80,9 @@ type handler struct {
 	mysql.UnimplementedHandler
 	eng *sql.Engine
 
+	// accepted counts open TCP connections (for max_connections).
+	accepted atomic.Int64
+
 	mu       sync.Mutex
 	sessions map[uint32]*sql.Session
 	conns    map[uint32]*mysql.Conn
@@ -86,11 +92,25 @@ func (h *handler) Env() *vtenv.Environment { return h.eng.Env }
 
 func (h *handler) NewConnection(c *mysql.Conn) {
 	c.StatusFlags |= mysql.ServerStatusAutocommit
+	n := h.accepted.Add(1)
+	if max := h.eng.MaxConnections(); max > 0 && n > max {
+		// MySQL answers with error 1040 instead of the handshake.
+		c.ClientData = rejected{}
+		_ = c.WriteErrorPacketFromError(sqlerror.NewSQLError(sqlerror.ERConCount, "08004", "Too many connections"))
+		c.Close()
+	}
 }
+
+// rejected marks a connection refused by max_connections.
+type rejected struct{}
 
 func (h *handler) session(c *mysql.Conn) *sql.Session {
 	if s, ok := c.ClientData.(*sql.Session); ok {
 		return s
+	}
+	if _, no := c.ClientData.(rejected); no {
+		// A rejected connection never gets here (it is closed), but be safe.
+		c.Close()
 	}
 	user := c.User
 	host := "localhost"
@@ -99,6 +119,7 @@ func (h *handler) session(c *mysql.Conn) *sql.Session {
 	}
 	s := h.eng.NewSession(user, host)
 	s.SetConnID(c.ConnectionID)
+	s.OnKill = c.Close
 	s.SetClientFoundRows(c.Capabilities&mysql.CapabilityClientFoundRows != 0)
 	c.ClientData = s
 	h.mu.Lock()
@@ -112,9 +133,25 @@ func (h *handler) session(c *mysql.Conn) *sql.Session {
 	return s
 }
 
-func (h *handler) ConnectionReady(c *mysql.Conn) { h.session(c) }
+func (h *handler) ConnectionReady(c *mysql.Conn) {
+	if _, no := c.ClientData.(rejected); no {
+		return
+	}
+	h.session(c)
+}
+
+// checkPacket enforces max_allowed_packet on a statement (error 1153; the
+// connection is closed afterwards, as MySQL does).
+func (h *handler) checkPacket(c *mysql.Conn, query string) error {
+	if max := h.eng.MaxAllowedPacket(); max > 0 && int64(len(query)) > max {
+		c.MarkForClose()
+		return sqlerror.NewSQLError(sqlerror.ERNetPacketTooLarge, "08S01", "Got a packet bigger than 'max_allowed_packet' bytes")
+	}
+	return nil
+}
 
 func (h *handler) ConnectionClosed(c *mysql.Conn) {
+	h.accepted.Add(-1)
 	s, ok := c.ClientData.(*sql.Session)
 	if !ok {
 		return
@@ -152,6 +189,9 @@ func setStatus(c *mysql.Conn, s *sql.Session) {
 
 func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.Result) error) error {
 	s := h.session(c)
+	if err := h.checkPacket(c, query); err != nil {
+		return err
+	}
 	res, err := s.Query(context.Background(), query)
 	setStatus(c, s)
 	if err != nil {
@@ -168,6 +208,9 @@ func (h *handler) ComQueryMulti(c *mysql.Conn, query string, callback func(qr sq
 
 func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uint16, error) {
 	s := h.session(c)
+	if err := h.checkPacket(c, query); err != nil {
+		return nil, 0, err
+	}
 	n, fields, err := s.Prepare(context.Background(), query)
 	if err != nil {
 		return nil, 0, err

@@ -1,7 +1,9 @@
 package sql
 
 import (
+	"context"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -31,6 +33,9 @@ type Engine struct {
 	StartTime time.Time
 
 	nextConnID atomic.Uint32
+
+	sessMu   sync.Mutex
+	sessions map[uint32]*Session
 	// Stats counters.
 	Questions atomic.Uint64
 	connected atomic.Int64
@@ -56,3 +61,100 @@ func NewEngine(db *txn.DB, cat *catalog.Catalog) (*Engine, error) {
 	e.Globals = newGlobalVars()
 	return e, nil
 }
+
+// register makes a session visible to KILL and SHOW PROCESSLIST.
+func (e *Engine) register(s *Session) {
+	e.sessMu.Lock()
+	if e.sessions == nil {
+		e.sessions = map[uint32]*Session{}
+	}
+	e.sessions[s.ConnID] = s
+	e.sessMu.Unlock()
+}
+
+func (e *Engine) unregister(s *Session) {
+	e.sessMu.Lock()
+	if e.sessions[s.ConnID] == s {
+		delete(e.sessions, s.ConnID)
+	}
+	e.sessMu.Unlock()
+}
+
+// session returns the session with the given connection id.
+func (e *Engine) session(id uint32) *Session {
+	e.sessMu.Lock()
+	defer e.sessMu.Unlock()
+	return e.sessions[id]
+}
+
+// Sessions returns the open sessions (for SHOW PROCESSLIST).
+func (e *Engine) Sessions() []*Session {
+	e.sessMu.Lock()
+	defer e.sessMu.Unlock()
+	out := make([]*Session, 0, len(e.sessions))
+	for _, s := range e.sessions {
+		out = append(out, s)
+	}
+	return out
+}
+
+// statementContext derives the context of one statement: cancellable by
+// KILL QUERY, and bounded by max_execution_time for SELECT.
+func (s *Session) statementContext(parent context.Context, isSelect bool) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(parent)
+	if isSelect {
+		if v, ok := s.sysVar("max_execution_time"); ok {
+			if ms, err := v.ToInt64(); err == nil && ms > 0 {
+				var c2 context.CancelFunc
+				ctx, c2 = context.WithTimeout(ctx, time.Duration(ms)*time.Millisecond)
+				inner := cancel
+				cancel = func() { c2(); inner() }
+			}
+		}
+	}
+	s.killMu.Lock()
+	s.cancel = cancel
+	s.killMu.Unlock()
+	return ctx, cancel
+}
+
+func (s *Session) endStatementContext(cancel context.CancelFunc) {
+	s.killMu.Lock()
+	s.cancel = nil
+	s.killMu.Unlock()
+	cancel()
+}
+
+// Kill cancels the session's running statement; with connection set it
+// also closes the connection.
+func (s *Session) Kill(connection bool) {
+	s.killMu.Lock()
+	if s.cancel != nil {
+		s.cancel()
+	}
+	onKill := s.OnKill
+	s.killMu.Unlock()
+	if connection {
+		s.killed.Store(true)
+		if onKill != nil {
+			onKill()
+		}
+	}
+}
+
+// MaxConnections returns the max_connections global (0 = unlimited).
+func (e *Engine) MaxConnections() int64 {
+	v, _ := e.Globals.Get("max_connections")
+	n, _ := v.ToInt64()
+	return n
+}
+
+// MaxAllowedPacket returns the max_allowed_packet global.
+func (e *Engine) MaxAllowedPacket() int64 {
+	v, _ := e.Globals.Get("max_allowed_packet")
+	n, _ := v.ToInt64()
+	return n
+}
+
+// ConnectedCount returns the number of open connections.
+func (e *Engine) ConnectedCount() int64 { return e.connected.Load() }

@@ -67,6 +67,8 @@ func firstWords(sql string, n int) string {
 // Query executes one statement received over the text protocol.
 func (s *Session) Query(ctx context.Context, sql string) (*sqltypes.Result, error) {
 	s.eng.Questions.Add(1)
+	ctx, cancel := s.statementContext(ctx, looksLikeSelect(sql))
+	defer s.endStatementContext(cancel)
 	if res, handled, err := s.specialStatement(ctx, sql); handled {
 		return res, s.noteError(err)
 	}
@@ -127,6 +129,8 @@ func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.F
 // ExecutePrepared runs a prepared statement with bound parameters.
 func (s *Session) ExecutePrepared(ctx context.Context, sql string, bv map[string]*querypb.BindVariable) (*sqltypes.Result, error) {
 	s.eng.Questions.Add(1)
+	ctx, cancel := s.statementContext(ctx, looksLikeSelect(sql))
+	defer s.endStatementContext(cancel)
 	if cp := s.cachedPlanFor(sql); cp != nil {
 		s.beginStatementWarnings(cp.stmt)
 		res, err := s.execCached(ctx, cp, bv)
@@ -366,7 +370,12 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 	case *sqlparser.PrepareStmt, *sqlparser.ExecuteStmt, *sqlparser.DeallocateStmt:
 		return nil, unsupportedErr("SQL-level PREPARE/EXECUTE")
 	case *sqlparser.Kill:
-		return nil, unsupportedErr("KILL")
+		target := s.eng.session(uint32(st.ProcesslistID))
+		if target == nil {
+			return nil, sqlErr(sqlerror.ERNoSuchThread, "HY000", "Unknown thread id: %d", st.ProcesslistID)
+		}
+		target.Kill(st.Type != sqlparser.QueryType)
+		return &sqltypes.Result{}, nil
 	}
 	return nil, unsupportedErr("%s", firstWords(sqlparser.String(stmt), 3))
 }
@@ -463,4 +472,17 @@ func fixAssignSyntax(sql string) (string, bool) {
 		b.WriteByte(c)
 	}
 	return b.String(), true
+}
+
+// looksLikeSelect reports whether a statement starts with SELECT (for
+// max_execution_time, which applies to read-only SELECTs only).
+func looksLikeSelect(sql string) bool {
+	for i := 0; i < len(sql); i++ {
+		switch sql[i] {
+		case ' ', '\t', '\n', '\r', '(':
+			continue
+		}
+		return len(sql)-i >= 6 && strings.EqualFold(sql[i:i+6], "select")
+	}
+	return false
 }

@@ -3,6 +3,8 @@ package sql
 import (
 	"context"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"vitess.io/vitess/go/mysql/sqlerror"
@@ -56,6 +58,13 @@ type Session struct {
 
 	plans map[string]*cachedPlan
 
+	// KILL support.
+	killMu sync.Mutex
+	cancel context.CancelFunc
+	killed atomic.Bool
+	// OnKill closes the connection (set by the protocol layer).
+	OnKill func()
+
 	// nextIso: SET TRANSACTION ISOLATION LEVEL (no scope) applies to the
 	// next transaction only.
 	nextIso      *txn.Isolation
@@ -80,11 +89,16 @@ func (e *Engine) NewSession(user, host string) *Session {
 		plans:    map[string]*cachedPlan{},
 	}
 	s.loadVarCaches()
+	e.register(s)
 	return s
 }
 
 // SetConnID overrides the connection id (the protocol layer owns ids).
-func (s *Session) SetConnID(id uint32) { s.ConnID = id }
+func (s *Session) SetConnID(id uint32) {
+	s.eng.unregister(s)
+	s.ConnID = id
+	s.eng.register(s)
+}
 
 // SetClientFoundRows sets the CLIENT_FOUND_ROWS capability (affected rows of
 // UPDATE count matched rather than changed rows).
@@ -276,6 +290,7 @@ func (s *Session) rollback() {
 
 // Close ends the session, rolling back any open transaction.
 func (s *Session) Close() {
+	s.eng.unregister(s)
 	s.rollback()
 	s.releaseUserLocks()
 }

@@ -235,9 +235,20 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 		sort.Slice(rows, func(i, j int) bool { return rows[i][0] < rows[j][0] })
 		return textResult([]string{"Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"}, filterRows(like, rows)), nil
 	case sqlparser.ProcessList:
-		return textResult([]string{"Id", "User", "Host", "db", "Command", "Time", "State", "Info"}, [][]string{
-			{strconv.Itoa(int(s.ConnID)), s.User, s.Host, s.DB, "Query", "0", "executing", "SHOW PROCESSLIST"},
-		}), nil
+		var rows [][]string
+		for _, o := range s.eng.Sessions() {
+			db := o.DB
+			if db == "" {
+				db = nullStr
+			}
+			cmd, info := "Sleep", nullStr
+			if o == s {
+				cmd, info = "Query", "SHOW PROCESSLIST"
+			}
+			rows = append(rows, []string{strconv.Itoa(int(o.ConnID)), o.User, o.Host, db, cmd, "0", "", info})
+		}
+		sort.Slice(rows, func(i, j int) bool { a, _ := strconv.Atoi(rows[i][0]); b, _ := strconv.Atoi(rows[j][0]); return a < b })
+		return textResult([]string{"Id", "User", "Host", "db", "Command", "Time", "State", "Info"}, rows), nil
 	case sqlparser.Plugins:
 		return textResult([]string{"Name", "Status", "Type", "Library", "License"}, [][]string{
 			{"mysql_native_password", "ACTIVE", "AUTHENTICATION", nullStr, "GPL"},

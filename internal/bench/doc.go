@@ -1,0 +1,24 @@
+// Package bench implements `strata bench`: it starts strata, MariaDB with
+// InnoDB and MariaDB with MyRocks in private data directories on loopback
+// ports, loads the same data into each, drives the same load with sysbench
+// (optionally under fio disk noise, a cgroup memory limit or an IOPS
+// throttle), measures throughput, latency, server CPU and bytes written per
+// transaction and on-disk size, and writes a report directory (results.json,
+// CSVs, summary.md, SVG charts and a self-contained report.html).
+//
+// # Basics
+//
+// Main is the command entry point. Two workloads exist: "sysbench" (the
+// eight oltp_* scripts at a list of thread counts) and "seed" (the MyRocks
+// seed study's grid of parallel clients × disk-noise levels running
+// write-heavy scripts). Everything else — statistics, sysbench output
+// parsing, noise levels, report generation — is plain functions over
+// recorded data and is unit-tested without servers.
+//
+// # Caveats
+//
+// The tool needs root to install missing Debian packages (mariadb-server,
+// mariadb-plugin-rocksdb, sysbench, fio) and to write cgroups. Latency
+// figures come from sysbench's per-second reports; see docs/benchmarks.md for
+// how each figure is derived.
+package bench

@@ -1,0 +1,287 @@
+package bench
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// SysbenchScripts are the eight oltp_* scripts of Debian's sysbench, in the
+// order they run (read-only first; insert and delete change the tables).
+var SysbenchScripts = []string{
+	"oltp_point_select", "oltp_read_only", "oltp_read_write", "oltp_write_only",
+	"oltp_update_index", "oltp_update_non_index", "oltp_insert", "oltp_delete",
+}
+
+// SeedScripts are the write-heavy scripts the seed workload runs.
+var SeedScripts = []string{"oltp_update_index", "oltp_write_only"}
+
+// Options are the flags of `strata bench <workload>`.
+type Options struct {
+	Workload   string        `json:"workload"` // "sysbench" or "seed"
+	Engines    []string      `json:"engines"`
+	Out        string        `json:"out"`
+	Quick      bool          `json:"quick"`
+	Keep       bool          `json:"keep"`
+	CacheBytes int64         `json:"cache_bytes"`
+	Reps       int           `json:"reps"`
+	Tables     int           `json:"tables"`
+	TableSize  int           `json:"table_size"`
+	Threads    []int         `json:"threads"` // sysbench: thread counts; seed: parallel clients
+	Time       time.Duration `json:"time"`
+	Scripts    []string      `json:"scripts"`
+	Noise      []string      `json:"noise,omitempty"`     // seed only
+	SeedLoad   string        `json:"seed_load,omitempty"` // seed only: "sysbench" (Redmine later)
+	Limits     Limits        `json:"limits"`
+	StrataBin  string        `json:"strata_bin,omitempty"`
+	WorkDir    string        `json:"workdir"`
+	Calibrate  time.Duration `json:"fio_calibrate"`
+	FioSize    string        `json:"fio_size"`
+}
+
+const usage = `strata bench — measure strata side by side with MariaDB InnoDB and MariaDB MyRocks
+
+Usage:
+  strata bench sysbench [flags]   the eight sysbench oltp_* scripts at each thread count
+  strata bench seed [flags]       the MyRocks seed study: parallel clients × disk noise
+
+Common flags:
+  --engines LIST      engines to compare (default strata,innodb,myrocks)
+  --out DIR           results directory (default ./bench-out-<timestamp>)
+  --quick             a short run (1 table × 10k rows, 8 s per step, reduced grid)
+  --cache-mb N        cache budget per engine in MiB: strata's block cache
+                      (--memory 4×N), innodb_buffer_pool_size,
+                      rocksdb_block_cache_size (default 128)
+  --tables N          sysbench tables (default 8; quick 1)
+  --table-size N      rows per table (default 100000; quick 10000)
+  --time S            seconds per step (default sysbench 20, seed 30; quick 8)
+  --scripts LIST      sysbench scripts (default: all eight / seed: oltp_update_index,oltp_write_only)
+  --reps N            repetitions of every step; reports min/median/max (default 1)
+  --keep              keep the engines' data directories
+  --mem-limit SIZE    cgroup memory limit on each engine process, e.g. 1G (default none)
+  --hdd-iops N        throttle each engine's read and write IOPS on the data disk (default none)
+  --strata-bin PATH   strata binary to benchmark (default: this executable)
+  --workdir DIR       where private data directories go (default $TMPDIR)
+
+sysbench flags:
+  --threads LIST      client threads (default 1,4,16; quick 4)
+
+seed flags:
+  --clients LIST      parallel clients (default 1,2,4; quick 1,4)
+  --noise LIST        disk noise levels (default none,25%,x1,x2,x4; quick none,x1)
+  --load NAME         workload under noise: sysbench (default; redmine: not yet)
+  --fio-calibrate S   seconds of the solo fio run that sizes "25%" (default 5)
+  --fio-size SIZE     size of the fio noise file (default 1G)
+`
+
+// parseOptions parses the flags of workload.
+func parseOptions(workload string, args []string, stderr io.Writer) (*Options, error) {
+	fs := flag.NewFlagSet("bench "+workload, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	engines := fs.String("engines", strings.Join(AllEngines, ","), "")
+	out := fs.String("out", "", "")
+	quick := fs.Bool("quick", false, "")
+	keep := fs.Bool("keep", false, "")
+	cacheMB := fs.Int64("cache-mb", 128, "")
+	reps := fs.Int("reps", 1, "")
+	tables := fs.Int("tables", 8, "")
+	tableSize := fs.Int("table-size", 100000, "")
+	timeS := fs.Int("time", 20, "")
+	scripts := fs.String("scripts", "", "")
+	memLimit := fs.String("mem-limit", "", "")
+	hddIOPS := fs.Int("hdd-iops", 0, "")
+	strataBin := fs.String("strata-bin", "", "")
+	workdir := fs.String("workdir", os.TempDir(), "")
+	var threads, clients, noise, load *string
+	var calib *int
+	var fioSize *string
+	if workload == "sysbench" {
+		threads = fs.String("threads", "1,4,16", "")
+	} else {
+		clients = fs.String("clients", "1,2,4", "")
+		noise = fs.String("noise", strings.Join(NoiseLevels, ","), "")
+		load = fs.String("load", "sysbench", "")
+		calib = fs.Int("fio-calibrate", 5, "")
+		fioSize = fs.String("fio-size", "1G", "")
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	o := &Options{Workload: workload, Quick: *quick, Keep: *keep, Reps: *reps, StrataBin: *strataBin, WorkDir: *workdir}
+	o.CacheBytes = *cacheMB << 20
+	o.Tables, o.TableSize = *tables, *tableSize
+	o.Time = time.Duration(*timeS) * time.Second
+	if workload == "seed" && !set["time"] {
+		o.Time = 30 * time.Second
+	}
+	if o.Quick {
+		if !set["tables"] {
+			o.Tables = 1
+		}
+		if !set["table-size"] {
+			o.TableSize = 10000
+		}
+		if !set["time"] {
+			o.Time = 8 * time.Second
+		}
+	}
+	var err error
+	if o.Engines, err = parseEngines(*engines); err != nil {
+		return nil, err
+	}
+	o.Out = *out
+	if o.Out == "" {
+		o.Out = "bench-out-" + time.Now().Format("20060102-150405")
+	}
+	if o.Out, err = filepath.Abs(o.Out); err != nil {
+		return nil, err
+	}
+	if *memLimit != "" {
+		if o.Limits.MemBytes, err = parseSize(*memLimit); err != nil {
+			return nil, fmt.Errorf("--mem-limit: %w", err)
+		}
+	}
+	o.Limits.IOPS = *hddIOPS
+	if o.Reps < 1 || o.Tables < 1 || o.TableSize < 1 || o.Time < time.Second || o.CacheBytes <= 0 {
+		return nil, fmt.Errorf("--reps, --tables, --table-size, --time and --cache-mb must be positive")
+	}
+
+	defScripts := SysbenchScripts
+	if workload == "sysbench" {
+		list := *threads
+		if o.Quick && !set["threads"] {
+			list = "4"
+		}
+		if o.Threads, err = parseInts(list); err != nil {
+			return nil, fmt.Errorf("--threads: %w", err)
+		}
+	} else {
+		defScripts = SeedScripts
+		cl, nz := *clients, *noise
+		if o.Quick && !set["clients"] {
+			cl = "1,4"
+		}
+		if o.Quick && !set["noise"] {
+			nz = "none,x1"
+		}
+		if o.Threads, err = parseInts(cl); err != nil {
+			return nil, fmt.Errorf("--clients: %w", err)
+		}
+		o.Noise = splitList(nz)
+		for _, n := range o.Noise {
+			if _, err := NoisePlan(n, 1); err != nil {
+				return nil, err
+			}
+		}
+		o.SeedLoad = *load
+		if o.SeedLoad != "sysbench" {
+			return nil, fmt.Errorf("--load %q: only sysbench is available (the Redmine workload is not implemented yet)", o.SeedLoad)
+		}
+		o.Calibrate = time.Duration(*calib) * time.Second
+		o.FioSize = *fioSize
+	}
+	o.Scripts = defScripts
+	if *scripts != "" {
+		o.Scripts = splitList(*scripts)
+	}
+	for i, s := range o.Scripts {
+		s = strings.TrimSuffix(s, ".lua")
+		if !strings.HasPrefix(s, "oltp_") {
+			s = "oltp_" + s
+		}
+		o.Scripts[i] = s
+	}
+	return o, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for _, f := range splitList(s) {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%q is not a positive integer", f)
+		}
+		out = append(out, n)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("empty list")
+	}
+	return out, nil
+}
+
+func parseEngines(s string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range splitList(strings.ToLower(s)) {
+		switch e {
+		case EngineStrata, EngineInnoDB, EngineMyRocks:
+		default:
+			return nil, fmt.Errorf("--engines: unknown engine %q (want strata, innodb, myrocks)", e)
+		}
+		if !seen[e] {
+			seen[e] = true
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--engines: empty list")
+	}
+	// Keep the canonical order so strata, the reference, comes first.
+	var ordered []string
+	for _, e := range AllEngines {
+		if seen[e] {
+			ordered = append(ordered, e)
+		}
+	}
+	return ordered, nil
+}
+
+// parseSize parses a byte count with an optional K/M/G/T suffix (powers of
+// 1024; a trailing B or iB is allowed).
+func parseSize(s string) (int64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
+	mult := int64(1)
+	if n := len(t); n > 0 {
+		switch t[n-1] {
+		case 'K':
+			mult = 1 << 10
+		case 'M':
+			mult = 1 << 20
+		case 'G':
+			mult = 1 << 30
+		case 'T':
+			mult = 1 << 40
+		}
+		if mult > 1 {
+			t = t[:n-1]
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || v <= 0 {
+		return 0, fmt.Errorf("bad size %q", s)
+	}
+	return int64(v * float64(mult)), nil
+}
