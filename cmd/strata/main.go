@@ -23,10 +23,12 @@ import (
 
 	"vitess.io/vitess/go/sqltypes"
 
+	"github.com/strata-db/strata/internal/bench"
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/server"
 	"github.com/strata-db/strata/internal/sql"
+	"github.com/strata-db/strata/internal/stress"
 	"github.com/strata-db/strata/internal/txn"
 )
 
@@ -37,6 +39,9 @@ const usage = `strata — a MySQL-compatible SQL server on a write- and space-op
 
 Usage:
   strata serve [flags]     start the server
+  strata stress [flags]    crash-loop test: kill -9 a server repeatedly and verify (strata stress --help)
+  strata bench WORKLOAD    compare strata with MariaDB InnoDB and MyRocks
+                           (workloads: sysbench, seed; see strata bench --help)
   strata version           print the version
   strata --help            show this help
 
@@ -48,6 +53,8 @@ Flags of serve:
                            required when --bind is not a loopback address
   --memory BYTES           memory budget for caches (default: cgroup limit or RAM)
   --pprof ADDR             serve Go profiling endpoints on ADDR (default off)
+  --tls-cert FILE          PEM certificate: clients may connect with TLS
+  --tls-key FILE           PEM private key of --tls-cert
 `
 
 func main() {
@@ -68,6 +75,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case "serve":
 		return serve(args[1:], stderr)
+	case "bench":
+		return bench.Main(args[1:], stdout, stderr)
+	case "stress":
+		return stress.Main(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "strata: unknown command %q\n\n%s", args[0], usage)
 	return 2
@@ -83,6 +94,8 @@ func serve(args []string, stderr io.Writer) int {
 	rootPW := fs.String("root-password", "", "root password")
 	memory := fs.Int64("memory", 0, "memory budget in bytes")
 	pprofAddr := fs.String("pprof", "", "serve Go profiling endpoints on this loopback address (off by default)")
+	tlsCert := fs.String("tls-cert", "", "PEM certificate file; enables TLS")
+	tlsKey := fs.String("tls-key", "", "PEM private key file for --tls-cert")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -119,7 +132,7 @@ func serve(args []string, stderr io.Writer) int {
 	eng.Globals.Set("port", sqltypes.NewInt64(int64(*port)))
 	eng.Globals.Set("datadir", sqltypes.NewVarChar(*datadir))
 	addr := net.JoinHostPort(*bind, strconv.Itoa(*port))
-	srv, err := server.New(eng, server.Config{Addr: addr, RootPassword: pw})
+	srv, err := server.New(eng, server.Config{Addr: addr, RootPassword: pw, TLSCert: *tlsCert, TLSKey: *tlsKey})
 	if err != nil {
 		logger.Error("cannot listen", "addr", addr, "err", err)
 		_ = db.Close()

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -111,6 +112,9 @@ func parseOptions(workload string, args []string, stderr io.Writer) (*Options, e
 		fioSize = fs.String("fio-size", "1G", "")
 	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, errHelp
+		}
 		return nil, err
 	}
 	if fs.NArg() > 0 {

@@ -50,6 +50,7 @@ type Catalog struct {
 		sync.RWMutex
 		dbs    map[string]*Database
 		tables map[string]map[string]*Table
+		users  map[string]*User
 	}
 	nextIndexID uint32 // guarded by ddlMu
 	ddlMu       sync.Mutex
@@ -63,6 +64,7 @@ func Load(db *txn.DB) (*Catalog, error) {
 	c := &Catalog{db: db, nextIndexID: FirstUserIndexID}
 	c.mu.dbs = map[string]*Database{}
 	c.mu.tables = map[string]map[string]*Table{}
+	c.mu.users = map[string]*User{}
 	c.mdl.init()
 	kv := db.KV()
 	lower := dictKey('D')
@@ -102,6 +104,12 @@ func Load(db *txn.DB) (*Catalog, error) {
 				c.mu.tables[t.DB] = m
 			}
 			m[t.Name] = t
+		case 'U':
+			u := &User{}
+			if err := json.Unmarshal(v, u); err != nil {
+				return nil, fmt.Errorf("load dictionary: user: %w", err)
+			}
+			c.mu.users[userKey(u.Name, u.Host)] = u
 		case 'N':
 			if len(v) == 4 {
 				c.nextIndexID = binary.BigEndian.Uint32(v)
@@ -162,14 +170,16 @@ func (c *Catalog) Tables(db string) []*Table {
 // Commit, and only then is the in-memory catalog updated. Only one DDL runs at
 // a time.
 type DDL struct {
-	c        *Catalog
-	b        *pebble.Batch
-	putDBs   []*Database
-	dropDBs  []string
-	putTbls  []*Table
-	dropTbls [][2]string
-	idsUsed  bool
-	done     bool
+	c         *Catalog
+	b         *pebble.Batch
+	putDBs    []*Database
+	dropDBs   []string
+	putTbls   []*Table
+	dropTbls  [][2]string
+	putUsers  []*User
+	dropUsers []string
+	idsUsed   bool
+	done      bool
 }
 
 // BeginDDL starts a DDL change, waiting for any other DDL to finish.
@@ -299,6 +309,12 @@ func (d *DDL) Commit() error {
 	}
 	for _, db := range d.putDBs {
 		c.mu.dbs[db.Name] = db
+	}
+	for _, k := range d.dropUsers {
+		delete(c.mu.users, k)
+	}
+	for _, u := range d.putUsers {
+		c.mu.users[userKey(u.Name, u.Host)] = u
 	}
 	for _, t := range d.putTbls {
 		m := c.mu.tables[t.DB]

@@ -1,29 +1,34 @@
 package server
 
 import (
-	"bytes"
+	"crypto/sha1"
+	"crypto/sha256"
 	"crypto/subtle"
 	"net"
-	"sync"
 
 	"vitess.io/vitess/go/mysql"
 	"vitess.io/vitess/go/mysql/sqlerror"
 	querypb "vitess.io/vitess/go/vt/proto/query"
+
+	"github.com/strata-db/strata/internal/catalog"
 )
 
-// authServer authenticates users with mysql_native_password against an
-// in-memory user table.
+// authServer authenticates clients. root is built in (its password comes
+// from the command line); other accounts live in the data dictionary
+// (CREATE USER). Both mysql_native_password and caching_sha2_password are
+// offered; the latter's full authentication needs TLS (no RSA exchange).
 type authServer struct {
-	mu    sync.RWMutex
-	users map[string]string // user -> plain password
-	// loopbackOnly: the server listens only on loopback, so root with an
-	// empty password is acceptable.
-	methods []mysql.AuthMethod
+	rootPassword string
+	cat          *catalog.Catalog
+	methods      []mysql.AuthMethod
 }
 
-func newAuthServer(rootPassword string) *authServer {
-	a := &authServer{users: map[string]string{"root": rootPassword}}
-	a.methods = []mysql.AuthMethod{mysql.NewMysqlNativeAuthMethod(a, a)}
+func newAuthServer(rootPassword string, cat *catalog.Catalog) *authServer {
+	a := &authServer{rootPassword: rootPassword, cat: cat}
+	a.methods = []mysql.AuthMethod{
+		mysql.NewMysqlNativeAuthMethod(a, a),
+		mysql.NewSha2CachingAuthMethod(a, a, a),
+	}
 	return a
 }
 
@@ -38,31 +43,89 @@ func (a *authServer) DefaultAuthMethodDescription() mysql.AuthMethodDescription 
 // HandleUser implements mysql.UserValidator.
 func (a *authServer) HandleUser(user string) bool { return true }
 
-// UserEntryWithHash implements mysql.HashStorage.
+func hostOf(addr net.Addr) (string, bool) {
+	if tcp, ok := addr.(*net.TCPAddr); ok {
+		return tcp.IP.String(), tcp.IP.IsLoopback()
+	}
+	return "localhost", true
+}
+
+// account returns the password hashes for user connecting from addr.
+func (a *authServer) account(user string, addr net.Addr) (native, sha2 []byte, ok bool) {
+	if user == "root" {
+		if a.rootPassword == "" {
+			return nil, nil, true
+		}
+		h1 := sha1.Sum([]byte(a.rootPassword))
+		h2 := sha1.Sum(h1[:])
+		s1 := sha256.Sum256([]byte(a.rootPassword))
+		s2 := sha256.Sum256(s1[:])
+		return h2[:], s2[:], true
+	}
+	host, loop := hostOf(addr)
+	u := a.cat.MatchUser(user, host, loop)
+	if u == nil {
+		return nil, nil, false
+	}
+	return u.NativeHash, u.Sha2Hash, true
+}
+
+// UserEntryWithHash implements mysql.HashStorage (mysql_native_password).
 func (a *authServer) UserEntryWithHash(conn *mysql.Conn, salt []byte, user string, authResponse []byte, remoteAddr net.Addr) (mysql.Getter, error) {
-	a.mu.RLock()
-	pw, ok := a.users[user]
-	a.mu.RUnlock()
+	native, _, ok := a.account(user, remoteAddr)
 	if !ok {
 		return nil, accessDenied(user, remoteAddr, len(authResponse) > 0)
 	}
-	if pw == "" {
+	if len(native) == 0 {
 		if len(authResponse) != 0 {
 			return nil, accessDenied(user, remoteAddr, true)
 		}
 		return &userData{user: user}, nil
 	}
-	want := mysql.ScrambleMysqlNativePassword(salt, []byte(pw))
-	if len(authResponse) == 0 || subtle.ConstantTimeCompare(bytes.TrimRight(authResponse, "\x00"), want) != 1 {
+	if !mysql.VerifyHashedMysqlNativePassword(authResponse, salt, native) {
 		return nil, accessDenied(user, remoteAddr, len(authResponse) > 0)
 	}
 	return &userData{user: user}, nil
 }
 
+// UserEntryWithCacheHash implements mysql.CachingStorage
+// (caching_sha2_password fast authentication).
+func (a *authServer) UserEntryWithCacheHash(conn *mysql.Conn, salt []byte, user string, authResponse []byte, remoteAddr net.Addr) (mysql.Getter, mysql.CacheState, error) {
+	_, sha2, ok := a.account(user, remoteAddr)
+	if !ok {
+		return nil, mysql.AuthRejected, accessDenied(user, remoteAddr, len(authResponse) > 0)
+	}
+	if len(sha2) == 0 {
+		if len(authResponse) == 0 || (len(authResponse) == 1 && authResponse[0] == 0) {
+			return &userData{user: user}, mysql.AuthAccepted, nil
+		}
+		return nil, mysql.AuthRejected, nil
+	}
+	if mysql.VerifyHashedCachingSha2Password(authResponse, salt, sha2) {
+		return &userData{user: user}, mysql.AuthAccepted, nil
+	}
+	return nil, mysql.AuthNeedMoreData, nil
+}
+
+// UserEntryWithPassword implements mysql.PlainTextStorage (the full
+// caching_sha2_password authentication, over TLS only).
+func (a *authServer) UserEntryWithPassword(conn *mysql.Conn, user string, password string, remoteAddr net.Addr) (mysql.Getter, error) {
+	_, sha2, ok := a.account(user, remoteAddr)
+	if !ok {
+		return nil, accessDenied(user, remoteAddr, password != "")
+	}
+	s1 := sha256.Sum256([]byte(password))
+	s2 := sha256.Sum256(s1[:])
+	if (len(sha2) == 0 && password == "") || subtle.ConstantTimeCompare(s2[:], sha2) == 1 {
+		return &userData{user: user}, nil
+	}
+	return nil, accessDenied(user, remoteAddr, password != "")
+}
+
 func accessDenied(user string, addr net.Addr, usingPassword bool) error {
-	host := "localhost"
-	if tcp, ok := addr.(*net.TCPAddr); ok {
-		host = tcp.IP.String()
+	host, loop := hostOf(addr)
+	if loop {
+		host = "localhost"
 	}
 	using := "NO"
 	if usingPassword {

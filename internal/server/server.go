@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net"
 	"sync"
@@ -25,6 +26,8 @@ type Config struct {
 	// RootPassword is root's password ("" allowed only on loopback; the
 	// caller enforces that rule).
 	RootPassword string
+	// TLSCert and TLSKey are PEM files; when set, clients may use TLS.
+	TLSCert, TLSKey string
 }
 
 // Server is a running MySQL protocol server.
@@ -41,7 +44,7 @@ func New(eng *sql.Engine, cfg Config) (*Server, error) {
 	l, err := mysql.NewListenerWithConfig(mysql.ListenerConfig{
 		Protocol:           "tcp",
 		Address:            cfg.Addr,
-		AuthServer:         newAuthServer(cfg.RootPassword),
+		AuthServer:         newAuthServer(cfg.RootPassword, eng.Cat),
 		Handler:            h,
 		ConnReadBufferSize: 16 * 1024,
 		// FlushDelay batches small writes of a result; results are written
@@ -55,6 +58,16 @@ func New(eng *sql.Engine, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
 	l.ServerVersion = sql.ServerVersion
+	if cfg.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(cfg.TLSCert, cfg.TLSKey)
+		if err != nil {
+			l.Close()
+			return nil, fmt.Errorf("load TLS certificate: %w", err)
+		}
+		l.TLSConfig.Store(&tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+		eng.Globals.Set("have_ssl", sqltypes.NewVarChar("YES"))
+		eng.Globals.Set("have_openssl", sqltypes.NewVarChar("YES"))
+	}
 	return &Server{eng: eng, listener: l, handler: h}, nil
 }
 
@@ -113,9 +126,9 @@ func (h *handler) session(c *mysql.Conn) *sql.Session {
 		c.Close()
 	}
 	user := c.User
-	host := "localhost"
-	if tcp, ok := c.RemoteAddr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
-		host = tcp.IP.String()
+	host, loop := hostOf(c.RemoteAddr())
+	if loop {
+		host = "localhost"
 	}
 	s := h.eng.NewSession(user, host)
 	s.SetConnID(c.ConnectionID)

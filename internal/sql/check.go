@@ -187,8 +187,8 @@ func checkTableData(ctx context.Context, t *table.Table, tx *txn.Txn) (*tableChe
 	return res, nil
 }
 
-// indexIter iterates every entry of ix at the snapshot.
-func indexIter(tx *txn.Txn, ix *catalog.Index) (*txn.Iterator, error) {
+// checkIndexIter iterates every entry of ix at the snapshot.
+func checkIndexIter(tx *txn.Txn, ix *catalog.Index) (*txn.Iterator, error) {
 	lo := table.IndexPrefix(nil, ix)
 	hi := encoding.PrefixEnd(table.IndexPrefix(nil, ix))
 	it, err := tx.NewIter(txn.IterOptions{Lower: lo, Upper: hi})
@@ -201,7 +201,7 @@ func indexIter(tx *txn.Txn, ix *catalog.Index) (*txn.Iterator, error) {
 // checkPrimary walks the primary index: every row must decode and have its
 // entry in every secondary index.
 func checkPrimary(ctx context.Context, t *table.Table, tx *txn.Txn, res *tableCheck) error {
-	it, err := indexIter(tx, t.Def.Primary())
+	it, err := checkIndexIter(tx, t.Def.Primary())
 	if err != nil {
 		return err
 	}
@@ -214,7 +214,7 @@ func checkPrimary(ctx context.Context, t *table.Table, tx *txn.Txn, res *tableCh
 	for ; it.Valid(); it.Next() {
 		if n++; n%checkInterruptEvery == 0 {
 			if err := ctx.Err(); err != nil {
-				return interruptedErr()
+				return checkInterruptedErr()
 			}
 		}
 		pk := it.Key()
@@ -250,7 +250,7 @@ func checkPrimary(ctx context.Context, t *table.Table, tx *txn.Txn, res *tableCh
 // to an existing row, equal the key recomputed from that row, and (unique
 // index) not repeat a non-NULL key prefix.
 func checkSecondary(ctx context.Context, t *table.Table, tx *txn.Txn, ic *indexCheck) error {
-	it, err := indexIter(tx, ic.ix)
+	it, err := checkIndexIter(tx, ic.ix)
 	if err != nil {
 		return err
 	}
@@ -265,7 +265,7 @@ func checkSecondary(ctx context.Context, t *table.Table, tx *txn.Txn, ic *indexC
 	for ; it.Valid(); it.Next() {
 		if n++; n%checkInterruptEvery == 0 {
 			if err := ctx.Err(); err != nil {
-				return interruptedErr()
+				return checkInterruptedErr()
 			}
 		}
 		ic.entries++
@@ -315,7 +315,7 @@ func checkSecondary(ctx context.Context, t *table.Table, tx *txn.Txn, ic *indexC
 	return nil
 }
 
-func interruptedErr() error {
+func checkInterruptedErr() error {
 	return sqlErr(sqlerror.ERQueryInterrupted, "70100", "Query execution was interrupted")
 }
 
@@ -390,7 +390,7 @@ func (l *checkLexer) atEnd() bool {
 	return l.pos == len(l.s)
 }
 
-func isIdentByte(c byte) bool {
+func checkIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c >= 0x80 ||
 		('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
 }
@@ -400,7 +400,7 @@ func isIdentByte(c byte) bool {
 func (l *checkLexer) word() string {
 	l.skipSpace()
 	end := l.pos
-	for end < len(l.s) && isIdentByte(l.s[end]) {
+	for end < len(l.s) && checkIdentByte(l.s[end]) {
 		end++
 	}
 	return l.s[l.pos:end]

@@ -36,7 +36,7 @@ func newCheckEngine(t *testing.T) (*Engine, *Session) {
 	}
 	sess := eng.NewSession("root", "localhost")
 	t.Cleanup(sess.Close)
-	mustExec(t, sess,
+	checkExec(t, sess,
 		"CREATE DATABASE d",
 		"USE d",
 		"CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(20), c INT, KEY ka (a), UNIQUE KEY ub (b), KEY kca (c, a DESC))",
@@ -47,7 +47,7 @@ func newCheckEngine(t *testing.T) (*Engine, *Session) {
 	return eng, sess
 }
 
-func mustExec(t *testing.T, s *Session, stmts ...string) {
+func checkExec(t *testing.T, s *Session, stmts ...string) {
 	t.Helper()
 	for _, q := range stmts {
 		if _, err := s.Query(context.Background(), q); err != nil {
@@ -80,7 +80,7 @@ func checkRows(t *testing.T, s *Session, q string) []string {
 	return out
 }
 
-func expectRows(t *testing.T, got []string, want ...string) {
+func checkExpect(t *testing.T, got []string, want ...string) {
 	t.Helper()
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
@@ -129,29 +129,29 @@ func TestParseCheckTable(t *testing.T) {
 
 func TestCheckTableOK(t *testing.T) {
 	_, s := newCheckEngine(t)
-	expectRows(t, checkRows(t, s, "CHECK TABLE t, d.h, `t` QUICK"),
+	checkExpect(t, checkRows(t, s, "CHECK TABLE t, d.h, `t` QUICK"),
 		"d.t|check|status|OK",
 		"d.h|check|status|OK",
 		"d.t|check|status|OK",
 	)
 	// After updates, deletes and a rolled-back transaction the indexes still agree.
-	mustExec(t, s,
+	checkExec(t, s,
 		"UPDATE t SET a = a + 1, b = CONCAT(b, '2') WHERE id IN (1, 2)",
 		"UPDATE t SET id = 9 WHERE id = 4",
 		"DELETE FROM h WHERE v = 'q'",
 		"BEGIN", "DELETE FROM t WHERE id = 1", "ROLLBACK",
 	)
-	expectRows(t, checkRows(t, s, "check table t, h"), "d.t|check|status|OK", "d.h|check|status|OK")
+	checkExpect(t, checkRows(t, s, "check table t, h"), "d.t|check|status|OK", "d.h|check|status|OK")
 }
 
 func TestCheckTableCommitsOpenTransaction(t *testing.T) {
 	_, s := newCheckEngine(t)
-	mustExec(t, s, "BEGIN", "INSERT INTO t VALUES (6, 60, 'w', 1)")
-	expectRows(t, checkRows(t, s, "CHECK TABLE t"), "d.t|check|status|OK")
+	checkExec(t, s, "BEGIN", "INSERT INTO t VALUES (6, 60, 'w', 1)")
+	checkExpect(t, checkRows(t, s, "CHECK TABLE t"), "d.t|check|status|OK")
 	if s.InTransaction() {
 		t.Fatal("CHECK TABLE left the transaction open")
 	}
-	mustExec(t, s, "ROLLBACK")
+	checkExec(t, s, "ROLLBACK")
 	res, err := s.Query(context.Background(), "SELECT COUNT(*) FROM t")
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +163,7 @@ func TestCheckTableCommitsOpenTransaction(t *testing.T) {
 
 func TestCheckTableMissing(t *testing.T) {
 	_, s := newCheckEngine(t)
-	expectRows(t, checkRows(t, s, "CHECK TABLE nope, t, other.x"),
+	checkExpect(t, checkRows(t, s, "CHECK TABLE nope, t, other.x"),
 		"d.nope|check|Error|Table 'd.nope' doesn't exist",
 		"d.nope|check|status|Operation failed",
 		"d.t|check|status|OK",
@@ -186,16 +186,16 @@ func TestCheckTableMissing(t *testing.T) {
 
 func TestCheckTableInterrupted(t *testing.T) {
 	_, s := newCheckEngine(t)
-	mustExec(t, s, "CREATE TABLE big (id INT PRIMARY KEY, v INT, KEY kv (v))")
+	checkExec(t, s, "CREATE TABLE big (id INT PRIMARY KEY, v INT, KEY kv (v))")
 	var b strings.Builder
 	b.WriteString("INSERT INTO big VALUES ")
 	for i := 0; i < 3000; i++ {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString("(" + itoa(i) + "," + itoa(i%7) + ")")
+		b.WriteString("(" + checkItoa(i) + "," + checkItoa(i%7) + ")")
 	}
-	mustExec(t, s, b.String())
+	checkExec(t, s, b.String())
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, _, err := s.execCheckTable(ctx, "CHECK TABLE big"); err == nil || !strings.Contains(err.Error(), "interrupted") {
@@ -203,18 +203,18 @@ func TestCheckTableInterrupted(t *testing.T) {
 	}
 }
 
-func itoa(i int) string { return sqltypes.NewInt64(int64(i)).ToString() }
+func checkItoa(i int) string { return sqltypes.NewInt64(int64(i)).ToString() }
 
-// corruptFixture returns the runtime table t and its Pebble handle.
-func corruptFixture(t *testing.T) (*Session, *table.Table, *pebble.DB) {
+// checkCorruptFixture returns the runtime table t and its Pebble handle.
+func checkCorruptFixture(t *testing.T) (*Session, *table.Table, *pebble.DB) {
 	t.Helper()
 	eng, s := newCheckEngine(t)
 	def := eng.Cat.Table("d", "t")
 	return s, eng.Store.Open(def), eng.DB.KV()
 }
 
-// indexKeys returns the raw keys of index ix, in order.
-func indexKeys(t *testing.T, pdb *pebble.DB, ix *catalog.Index) [][]byte {
+// checkIndexKeys returns the raw keys of index ix, in order.
+func checkIndexKeys(t *testing.T, pdb *pebble.DB, ix *catalog.Index) [][]byte {
 	t.Helper()
 	lo := table.IndexPrefix(nil, ix)
 	it, err := pdb.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: encoding.PrefixEnd(table.IndexPrefix(nil, ix))})
@@ -230,28 +230,28 @@ func indexKeys(t *testing.T, pdb *pebble.DB, ix *catalog.Index) [][]byte {
 }
 
 func TestCheckTableMissingSecondaryEntry(t *testing.T) {
-	s, tbl, pdb := corruptFixture(t)
+	s, tbl, pdb := checkCorruptFixture(t)
 	ka := tbl.Def.IndexByName("ka")
-	keys := indexKeys(t, pdb, ka)
+	keys := checkIndexKeys(t, pdb, ka)
 	if len(keys) != 5 {
 		t.Fatalf("index ka has %d entries, want 5", len(keys))
 	}
 	if err := pdb.Delete(keys[2], pebble.Sync); err != nil {
 		t.Fatal(err)
 	}
-	expectRows(t, checkRows(t, s, "CHECK TABLE t"),
+	checkExpect(t, checkRows(t, s, "CHECK TABLE t"),
 		"d.t|check|warning|Index 'ka' contains 4 entries, should be 5: 1 row(s) without their entry",
 		"d.t|check|error|Corrupt",
 	)
 }
 
 func TestCheckTableMissingPrimaryRow(t *testing.T) {
-	s, tbl, pdb := corruptFixture(t)
-	pks := indexKeys(t, pdb, tbl.Def.Primary())
+	s, tbl, pdb := checkCorruptFixture(t)
+	pks := checkIndexKeys(t, pdb, tbl.Def.Primary())
 	if err := pdb.Delete(pks[0], pebble.Sync); err != nil { // id 1: a=10, b='x', c=5
 		t.Fatal(err)
 	}
-	expectRows(t, checkRows(t, s, "CHECK TABLE t"),
+	checkExpect(t, checkRows(t, s, "CHECK TABLE t"),
 		"d.t|check|warning|Index 'ka' contains 5 entries, should be 4: 1 entry(ies) pointing to no row",
 		"d.t|check|warning|Index 'ub' contains 5 entries, should be 4: 1 entry(ies) pointing to no row",
 		"d.t|check|warning|Index 'kca' contains 5 entries, should be 4: 1 entry(ies) pointing to no row",
@@ -260,9 +260,9 @@ func TestCheckTableMissingPrimaryRow(t *testing.T) {
 }
 
 func TestCheckTableStaleAndCorruptEntries(t *testing.T) {
-	s, tbl, pdb := corruptFixture(t)
+	s, tbl, pdb := checkCorruptFixture(t)
 	ka := tbl.Def.IndexByName("ka")
-	pks := indexKeys(t, pdb, tbl.Def.Primary())
+	pks := checkIndexKeys(t, pdb, tbl.Def.Primary())
 	// A stale entry: row id 2 indexed under a = 99 (it has a = 20).
 	stale, err := tbl.AppendKeyParts(table.IndexPrefix(nil, ka), ka, []sqltypes.Value{sqltypes.NewInt64(99)})
 	if err != nil {
@@ -276,15 +276,15 @@ func TestCheckTableStaleAndCorruptEntries(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	expectRows(t, checkRows(t, s, "CHECK TABLE t"),
+	checkExpect(t, checkRows(t, s, "CHECK TABLE t"),
 		"d.t|check|warning|Index 'ka' contains 7 entries, should be 5: 1 entry(ies) that cannot be decoded, 1 entry(ies) not matching their row",
 		"d.t|check|error|Corrupt",
 	)
 }
 
 func TestCheckTableCorruptRow(t *testing.T) {
-	s, tbl, pdb := corruptFixture(t)
-	pks := indexKeys(t, pdb, tbl.Def.Primary())
+	s, tbl, pdb := checkCorruptFixture(t)
+	pks := checkIndexKeys(t, pdb, tbl.Def.Primary())
 	if err := pdb.Set(pks[3], []byte{0xff, 0xff, 0xff}, pebble.Sync); err != nil {
 		t.Fatal(err)
 	}
@@ -295,9 +295,9 @@ func TestCheckTableCorruptRow(t *testing.T) {
 }
 
 func TestCheckTableUniqueDuplicate(t *testing.T) {
-	s, tbl, pdb := corruptFixture(t)
+	s, tbl, pdb := checkCorruptFixture(t)
 	ub := tbl.Def.IndexByName("ub")
-	pks := indexKeys(t, pdb, tbl.Def.Primary())
+	pks := checkIndexKeys(t, pdb, tbl.Def.Primary())
 	// Rewrite row id 2 (b = 'y') to b = 'x' behind the engine's back, moving
 	// its ub entry along: both rows and entries agree, but 'x' is twice in
 	// a unique index.
@@ -328,7 +328,7 @@ func TestCheckTableUniqueDuplicate(t *testing.T) {
 	if err := b.Commit(pebble.Sync); err != nil {
 		t.Fatal(err)
 	}
-	expectRows(t, checkRows(t, s, "CHECK TABLE t"),
+	checkExpect(t, checkRows(t, s, "CHECK TABLE t"),
 		"d.t|check|warning|Index 'ub' contains 5 entries, should be 5: 1 duplicate key(s) in a unique index",
 		"d.t|check|error|Corrupt",
 	)
@@ -338,15 +338,31 @@ func TestCheckTableHiddenPK(t *testing.T) {
 	eng, s := newCheckEngine(t)
 	tbl := eng.Store.Open(eng.Cat.Table("d", "h"))
 	pdb := eng.DB.KV()
-	pks := indexKeys(t, pdb, tbl.Def.Primary())
+	pks := checkIndexKeys(t, pdb, tbl.Def.Primary())
 	if len(pks) != 4 {
 		t.Fatalf("h has %d rows, want 4", len(pks))
 	}
 	if err := pdb.Delete(pks[1], pebble.Sync); err != nil {
 		t.Fatal(err)
 	}
-	expectRows(t, checkRows(t, s, "CHECK TABLE h"),
+	checkExpect(t, checkRows(t, s, "CHECK TABLE h"),
 		"d.h|check|warning|Index 'kv' contains 4 entries, should be 3: 1 entry(ies) pointing to no row",
 		"d.h|check|error|Corrupt",
 	)
+}
+
+// TestCheckTableNotHandledCheaply: execCheckTable is called before every
+// statement, so declining a non-CHECK statement must not allocate.
+func TestCheckTableNotHandledCheaply(t *testing.T) {
+	s := &Session{}
+	ctx := context.Background()
+	for _, q := range []string{"SELECT 1", "  check    tablespace", "CHECKSUM TABLE t", "c"} {
+		if n := testing.AllocsPerRun(100, func() {
+			if _, handled, _ := s.execCheckTable(ctx, q); handled {
+				t.Fatalf("%q handled", q)
+			}
+		}); n != 0 {
+			t.Errorf("%q: %v allocations", q, n)
+		}
+	}
 }

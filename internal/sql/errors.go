@@ -19,6 +19,7 @@ const (
 	erDBAccessDenied    = 1044
 	erReadOnlyTxn       = 1792
 	erTableExistsError  = 1050
+	erCannotUser        = 1396
 	erUnknownStorage    = 1286
 )
 

@@ -230,6 +230,9 @@ func (s *Session) execCached(ctx context.Context, cp *cachedPlan, bv map[string]
 	if cp.sel == nil {
 		return s.execStmt(ctx, cp.stmt, "", bv)
 	}
+	if err := s.checkAccess(cp.stmt); err != nil {
+		return nil, err
+	}
 	for _, r := range cp.tables {
 		t := s.eng.Cat.Table(r.db, r.table)
 		if t == nil {
@@ -259,6 +262,9 @@ func (s *Session) runSelect(ctx context.Context, p queryPlan, bv map[string]*que
 
 // execStmt executes a parsed statement.
 func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql string, bv map[string]*querypb.BindVariable) (*sqltypes.Result, error) {
+	if err := s.checkAccess(stmt); err != nil {
+		return nil, err
+	}
 	switch st := stmt.(type) {
 	case *sqlparser.Select:
 		p, err := s.planSelect(ctx, st)
@@ -409,6 +415,9 @@ var (
 func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.Result, bool, error) {
 	if len(sql) < 4 {
 		return nil, false, nil
+	}
+	if res, handled, err := s.userStatement(ctx, sql); handled {
+		return res, true, err
 	}
 	switch sql[0] | 0x20 {
 	case 's':

@@ -33,7 +33,7 @@ type Config struct {
 	// Kills is the number of kill -9 cycles. Default 10.
 	Kills int
 	// Loaders and Checkers are the numbers of worker connections.
-	// Defaults 4 and 2.
+	// Defaults 4 and 2; a negative Checkers means none.
 	Loaders, Checkers int
 	// Accounts is the number of accounts transfers move money between.
 	// Default 100.
@@ -68,11 +68,11 @@ func (c *Config) setDefaults() {
 	if c.MinInterval <= 0 {
 		c.MinInterval = 2 * time.Second
 	}
+	if c.MaxInterval <= 0 {
+		c.MaxInterval = max(5*time.Second, c.MinInterval)
+	}
 	if c.MaxInterval < c.MinInterval {
 		c.MaxInterval = c.MinInterval
-		if c.MaxInterval == 2*time.Second {
-			c.MaxInterval = 5 * time.Second
-		}
 	}
 	if c.Seed == 0 {
 		c.Seed = uint64(time.Now().UnixNano())

@@ -3,6 +3,7 @@ package stress
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -185,7 +186,11 @@ func (p *phase) runTransfer(ctx context.Context, id int64, t transfer, rollback 
 	fail := func(err error) error {
 		// Best effort: the connection may be dead; then the server rolls
 		// back (or is gone).
-		_, _ = conn.ExecContext(context.Background(), "ROLLBACK")
+		if _, rerr := conn.ExecContext(context.Background(), "ROLLBACK"); rerr != nil {
+			// Never return a connection with an open transaction to the
+			// pool: the next BEGIN would commit it implicitly.
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
 		return err
 	}
 	// Lock in id order so loaders do not deadlock each other.
@@ -223,6 +228,7 @@ func (p *phase) runTransfer(ctx context.Context, id int64, t transfer, rollback 
 	if rollback {
 		if _, err := conn.ExecContext(ctx, "ROLLBACK"); err != nil {
 			// Not committed either way: ROLLBACK or a dead connection.
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
 			return fmt.Errorf("rollback: %w", err)
 		}
 		return nil

@@ -1,0 +1,1 @@
+puts "SUMMARY"; exit 1
