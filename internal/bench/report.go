@@ -289,7 +289,7 @@ func buildDoc(r *Results) []block {
 
 	d = append(d, block{Heading: "Engine configuration", Level: 2, Text: "Each engine ran alone, in a private data directory on a loopback port, started by the bench with these settings (all: same cache budget, fsync on every commit, no binlog, REPEATABLE READ)."})
 	for _, e := range r.Engines {
-		t := &table{Header: []string{"setting", "value"}}
+		t := &table{Header: []string{"setting", "value"}, Left: true}
 		for _, s := range e.Settings {
 			t.Rows = append(t.Rows, []string{s.Name, s.Value})
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -67,15 +68,24 @@ func svgFrame(b *strings.Builder, title, yLabel string, cats []string, ymax floa
 	for i := 0; i <= 5; i++ {
 		v := ymax * float64(i) / 5
 		fmt.Fprintf(b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>`+"\n", chartLeft, y(v), chartLeft+plotW, y(v))
-		fmt.Fprintf(b, `<text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", chartLeft-6, y(v)+4, fmtNum(v))
+		fmt.Fprintf(b, `<text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", chartLeft-6, y(v)+4, strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64))
 	}
 	fmt.Fprintf(b, `<text transform="translate(16,%d) rotate(-90)" text-anchor="middle">%s</text>`+"\n", chartTop+plotH/2, esc(yLabel))
 	fmt.Fprintf(b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333"/>`+"\n", chartLeft, chartTop+plotH, chartLeft+plotW, chartTop+plotH)
 	fmt.Fprintf(b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333"/>`+"\n", chartLeft, chartTop, chartLeft, chartTop+plotH)
 	slot := float64(plotW) / float64(max(len(cats), 1))
+	longest := 0
+	for _, c := range cats {
+		longest = max(longest, len(c))
+	}
+	flat := float64(longest)*6.5 < slot // labels fit side by side
 	for i, c := range cats {
 		x := float64(chartLeft) + slot*(float64(i)+0.5)
-		fmt.Fprintf(b, `<text transform="translate(%.1f,%d) rotate(-30)" text-anchor="end">%s</text>`+"\n", x+4, chartTop+plotH+14, esc(c))
+		if flat {
+			fmt.Fprintf(b, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`+"\n", x, chartTop+plotH+16, esc(c))
+		} else {
+			fmt.Fprintf(b, `<text transform="translate(%.1f,%d) rotate(-30)" text-anchor="end">%s</text>`+"\n", x+4, chartTop+plotH+14, esc(c))
+		}
 	}
 	return y
 }

@@ -11,6 +11,7 @@ import (
 type table struct {
 	Header []string
 	Rows   [][]string
+	Left   bool // left-align every column (default: figures right-aligned)
 }
 
 func (t *table) markdown(w io.Writer) {
@@ -19,7 +20,7 @@ func (t *table) markdown(w io.Writer) {
 	seps := make([]string, len(t.Header))
 	for i := range seps {
 		seps[i] = "---"
-		if i > 0 {
+		if i > 0 && !t.Left {
 			seps[i] = "---:"
 		}
 	}
@@ -40,6 +41,10 @@ func (t *table) html(w io.Writer) {
 		fmt.Fprint(w, "<tr>")
 		for i, c := range r {
 			cls := ""
+			if t.Left {
+				fmt.Fprintf(w, "<td>%s</td>", inlineHTML(c))
+				continue
+			}
 			if i > 0 {
 				cls = ` class="num"`
 			}

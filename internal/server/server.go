@@ -51,8 +51,6 @@ func New(eng *sql.Engine, cfg Config) (*Server, error) {
 		// in one go and flushed at the end of each command anyway.
 		FlushDelay:          100 * time.Millisecond,
 		ConnKeepAlivePeriod: 30 * time.Second,
-		// wait_timeout's default: a connection idle for 8 hours is closed.
-		ConnReadTimeout: 28800 * time.Second,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)

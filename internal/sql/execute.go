@@ -247,8 +247,14 @@ func (s *Session) execCached(ctx context.Context, cp *cachedPlan, bv map[string]
 
 // runSelect executes a planned query inside the statement's transaction.
 func (s *Session) runSelect(ctx context.Context, p queryPlan, bv map[string]*querypb.BindVariable) (*sqltypes.Result, error) {
+	fresh := s.tx == nil && s.autocommit
 	tx := s.txnForStatement(ctx)
 	tx.BeginStatement()
+	if fresh {
+		if sp, ok := p.(*selectPlan); ok && sp.singleRead {
+			tx.SetSingleRead(true)
+		}
+	}
 	bv = s.bindSessionVars(p.bindVars(), bv)
 	ex := s.newExecCtx(ctx, tx, bv)
 	res, err := p.run(ex)

@@ -38,6 +38,10 @@ type selectPlan struct {
 	offset   *cexpr
 
 	bindNames []string
+	// singleRead: one point lookup on a unique key and nothing else (no
+	// subqueries, no other tables), so a statement-level snapshot is not
+	// needed.
+	singleRead bool
 }
 
 type sortKey struct {
@@ -310,6 +314,8 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		}
 		p.sortNeed = !ordered
 	}
+	p.singleRead = len(p.srcs) == 1 && p.srcs[0].path != nil && p.srcs[0].path.unique &&
+		p.srcs[0].path.ix.Primary && p.lock == lockNone && !hasSubquery(sel) && !p.hasAgg && allSingleAlts(p.srcs[0].path)
 	p.distinct = sel.Distinct
 	if p.distinct && p.hasAgg && len(p.groupBy) == 0 {
 		p.distinct = false // a single row
@@ -796,4 +802,15 @@ func padDecimal(v sqltypes.Value, scale int) sqltypes.Value {
 		return v
 	}
 	return sqltypes.MakeTrusted(sqltypes.Decimal, []byte(s+strings.Repeat("0", scale-frac)))
+}
+
+// allSingleAlts reports whether every equality of the path has one value
+// (so the path reads at most one key).
+func allSingleAlts(ap *accessPath) bool {
+	for _, alts := range ap.eq {
+		if len(alts) != 1 {
+			return false
+		}
+	}
+	return true
 }

@@ -73,7 +73,11 @@ type Txn struct {
 
 	done   bool
 	locked bool // holds at least one lock
-	probe  item
+	// readLatest makes snapshot reads go to the latest state: set for a
+	// single-read autocommit statement, where one read is trivially
+	// consistent and a Pebble snapshot would be pure overhead.
+	readLatest bool
+	probe      item
 }
 
 // ID returns the transaction id (unique within the process lifetime).
@@ -138,8 +142,13 @@ func (t *Txn) RollbackStatement() {
 // Get reads key at the transaction's snapshot, seeing its own writes. The
 // returned value must not be modified and is valid until the next write.
 func (t *Txn) Get(key []byte) ([]byte, bool, error) {
-	return t.get(key, false)
+	return t.get(key, t.readLatest)
 }
+
+// SetSingleRead declares that the transaction performs exactly one read
+// (an autocommit point lookup): it then reads the latest committed state
+// without taking a snapshot.
+func (t *Txn) SetSingleRead(v bool) { t.readLatest = v }
 
 // GetLatest reads the latest committed version of key (current read), seeing
 // the transaction's own writes. Lock the key first to keep it stable.

@@ -243,7 +243,7 @@ start_puma() {
 	PUMA_PID=$!
 	local i
 	for ((i = 0; i < 600; i++)); do
-		if curl -fsS -m 5 -o /dev/null "http://127.0.0.1:$WEB_PORT/issues.json?limit=1" -H "X-Redmine-API-Key: $API_KEY"; then
+		if curl -fs -m 5 -o /dev/null "http://127.0.0.1:$WEB_PORT/issues.json?limit=1" -H "X-Redmine-API-Key: $API_KEY"; then
 			echo "puma (pid $PUMA_PID) on 127.0.0.1:$WEB_PORT"
 			return 0
 		fi
