@@ -77,7 +77,7 @@ seed flags:
   --noise LIST        disk noise levels (default none,25%,x1,x2,x4; quick none,x1)
   --load NAME         workload under noise: sysbench (default; redmine: not yet)
   --fio-calibrate S   seconds of the solo fio run that sizes "25%" (default 5)
-  --fio-size SIZE     size of the fio noise file (default 1G)
+  --fio-size SIZE     size of the fio noise file (default 1G; quick 256M)
 `
 
 // parseOptions parses the flags of workload.
@@ -195,6 +195,9 @@ func parseOptions(workload string, args []string, stderr io.Writer) (*Options, e
 		}
 		o.Calibrate = time.Duration(*calib) * time.Second
 		o.FioSize = *fioSize
+		if o.Quick && !set["fio-size"] {
+			o.FioSize = "256M"
+		}
 	}
 	o.Scripts = defScripts
 	if *scripts != "" {

@@ -352,7 +352,7 @@ func loadBlocks(r *Results) []block {
 }
 
 func errorBlock(r *Results) block {
-	t := &table{Header: []string{"engine", "script", "threads", "ignored errors", "reconnects", "failed steps", "first error"}}
+	t := &table{Header: []string{"engine", "script", "threads", "ignored errors", "reconnects", "failed steps", "first error"}, Left: true}
 	if r.isSeed() {
 		t.Header = []string{"engine", "script", "clients", "noise", "ignored errors", "reconnects", "failed steps", "first error"}
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // ShowCreateTable renders SHOW CREATE TABLE in MySQL 8.0's format. Every
-// table reports ENGINE=ROCKSDB (strata's LSM engine, as MyRocks prints it).
+// table reports ENGINE=InnoDB (strata's LSM engine, as MyRocks prints it).
 // autoInc is the next AUTO_INCREMENT value to print (0 = omit). A hidden
 // primary key is not shown.
 func ShowCreateTable(t *catalog.Table, autoInc uint64) string {
@@ -43,7 +43,7 @@ func ShowCreateTable(t *catalog.Table, autoInc uint64) string {
 		b = append(b, "  "...)
 		b = append(b, fk...)
 	}
-	b = append(b, "\n) ENGINE=ROCKSDB"...)
+	b = append(b, "\n) ENGINE=InnoDB"...)
 	if autoInc > 0 {
 		b = append(b, " AUTO_INCREMENT="...)
 		b = strconv.AppendUint(b, autoInc, 10)

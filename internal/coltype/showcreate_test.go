@@ -81,7 +81,7 @@ func TestShowCreateTable(t *testing.T) {
 			"  `pad` char(60) NOT NULL DEFAULT '',\n" +
 			"  PRIMARY KEY (`id`),\n" +
 			"  KEY `k_1` (`k`)\n" +
-			") ENGINE=ROCKSDB AUTO_INCREMENT=5 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci",
+			") ENGINE=InnoDB AUTO_INCREMENT=5 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci",
 	}, {
 		sql: "create table t (a int, b varchar(20) collate utf8mb4_bin, c text, d timestamp null, " +
 			"e datetime(3) not null default current_timestamp(3) on update current_timestamp(3), " +
@@ -101,12 +101,12 @@ func TestShowCreateTable(t *testing.T) {
 			"  `j` json,\n" +
 			"  UNIQUE KEY `u` (`a`,`b`),\n" +
 			"  KEY `k_b` (`b`(10) DESC)\n" +
-			") ENGINE=ROCKSDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci COMMENT='tbl'",
+			") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci COMMENT='tbl'",
 	}, {
 		sql: "create table `we``ird` (x int default (rand() * 10)) collate utf8mb4_0900_ai_ci",
 		want: "CREATE TABLE `we``ird` (\n" +
 			"  `x` int DEFAULT (rand() * 10)\n" +
-			") ENGINE=ROCKSDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci",
+			") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci",
 	}}
 	for _, tc := range cases {
 		tbl := buildTable(t, tc.sql)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"testing"
 	"time"
@@ -61,7 +62,8 @@ const ioTimeout = 2 * time.Second
 // address and a check that a long-lived connection and a new one both still
 // answer SELECT 1.
 func startFuzzServer(f *testing.F) (string, func() error) {
-	db, err := kv.Open(kv.Options{Dir: "/db", FS: vfs.NewMem(), MemoryBudget: 64 << 20})
+	db, err := kv.Open(kv.Options{Dir: "/db", FS: vfs.NewMem(), MemoryBudget: 64 << 20,
+		Logger: kv.NewSlogLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -87,7 +89,8 @@ var fuzzSetup = []string{
 // newFuzzEngine opens a fresh engine with the scratch database.
 func newFuzzEngine(t *testing.T) (*sql.Engine, func()) {
 	t.Helper()
-	db, err := kv.Open(kv.Options{Dir: "/db", FS: vfs.NewMem(), MemoryBudget: 64 << 20})
+	db, err := kv.Open(kv.Options{Dir: "/db", FS: vfs.NewMem(), MemoryBudget: 64 << 20,
+		Logger: kv.NewSlogLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -123,8 +123,8 @@ func statusRows(upper bool) func(*Session, *execCtx, *sysRows) error {
 }
 
 func enginesRows(_ *Session, _ *execCtx, out *sysRows) error {
-	out.add("ROCKSDB", "DEFAULT", "strata LSM storage engine (Pebble)", "YES", "NO", "YES")
-	out.add("InnoDB", "YES", "Alias of ROCKSDB in strata", "YES", "NO", "YES")
+	out.add("InnoDB", "DEFAULT", "strata LSM storage engine (MyRocks-style, on Pebble); reported as InnoDB for compatibility", "YES", "NO", "YES")
+	out.add("ROCKSDB", "YES", "Alias of the strata engine", "YES", "NO", "YES")
 	return nil
 }
 

@@ -172,7 +172,7 @@ func tablesRows(s *Session, ex *execCtx, out *sysRows) error {
 					ai = v
 				}
 			}
-			out.add("def", db, t.Name, "BASE TABLE", "ROCKSDB", 10, "Dynamic", uint64(0),
+			out.add("def", db, t.Name, "BASE TABLE", "InnoDB", 10, "Dynamic", uint64(0),
 				uint64(0), uint64(0), uint64(0), uint64(0), uint64(0), ai, sysTime(t.CreateTime),
 				nil, nil, coltype.CollationName(tableCollation(t)), nil, "", t.Comment)
 		}

@@ -574,9 +574,6 @@ func (o *rowSink) add(in Row) error {
 		if err != nil {
 			return err
 		}
-		if e.static.Valid() && e.static.Type() == sqltypes.Decimal && e.static.Scale() > 0 {
-			v = padDecimal(v, int(e.static.Scale()))
-		}
 		o.tmp[i] = v
 		o.colls[i] = coll
 	}
@@ -631,6 +628,7 @@ func (p *selectPlan) fields(ex *execCtx, rows []Row) []*querypb.Field {
 			continue
 		}
 		if f := exprField(ex, p.proj[i], p.names[i]); f != nil {
+			fixTemporalDecimals(f, rows, i)
 			out[i] = f
 			continue
 		}
@@ -785,25 +783,6 @@ func splitConsumed(conds, consumed []sqlparser.Expr) (rest, used []sqlparser.Exp
 	return rest, used
 }
 
-// padDecimal formats v with the fractional digits of its static DECIMAL type
-// (evalengine sometimes returns fewer, e.g. for IFNULL(dec, 0)).
-func padDecimal(v sqltypes.Value, scale int) sqltypes.Value {
-	if v.IsNull() || !(v.Type() == sqltypes.Decimal || v.IsIntegral()) {
-		return v
-	}
-	s := v.ToString()
-	frac := 0
-	if dot := strings.IndexByte(s, '.'); dot >= 0 {
-		frac = len(s) - dot - 1
-	} else {
-		s += "."
-	}
-	if frac >= scale {
-		return v
-	}
-	return sqltypes.MakeTrusted(sqltypes.Decimal, []byte(s+strings.Repeat("0", scale-frac)))
-}
-
 // allSingleAlts reports whether every equality of the path has one value
 // (so the path reads at most one key).
 func allSingleAlts(ap *accessPath) bool {
@@ -813,4 +792,26 @@ func allSingleAlts(ap *accessPath) bool {
 		}
 	}
 	return true
+}
+
+// fixTemporalDecimals sets the fractional-second digits of a temporal
+// column from its values when the static type did not carry them (drivers
+// print fractions per the column's DECIMALS in the binary protocol).
+func fixTemporalDecimals(f *querypb.Field, rows []Row, i int) {
+	if f.Decimals != 0 || !(f.Type == sqltypes.Datetime || f.Type == sqltypes.Timestamp || f.Type == sqltypes.Time) {
+		return
+	}
+	for _, r := range rows {
+		if i < len(r) && !r[i].IsNull() {
+			raw := r[i].Raw()
+			for k := len(raw) - 1; k >= 0; k-- {
+				if raw[k] == '.' {
+					f.Decimals = uint32(len(raw) - k - 1)
+					f.ColumnLength += 1 + f.Decimals
+					break
+				}
+			}
+			return
+		}
+	}
 }

@@ -84,7 +84,7 @@ func (s *Session) execShow(ctx context.Context, st *sqlparser.Show) (*sqltypes.R
 	case *sqlparser.ShowCreate:
 		return s.showCreate(ctx, sh)
 	case *sqlparser.ShowEngine:
-		return textResult([]string{"Type", "Name", "Status"}, [][]string{{"ROCKSDB", "", ""}}), nil
+		return textResult([]string{"Type", "Name", "Status"}, [][]string{{"InnoDB", "", ""}}), nil
 	case *sqlparser.ShowGrants:
 		return textResult([]string{"Grants for " + s.User + "@" + s.Host}, [][]string{{"GRANT ALL PRIVILEGES ON *.* TO `" + s.User + "`@`" + s.Host + "` WITH GRANT OPTION"}}), nil
 	case *sqlparser.ShowReplicationStatus, *sqlparser.ShowReplicationSourceStatus, *sqlparser.ShowReplicas, *sqlparser.ShowBinaryLogs, *sqlparser.ShowBinlogEvents:
@@ -210,8 +210,8 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 		return s.showTableStatus(ctx, db, like)
 	case sqlparser.Engines:
 		return textResult([]string{"Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"}, [][]string{
-			{"ROCKSDB", "DEFAULT", "strata LSM storage engine (Pebble)", "YES", "NO", "YES"},
-			{"InnoDB", "YES", "Alias of ROCKSDB in strata", "YES", "NO", "YES"},
+			{"InnoDB", "DEFAULT", "strata LSM storage engine (MyRocks-style, on Pebble); reported as InnoDB for compatibility", "YES", "NO", "YES"},
+			{"ROCKSDB", "YES", "Alias of the strata engine", "YES", "NO", "YES"},
 		}), nil
 	case sqlparser.Charset:
 		return textResult([]string{"Charset", "Description", "Default collation", "Maxlen"}, filterRows(like, [][]string{
@@ -522,7 +522,7 @@ func (s *Session) showTableStatus(ctx context.Context, db, like string) (*sqltyp
 			}
 			tx.Rollback()
 		}
-		rows = append(rows, []string{t.Name, "ROCKSDB", "10", "Dynamic", "0", "0", "0", "0", "0", "0", ai, unixTime(t.CreateTime), nullStr, nullStr, coltype.CollationName(t.Collation), nullStr, "", t.Comment})
+		rows = append(rows, []string{t.Name, "InnoDB", "10", "Dynamic", "0", "0", "0", "0", "0", "0", ai, unixTime(t.CreateTime), nullStr, nullStr, coltype.CollationName(t.Collation), nullStr, "", t.Comment})
 	}
 	return textResult(names, rows), nil
 }

@@ -28,6 +28,7 @@
 #   STRATA_BINARY   use this strata binary instead of building one
 #   REDMINE_KEEP=1  keep the temporary directory (logs) after success
 #   API_THREADS     parallel REST clients (default 4)
+#   REDMINE_SQL_LOG=1  log every SQL statement to production.log (debug level)
 set -euo pipefail
 
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -166,7 +167,7 @@ as_www() {
 		env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$WORK/home" LANG=C.UTF-8 \
 		RAILS_ENV=production REDMINE_INSTANCE="$INSTANCE" \
 		BUNDLE_GEMFILE="$WORK/Gemfile" BUNDLER_VERSION="$BUNDLER_VERSION" \
-		SCHEMA="$WORK/schema.rb" REDMINE_LANG=en "$@")
+		SCHEMA="$WORK/schema.rb" REDMINE_LANG=en ${RUBYOPT_SQL_LOG:+RUBYOPT="$RUBYOPT_SQL_LOG"} "$@")
 }
 
 setup_instance() {
@@ -272,6 +273,11 @@ check_nested_sets() {
 }
 
 WORK=$(mktemp -d -t strata-redmine.XXXXXX)
+RUBYOPT_SQL_LOG=
+if [[ -n ${REDMINE_SQL_LOG:-} ]]; then
+	install -m 644 "$HELPERS/sql_log.rb" "$WORK/sql_log.rb"
+	RUBYOPT_SQL_LOG="-r$WORK/sql_log.rb"
+fi
 step "install packages" install_redmine
 export BUNDLER_VERSION
 BUNDLER_VERSION=$(debian_bundler_version)

@@ -314,9 +314,13 @@ begin
   COUNTS['issues (dataset)'] = issues.size
 
   timed("add #{COMMENTS_PER_ISSUE} comments to each issue") do
-    pmap(issues.keys.product((1..COMMENTS_PER_ISSUE).to_a)) do |c, (id, k)|
-      c.put("/issues/#{id}.json", { issue: { notes: "Comment #{k} on issue #{id}: looks *fine* to me." } })
-      imutex.synchronize { issues[id][:journals] += 1 }
+    # one issue's comments in sequence: concurrent updates of one issue
+    # conflict on lock_version (HTTP 422), as they would on MySQL
+    pmap(issues.keys) do |c, id|
+      (1..COMMENTS_PER_ISSUE).each do |k|
+        c.put("/issues/#{id}.json", { issue: { notes: "Comment #{k} on issue #{id}: looks *fine* to me." } })
+        imutex.synchronize { issues[id][:journals] += 1 }
+      end
     end
   end
   COUNTS['comments (dataset)'] = issues.size * COMMENTS_PER_ISSUE
