@@ -84,12 +84,26 @@ sysbench_acceptance() {
 	timeout 1200 "$ROOT/scripts/sysbench-acceptance.sh" "$ROOT/strata"
 }
 
+mysqldump_roundtrip() {
+	if [[ ! -x $ROOT/strata ]]; then
+		echo "no strata binary (the build stage failed)"
+		return 1
+	fi
+	timeout 900 "$ROOT/scripts/compat/mysqldump.sh" "$ROOT/strata"
+}
+
+fuzz_smoke() {
+	FUZZTIME=${FUZZTIME:-8s} timeout 900 "$ROOT/scripts/fuzz-smoke.sh"
+}
+
 stage "install dependencies" install_deps
 stage "gofmt" check_gofmt
 stage "go vet" go vet ./...
 stage "go build" build
 stage "go test" go_test
 stage "sysbench acceptance" sysbench_acceptance
+stage "mysqldump round trips" mysqldump_roundtrip
+stage "fuzz smoke" fuzz_smoke
 
 echo
 if ((FAILED > 0)); then

@@ -111,6 +111,10 @@ func serve(args []string, stderr io.Writer) int {
 		return 2
 	}
 
+	kv.FatalHook = func(msg string) {
+		logger.Error("fatal storage error: stopping the server so no unsaved change is ever served; restart to recover from the write-ahead log", "err", msg)
+		os.Exit(70)
+	}
 	db, err := kv.Open(kv.Options{Dir: *datadir, MemoryBudget: *memory, Logger: kv.NewSlogLogger(logger)})
 	if err != nil {
 		logger.Error("cannot open data directory", "datadir", *datadir, "err", err)

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +28,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	case "sysbench", "seed":
+	case "report":
+		return reportMain(args[1:], stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "strata bench: unknown workload %q\n\n%s", args[0], usage)
 		return 2
@@ -70,6 +73,36 @@ func Main(args []string, stdout, stderr io.Writer) int {
 }
 
 var errHelp = errors.New("help requested")
+
+// reportMain is `strata bench report RESULTS.json [OUTDIR]`: it rewrites
+// the report files from a results.json (by default next to it).
+func reportMain(args []string, stdout, stderr io.Writer) int {
+	if len(args) < 1 || len(args) > 2 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	b, err := os.ReadFile(args[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "strata bench report: %v\n", err)
+		return 1
+	}
+	var res Results
+	if err := json.Unmarshal(b, &res); err != nil {
+		fmt.Fprintf(stderr, "strata bench report: %s: %v\n", args[0], err)
+		return 1
+	}
+	dir := filepath.Dir(args[0])
+	if len(args) == 2 {
+		dir = args[1]
+	}
+	res.Aggs = AggregateSteps(res.Steps)
+	if err := WriteReport(dir, &res); err != nil {
+		fmt.Fprintf(stderr, "strata bench report: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "report: %s\n", filepath.Join(dir, "report.html"))
+	return 0
+}
 
 // runner runs one bench invocation.
 type runner struct {

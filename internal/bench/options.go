@@ -50,6 +50,8 @@ const usage = `strata bench — measure strata side by side with MariaDB InnoDB 
 Usage:
   strata bench sysbench [flags]   the eight sysbench oltp_* scripts at each thread count
   strata bench seed [flags]       the MyRocks seed study: parallel clients × disk noise
+  strata bench report RESULTS.json [DIR]
+                                  rewrite the report files from a results.json
 
 Common flags:
   --engines LIST      engines to compare (default strata,innodb,myrocks)

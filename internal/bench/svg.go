@@ -70,22 +70,23 @@ func svgFrame(b *strings.Builder, title, yLabel string, cats []string, ymax floa
 		fmt.Fprintf(b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>`+"\n", chartLeft, y(v), chartLeft+plotW, y(v))
 		fmt.Fprintf(b, `<text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", chartLeft-6, y(v)+4, strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64))
 	}
-	fmt.Fprintf(b, `<text transform="translate(16,%d) rotate(-90)" text-anchor="middle">%s</text>`+"\n", chartTop+plotH/2, esc(yLabel))
+	fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="end" fill="#555">%s</text>`+"\n", chartLeft-6, chartTop-10, esc(yLabel))
 	fmt.Fprintf(b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333"/>`+"\n", chartLeft, chartTop+plotH, chartLeft+plotW, chartTop+plotH)
 	fmt.Fprintf(b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333"/>`+"\n", chartLeft, chartTop, chartLeft, chartTop+plotH)
 	slot := float64(plotW) / float64(max(len(cats), 1))
-	longest := 0
-	for _, c := range cats {
-		longest = max(longest, len(c))
-	}
-	flat := float64(longest)*6.5 < slot // labels fit side by side
+	maxChars := max(int(slot/6.5), 4)
 	for i, c := range cats {
 		x := float64(chartLeft) + slot*(float64(i)+0.5)
-		if flat {
-			fmt.Fprintf(b, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`+"\n", x, chartTop+plotH+16, esc(c))
-		} else {
-			fmt.Fprintf(b, `<text transform="translate(%.1f,%d) rotate(-30)" text-anchor="end">%s</text>`+"\n", x+4, chartTop+plotH+14, esc(c))
+		lines := wrapLabel(c, maxChars)
+		fmt.Fprintf(b, `<text x="%.1f" y="%d" text-anchor="middle">`, x, chartTop+plotH+16)
+		for j, l := range lines {
+			dy := "0"
+			if j > 0 {
+				dy = "1.2em"
+			}
+			fmt.Fprintf(b, `<tspan x="%.1f" dy="%s">%s</tspan>`, x, dy, esc(l))
 		}
+		b.WriteString("</text>\n")
 	}
 	return y
 }
@@ -152,4 +153,34 @@ func lineChart(title, yLabel string, xs []string, ss []series, ref float64) stri
 	svgLegend(&b, ss)
 	b.WriteString("</svg>\n")
 	return b.String()
+}
+
+// wrapLabel splits a category label into lines of at most width characters,
+// breaking after '_', ' ' or ','; a word longer than width stays whole.
+func wrapLabel(s string, width int) []string {
+	var words []string
+	cur := ""
+	for _, r := range s {
+		cur += string(r)
+		if r == '_' || r == ' ' || r == ',' {
+			words = append(words, cur)
+			cur = ""
+		}
+	}
+	if cur != "" {
+		words = append(words, cur)
+	}
+	var lines []string
+	line := ""
+	for _, w := range words {
+		if line != "" && len(line)+len(w) > width {
+			lines = append(lines, strings.TrimSpace(line))
+			line = ""
+		}
+		line += w
+	}
+	if line != "" {
+		lines = append(lines, strings.TrimSpace(line))
+	}
+	return lines
 }

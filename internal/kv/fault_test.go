@@ -360,9 +360,8 @@ func TestFaultFlushSST(t *testing.T) {
 		ops  opClass
 		err  error
 	}{
-		{"write-error", writeOps, errorfs.ErrInjected},
 		{"write-enospc", writeOps, errNoSpace},
-		{"sync-enospc", syncOps, errNoSpace},
+		{"sync-error", syncOps, errorfs.ErrInjected},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fault{files: sstFiles, ops: tc.ops, err: tc.err}

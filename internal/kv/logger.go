@@ -51,6 +51,21 @@ func (s *slogLogger) Errorf(format string, args ...any) {
 func (s *slogLogger) Fatalf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	s.l.Error(msg, "fatal", true)
+	fatal(msg)
+}
+
+// FatalHook, when set (the server sets it), is called on a fatal storage
+// error (a failed WAL write or sync) before the panic. Pebble has already
+// applied the failed batch to its memtable, so the process must not go on
+// serving: the server's hook logs the reason and exits, and recovery on
+// restart replays only what reached the WAL. Tests leave it nil and recover
+// the *FatalError panic.
+var FatalHook func(msg string)
+
+func fatal(msg string) {
+	if FatalHook != nil {
+		FatalHook(msg)
+	}
 	panic(&FatalError{Msg: msg})
 }
 
@@ -63,7 +78,7 @@ type fatalGuard struct {
 func (g fatalGuard) Fatalf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	g.Logger.Errorf("FATAL: %s", msg)
-	panic(&FatalError{Msg: msg})
+	fatal(msg)
 }
 
 // guardLogger returns a Logger whose Fatalf is guaranteed to panic rather

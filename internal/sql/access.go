@@ -23,6 +23,9 @@ type accessPath struct {
 	ix *catalog.Index
 	// eq[k] lists the alternative values of index column k (= or IN).
 	eq [][]*cexpr
+	// subIn[k], when set, gives index column k's values from an
+	// uncorrelated IN (SELECT ...) instead of eq[k] (compat_insub.go).
+	subIn []*inSubquery
 	// nullSafe[k]: the predicate on column k was <=> or IS NULL (NULL matches).
 	nullSafe []bool
 	isNull   []bool // column k IS NULL
@@ -71,8 +74,9 @@ func consumable(p *predicate, ic catalog.IndexColumn) bool {
 type predicate struct {
 	src  sqlparser.Expr // the conjunct it came from
 	col  int            // table column ordinal
-	op   string         // "=", "<=>", "<", "<=", ">", ">=", "in", "between", "isnull"
+	op   string         // "=", "<=>", "<", "<=", ">", ">=", "in", "between", "isnull", "insub"
 	vals []sqlparser.Expr
+	sub  *inSubquery // op "insub": the planned subquery (chooseAccess)
 }
 
 // sargable extracts predicates on columns of tbl (columns tblOff..tblOff+n of
@@ -128,6 +132,10 @@ func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int, outer *outerCtx)
 		case *sqlparser.ComparisonExpr:
 			if e.Operator == sqlparser.InOp {
 				col := colOf(e.Left)
+				if sq, ok := e.Right.(*sqlparser.Subquery); ok && col >= 0 {
+					out = append(out, predicate{src: c, col: col, op: "insub", vals: []sqlparser.Expr{sq}})
+					continue
+				}
 				tup, ok := e.Right.(sqlparser.ValTuple)
 				if col < 0 || !ok || len(tup) == 0 {
 					continue
@@ -238,6 +246,7 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexH
 		ordered bool
 		reverse bool
 	}
+	preds = c.resolveInSubqueries(preds)
 	var best *cand
 	for ii, ix := range t.Indexes {
 		if t.HiddenPK && ii == 0 {
@@ -257,8 +266,8 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexH
 					continue
 				}
 				switch p.op {
-				case "=", "<=>", "in", "isnull":
-					if eqp == nil || (eqp.op == "in" && p.op != "in") {
+				case "=", "<=>", "in", "isnull", "insub":
+					if eqp == nil || (eqp.op == "insub" && p.op != "insub") || (eqp.op == "in" && p.op != "in" && p.op != "insub") {
 						eqp = p
 					}
 				default:
@@ -350,9 +359,12 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexH
 			ap.consumed = append(ap.consumed, p.src)
 		}
 		var alts []*cexpr
+		var sub *inSubquery
 		switch p.op {
 		case "isnull":
 			alts = []*cexpr{nil}
+		case "insub":
+			sub = p.sub
 		default:
 			for _, v := range p.vals {
 				e, err := c.compile(v)
@@ -363,6 +375,12 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexH
 			}
 		}
 		ap.eq = append(ap.eq, alts)
+		if sub != nil || ap.subIn != nil {
+			for len(ap.subIn) < k {
+				ap.subIn = append(ap.subIn, nil)
+			}
+			ap.subIn = append(ap.subIn, sub)
+		}
 		ap.nullSafe = append(ap.nullSafe, p.op == "<=>" || p.op == "isnull")
 		ap.isNull = append(ap.isNull, p.op == "isnull")
 	}
@@ -426,7 +444,7 @@ func indexGivesOrder(ix *catalog.Index, eqPreds []*predicate, order []orderCol) 
 		return false, false
 	}
 	for _, p := range eqPreds {
-		if p.op == "in" && len(p.vals) > 1 {
+		if (p.op == "in" && len(p.vals) > 1) || p.op == "insub" {
 			return false, false
 		}
 	}
@@ -495,9 +513,19 @@ func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRang
 		ic := ix.Columns[k]
 		col := &t.Def.Columns[ic.Col]
 		var next [][]byte
-		for _, alt := range alts {
+		var subVals []sqltypes.Value
+		if k < len(ap.subIn) && ap.subIn[k] != nil {
+			vals, err := ap.subIn[k].values(ex, row)
+			if err != nil {
+				return nil, false, err
+			}
+			subVals = vals
+		}
+		for ai := 0; ai < len(alts)+len(subVals); ai++ {
 			var v sqltypes.Value
-			if alt != nil {
+			if ai >= len(alts) {
+				v = subVals[ai-len(alts)]
+			} else if alt := alts[ai]; alt != nil {
 				x, err := ex.eval(alt, row)
 				if err != nil {
 					return nil, false, err

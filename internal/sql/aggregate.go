@@ -86,16 +86,16 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 	// Rewrite the select list and HAVING to read the aggregated row.
 	for i, se := range selExprs.Exprs {
 		if ae, ok := se.(*sqlparser.AliasedExpr); ok {
-			e, err := p.rewriteAggs(ae.Expr)
+			as := ae.As
+			if as.IsEmpty() && containsAggr(ae.Expr) {
+				// Name the column before the aggregates are rewritten.
+				as = sqlparser.NewIdentifierCI(exprName(ae.Expr))
+			}
+			e, err := p.rewriteAggs(sqlparser.CloneExpr(ae.Expr))
 			if err != nil {
 				return err
 			}
-			if e != ae.Expr {
-				if ae.As.IsEmpty() {
-					ae.As = sqlparser.NewIdentifierCI(exprName(ae.Expr))
-				}
-				selExprs.Exprs[i] = &sqlparser.AliasedExpr{Expr: e, As: ae.As}
-			}
+			selExprs.Exprs[i] = &sqlparser.AliasedExpr{Expr: e, As: as}
 		}
 	}
 	if sel.Having != nil {
@@ -183,6 +183,12 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 			spec.typ = evalengine.NewTypeEx(sqltypes.Float64, collations.CollationBinaryID, true, 23, 31, nil)
 		} else {
 			scale := argT.Scale()
+			if !argT.Valid() || sqltypes.IsIntegral(t) || scale < 0 {
+				scale = 0
+			}
+			if scale > 30 {
+				scale = 30
+			}
 			if spec.name == "avg" {
 				scale += 4
 			}
@@ -225,7 +231,10 @@ func (p *selectPlan) rewriteAggs(e sqlparser.Expr) (sqlparser.Expr, error) {
 	if len(p.aggs) == 0 {
 		return e, nil
 	}
-	out := sqlparser.Rewrite(e, nil, func(cur *sqlparser.Cursor) bool {
+	// pre-order: a replaced aggregate's arguments are not visited; returning
+	// false from a post function would stop the whole rewrite after the first
+	// aggregate (MAX(a) <> 2 * COUNT(*)).
+	out := sqlparser.Rewrite(e, func(cur *sqlparser.Cursor) bool {
 		af, ok := cur.Node().(sqlparser.AggrFunc)
 		if !ok {
 			return true
@@ -242,7 +251,7 @@ func (p *selectPlan) rewriteAggs(e sqlparser.Expr) (sqlparser.Expr, error) {
 			}
 		}
 		return false
-	})
+	}, nil)
 	return out.(sqlparser.Expr), nil
 }
 
@@ -258,6 +267,7 @@ type aggState struct {
 	val      sqltypes.Value
 	valColl  collations.ID
 	bits     uint64
+	scale    int32 // largest fractional digit count of summed decimals
 	seen     map[string]struct{}
 	concat   []Row
 }
@@ -446,9 +456,13 @@ func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
 			}
 			fallthrough
 		default:
-			d, err := decimal.NewFromString(v.ToString())
+			vs := v.ToString()
+			d, err := decimal.NewFromString(vs)
 			if err != nil {
 				return nil
+			}
+			if dot := strings.IndexByte(vs, '.'); dot >= 0 && int32(len(vs)-dot-1) > st.scale {
+				st.scale = int32(len(vs) - dot - 1)
 			}
 			if !st.decUsed {
 				st.decUsed = true
@@ -508,9 +522,13 @@ func (a *aggSpec) result(ex *execCtx, st *aggState) (sqltypes.Value, error) {
 		if !st.decUsed {
 			d = decimal.NewFromInt(st.sumInt)
 		}
-		scale := a.typ.Scale()
+		// The result keeps the fractional digits of the summed values
+		// (SUM of DECIMAL(10,2) has scale 2); AVG adds
+		// div_precision_increment (4) digits.
+		scale := st.scale
 		if a.name == "avg" {
 			d = d.Div(decimal.NewFromInt(st.count), 4)
+			scale += 4
 		}
 		return sqltypes.MakeTrusted(sqltypes.Decimal, []byte(d.StringFixed(scale))), nil
 	case "min", "max":

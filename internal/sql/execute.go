@@ -425,6 +425,9 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 	if res, handled, err := s.userStatement(ctx, sql); handled {
 		return res, true, err
 	}
+	if res, handled, err := s.execCheckTable(ctx, sql); handled {
+		return res, true, err
+	}
 	switch sql[0] | 0x20 {
 	case 's':
 	default:

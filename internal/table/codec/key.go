@@ -304,6 +304,9 @@ func appendKeyValueText(b []byte, col *catalog.Column, desc bool, dst []byte) (r
 			v = -v
 		}
 		secs := v / fracMul[fb]
+		if secs > maxTimeSeconds {
+			return b, dst, ErrCorruptRow
+		}
 		micro := int(v%fracMul[fb]) * fracUnit[fb]
 		return rest, appendTime(dst, neg, secs, micro, scale), nil
 	case kindEnum:

@@ -434,14 +434,14 @@ func decodeRowValue(p, buf []byte, col *catalog.Column, ci *colInfo) (rest, out 
 		}
 		f := math.Float32frombits(binary.LittleEndian.Uint32(p))
 		p = p[4:]
-		buf = strconv.AppendFloat(buf, float64(f), 'g', -1, 32)
+		buf = appendMySQLFloat(buf, float64(f), 32)
 	case kindFloat64:
 		if len(p) < 8 {
 			return p, buf, v, encoding.ErrShortBuffer
 		}
 		f := math.Float64frombits(binary.LittleEndian.Uint64(p))
 		p = p[8:]
-		buf = strconv.AppendFloat(buf, f, 'g', -1, 64)
+		buf = appendMySQLFloat(buf, f, 64)
 	case kindDecimal:
 		var tag uint64
 		if p, tag, err = encoding.DecodeUvarint(p); err != nil {
@@ -494,6 +494,9 @@ func decodeRowValue(p, buf []byte, col *catalog.Column, ci *colInfo) (rest, out 
 			if p, micro, err = encoding.DecodeUvarint(p); err != nil {
 				return p, buf, v, err
 			}
+		}
+		if x>>1 > maxTimeSeconds {
+			return p, buf, v, ErrCorruptRow
 		}
 		buf = appendTime(buf, neg, x>>1, int(micro%1000000), fsp(col))
 	case kindEnum:
@@ -567,4 +570,23 @@ func AppendHiddenPK(b []byte, rowID uint64) []byte {
 // DecodeHiddenPK decodes a hidden row id written by AppendHiddenPK.
 func DecodeHiddenPK(b []byte) (rest []byte, rowID uint64, err error) {
 	return encoding.DecodeUint64Asc(b)
+}
+
+// appendMySQLFloat formats a float as MySQL prints it: plain notation for
+// 1e-15 <= |f| < 1e15, otherwise exponent notation without '+' (1e15).
+func appendMySQLFloat(buf []byte, f float64, bits int) []byte {
+	a := math.Abs(f)
+	fmtc := byte('f')
+	if a >= 1e15 || (a < 1e-15 && a != 0) {
+		fmtc = 'g'
+	}
+	start := len(buf)
+	buf = strconv.AppendFloat(buf, f, fmtc, -1, bits)
+	for i := start; i+1 < len(buf); i++ {
+		if buf[i] == 'e' && buf[i+1] == '+' {
+			buf = append(buf[:i+1], buf[i+2:]...)
+			break
+		}
+	}
+	return buf
 }
