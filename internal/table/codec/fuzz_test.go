@@ -288,4 +288,3 @@ func FuzzRowDecode(f *testing.F) {
 		}
 	})
 }
-
