@@ -80,9 +80,9 @@ func describeDisk(dir string) string {
 	}
 	if b, err := os.ReadFile(filepath.Join(real, "queue", "rotational")); err == nil {
 		if strings.TrimSpace(string(b)) == "1" {
-			desc += ", rotational"
+			desc += ", rotational (kernel flag)"
 		} else {
-			desc += ", non-rotational"
+			desc += ", non-rotational (kernel flag)"
 		}
 	}
 	if b, err := os.ReadFile(filepath.Join(real, "device", "model")); err == nil {

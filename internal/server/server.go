@@ -76,6 +76,21 @@ func (s *Server) Addr() net.Addr { return s.listener.Addr() }
 func (s *Server) Serve() {
 	s.wg.Add(1)
 	defer s.wg.Done()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		// wait_timeout: close connections idle for too long.
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case now := <-t.C:
+				s.eng.ReapIdle(now)
+			}
+		}
+	}()
 	s.listener.Accept()
 }
 

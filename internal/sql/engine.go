@@ -101,6 +101,7 @@ func (e *Engine) Sessions() []*Session {
 // statementContext derives the context of one statement: cancellable by
 // KILL QUERY, and bounded by max_execution_time for SELECT.
 func (s *Session) statementContext(parent context.Context, isSelect bool) (context.Context, context.CancelFunc) {
+	s.busy.Store(true)
 	ctx, cancel := context.WithCancel(parent)
 	if isSelect {
 		if v, ok := s.sysVar("max_execution_time"); ok {
@@ -119,6 +120,8 @@ func (s *Session) statementContext(parent context.Context, isSelect bool) (conte
 }
 
 func (s *Session) endStatementContext(cancel context.CancelFunc) {
+	s.lastActive.Store(time.Now().UnixNano())
+	s.busy.Store(false)
 	s.killMu.Lock()
 	s.cancel = nil
 	s.killMu.Unlock()
@@ -158,3 +161,27 @@ func (e *Engine) MaxAllowedPacket() int64 {
 
 // ConnectedCount returns the number of open connections.
 func (e *Engine) ConnectedCount() int64 { return e.connected.Load() }
+
+// ReapIdle closes connections idle for longer than their wait_timeout.
+// The server calls it periodically.
+func (e *Engine) ReapIdle(now time.Time) int {
+	n := 0
+	for _, s := range e.Sessions() {
+		if s.busy.Load() {
+			continue
+		}
+		v, ok := s.sysVar("wait_timeout")
+		if !ok {
+			continue
+		}
+		secs, err := v.ToInt64()
+		if err != nil || secs <= 0 {
+			continue
+		}
+		if now.Sub(time.Unix(0, s.lastActive.Load())) > time.Duration(secs)*time.Second {
+			s.Kill(true)
+			n++
+		}
+	}
+	return n
+}

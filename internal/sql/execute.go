@@ -123,6 +123,11 @@ func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.F
 		}
 		s.releaseIfIdle()
 	}
+	switch stmt.(type) {
+	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:
+		// DML: keep the parsed statement; planning is per execution.
+		s.cachePlan(sql, &cachedPlan{stmt: stmt, params: n})
+	}
 	return uint16(n), fields, nil
 }
 

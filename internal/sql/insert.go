@@ -538,7 +538,7 @@ func (s *Session) planOnDup(t *catalog.Table, upd sqlparser.OnDup, names *[]stri
 				off := &sqlparser.Offset{V: n + vi, Original: vf}
 				sc.offsetTypes[vf] = sc.cols[vi].typ
 				cur.Replace(off)
-				return false
+				return true // post-order: false would end the rewrite here
 			}
 			return true
 		}).(sqlparser.Expr)

@@ -57,6 +57,9 @@ func (s *Session) planSelect(ctx context.Context, sel *sqlparser.Select) (*selec
 // planSelectOuter plans a SELECT; outer is the enclosing scope when the
 // SELECT is a subquery.
 func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, outer *outerCtx) (*selectPlan, error) {
+	// Planning rewrites parts of the AST (aggregates, HAVING); work on a
+	// copy so a cached statement can be planned again.
+	sel = sqlparser.CloneRefOfSelect(sel)
 	p := &selectPlan{}
 	if sel.Into != nil {
 		return nil, unsupportedErr("SELECT ... INTO")

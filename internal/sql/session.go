@@ -64,6 +64,10 @@ type Session struct {
 	killed atomic.Bool
 	// OnKill closes the connection (set by the protocol layer).
 	OnKill func()
+	// lastActive is the UnixNano time the last statement ended (or the
+	// session started), for wait_timeout.
+	lastActive atomic.Int64
+	busy       atomic.Bool
 
 	// nextIso: SET TRANSACTION ISOLATION LEVEL (no scope) applies to the
 	// next transaction only.
@@ -89,6 +93,7 @@ func (e *Engine) NewSession(user, host string) *Session {
 		plans:    map[string]*cachedPlan{},
 	}
 	s.loadVarCaches()
+	s.lastActive.Store(time.Now().UnixNano())
 	e.register(s)
 	return s
 }

@@ -136,6 +136,22 @@ func TestLimitsAndKill(t *testing.T) {
 		}
 	})
 
+	t.Run("wait_timeout", func(t *testing.T) {
+		idle, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer idle.Close()
+		if _, err := idle.ExecContext(ctx, "SET SESSION wait_timeout = 1"); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(3 * time.Second)
+		var one int
+		if err := idle.QueryRowContext(ctx, "SELECT 1").Scan(&one); err == nil {
+			t.Fatal("a connection idle past wait_timeout still answers")
+		}
+	})
+
 	t.Run("kill_connection", func(t *testing.T) {
 		victim, err := db.Conn(ctx)
 		if err != nil {
