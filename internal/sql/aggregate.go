@@ -25,6 +25,10 @@ type aggSpec struct {
 	nvals    int       // GROUP_CONCAT: number of concatenated expressions
 	key      string    // canonical text, for sharing identical aggregates
 	typ      evalengine.Type
+	// argCol is the row offset when the single argument is a plain column
+	// (read directly, no evaluation), else -1.
+	argCol  int
+	argColl collations.ID
 }
 
 // planAggregates finds aggregate calls, compiles their arguments and
@@ -132,7 +136,7 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 			return nil
 		}
 	}
-	spec := &aggSpec{key: key, name: af.AggrName(), distinct: sqlparser.IsDistinct(af)}
+	spec := &aggSpec{key: key, name: af.AggrName(), distinct: sqlparser.IsDistinct(af), argCol: -1}
 	var argExprs []sqlparser.Expr
 	switch f := af.(type) {
 	case *sqlparser.CountStar:
@@ -173,6 +177,14 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 	var argT evalengine.Type
 	if len(spec.args) > 0 {
 		argT = staticType(c, spec.args[0])
+	}
+	if len(argExprs) == 1 && spec.name != "group_concat" {
+		if cn, ok := argExprs[0].(*sqlparser.ColName); ok {
+			if i, err := c.sc.resolve(cn); err == nil && c.sc.cols[i].col != nil && c.sc.cols[i].col.Type != sqltypes.Enum && c.sc.cols[i].col.Type != sqltypes.Set {
+				spec.argCol = i
+				spec.argColl = c.sc.cols[i].typ.Collation()
+			}
+		}
 	}
 	switch spec.name {
 	case "count", "count_star":
@@ -412,9 +424,13 @@ func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
 		st.count++
 		return nil
 	}
-	v, coll, err = ex.evalColl(a.args[0], row)
-	if err != nil {
-		return err
+	if a.argCol >= 0 && a.argCol < len(row) {
+		v, coll = row[a.argCol], a.argColl
+	} else {
+		v, coll, err = ex.evalColl(a.args[0], row)
+		if err != nil {
+			return err
+		}
 	}
 	if v.IsNull() {
 		return nil

@@ -18,6 +18,7 @@ type Scanner struct {
 	first  bool
 	pk     []byte
 	row    []sqltypes.Value
+	buf    []byte // decode buffer reused across rows
 	// keysOnly: secondary scans return rows of NULLs without reading the
 	// row (the caller needs no column, e.g. COUNT(*)).
 	keysOnly bool
@@ -59,7 +60,7 @@ func (s *Scanner) Next() ([]sqltypes.Value, []byte, bool, error) {
 		var err error
 		if s.ix.Primary {
 			s.pk = append(s.pk[:0], key...)
-			s.row, err = s.t.DecodeRow(s.row[:0], s.pk, s.it.Value())
+			s.row, s.buf, err = s.t.rc.DecodeRowBuf(s.row[:0], s.buf[:0], s.pk[4:], s.it.Value())
 			if err != nil {
 				return nil, nil, false, err
 			}
