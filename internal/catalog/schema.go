@@ -7,6 +7,7 @@
 package catalog
 
 import (
+	"strings"
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 )
@@ -114,7 +115,7 @@ func (t *Table) Primary() *Index { return t.Indexes[0] }
 // ColumnIndex returns the ordinal of the named column (case-insensitive), or -1.
 func (t *Table) ColumnIndex(name string) int {
 	for i := range t.Columns {
-		if equalFold(t.Columns[i].Name, name) {
+		if strings.EqualFold(t.Columns[i].Name, name) {
 			return i
 		}
 	}
@@ -124,7 +125,7 @@ func (t *Table) ColumnIndex(name string) int {
 // IndexByName returns the named index (case-insensitive), or nil.
 func (t *Table) IndexByName(name string) *Index {
 	for _, ix := range t.Indexes {
-		if equalFold(ix.Name, name) {
+		if strings.EqualFold(ix.Name, name) {
 			return ix
 		}
 	}
@@ -136,25 +137,6 @@ type Database struct {
 	Name      string        `json:"name"`
 	Charset   string        `json:"charset,omitempty"`
 	Collation collations.ID `json:"collation,omitempty"`
-}
-
-func equalFold(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }
 
 // restore rebuilds derived fields after loading a definition from JSON.

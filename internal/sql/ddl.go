@@ -145,28 +145,8 @@ func (s *Session) dropDatabase(ctx context.Context, st *sqlparser.DropDatabase) 
 		return nil, sqlErr(sqlerror.ERDbDropExists, "HY000", "Can't drop database '%s'; database doesn't exist", name)
 	}
 	tables := s.eng.Cat.Tables(name)
-	for _, t := range tables {
-		if err := s.eng.Cat.LockExclusive(ctx, t.DB, t.Name, s.mdlTimeout); err != nil {
-			return nil, lockWaitTimeoutErr()
-		}
-		defer s.eng.Cat.UnlockExclusive(t.DB, t.Name)
-	}
-	d := s.eng.Cat.BeginDDL()
-	for _, t := range tables {
-		if err := d.DropTable(t); err != nil {
-			d.Abort()
-			return nil, err
-		}
-	}
-	if err := d.DropDatabase(name); err != nil {
-		d.Abort()
+	if err := s.dropTableDefs(ctx, tables, func(d *catalog.DDL) error { return d.DropDatabase(name) }); err != nil {
 		return nil, err
-	}
-	if err := d.Commit(); err != nil {
-		return nil, err
-	}
-	for _, t := range tables {
-		s.eng.Store.Forget(t, true)
 	}
 	if s.DB == name {
 		s.DB = ""
@@ -533,24 +513,8 @@ func (s *Session) dropTables(ctx context.Context, st *sqlparser.DropTable) (*sql
 	for _, m := range missing {
 		s.warn("Note", uint16(sqlerror.ERBadTable), fmt.Sprintf("Unknown table '%s'", m))
 	}
-	for _, t := range defs {
-		if err := s.eng.Cat.LockExclusive(ctx, t.DB, t.Name, s.mdlTimeout); err != nil {
-			return nil, lockWaitTimeoutErr()
-		}
-		defer s.eng.Cat.UnlockExclusive(t.DB, t.Name)
-	}
-	d := s.eng.Cat.BeginDDL()
-	for _, t := range defs {
-		if err := d.DropTable(t); err != nil {
-			d.Abort()
-			return nil, err
-		}
-	}
-	if err := d.Commit(); err != nil {
+	if err := s.dropTableDefs(ctx, defs, nil); err != nil {
 		return nil, err
-	}
-	for _, t := range defs {
-		s.eng.Store.Forget(t, true)
 	}
 	return &sqltypes.Result{}, nil
 }
@@ -862,4 +826,36 @@ func defaultCollationForCharset(cs string) collations.ID {
 		return collations.ID(33)
 	}
 	return collations.MySQL8().DefaultCollationForCharset(cs)
+}
+
+// dropTableDefs drops tables in one atomic DDL change, under exclusive
+// metadata locks (taken before the change so a wait blocks no other DDL);
+// extra adds more to the same change (DROP DATABASE's entry).
+func (s *Session) dropTableDefs(ctx context.Context, tables []*catalog.Table, extra func(*catalog.DDL) error) error {
+	for _, t := range tables {
+		if err := s.eng.Cat.LockExclusive(ctx, t.DB, t.Name, s.mdlTimeout); err != nil {
+			return lockWaitTimeoutErr()
+		}
+		defer s.eng.Cat.UnlockExclusive(t.DB, t.Name)
+	}
+	d := s.eng.Cat.BeginDDL()
+	for _, t := range tables {
+		if err := d.DropTable(t); err != nil {
+			d.Abort()
+			return err
+		}
+	}
+	if extra != nil {
+		if err := extra(d); err != nil {
+			d.Abort()
+			return err
+		}
+	}
+	if err := d.Commit(); err != nil {
+		return err
+	}
+	for _, t := range tables {
+		s.eng.Store.Forget(t, true)
+	}
+	return nil
 }

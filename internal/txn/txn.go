@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -262,7 +263,7 @@ func (t *Txn) Savepoint(name string) {
 // stays, later ones are removed (as in MySQL). Locks are kept.
 func (t *Txn) RollbackToSavepoint(name string) error {
 	for i := len(t.savepoints) - 1; i >= 0; i-- {
-		if equalFoldASCII(t.savepoints[i].name, name) {
+		if strings.EqualFold(t.savepoints[i].name, name) {
 			t.rollbackTo(t.savepoints[i].mark)
 			t.savepoints = t.savepoints[:i+1]
 			return nil
@@ -274,7 +275,7 @@ func (t *Txn) RollbackToSavepoint(name string) error {
 // ReleaseSavepoint removes a savepoint (and all later ones).
 func (t *Txn) ReleaseSavepoint(name string) error {
 	for i := len(t.savepoints) - 1; i >= 0; i-- {
-		if equalFoldASCII(t.savepoints[i].name, name) {
+		if strings.EqualFold(t.savepoints[i].name, name) {
 			t.savepoints = t.savepoints[:i]
 			return nil
 		}
@@ -284,7 +285,7 @@ func (t *Txn) ReleaseSavepoint(name string) error {
 
 func (t *Txn) removeSavepoint(name string) {
 	for i := range t.savepoints {
-		if equalFoldASCII(t.savepoints[i].name, name) {
+		if strings.EqualFold(t.savepoints[i].name, name) {
 			t.savepoints = append(t.savepoints[:i], t.savepoints[i+1:]...)
 			return
 		}
@@ -368,22 +369,3 @@ func (t *Txn) finish() {
 
 // Done reports whether the transaction has finished.
 func (t *Txn) Done() bool { return t.done }
-
-func equalFoldASCII(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
-}
