@@ -433,6 +433,9 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 	if res, handled, err := s.execCheckTable(ctx, sql); handled {
 		return res, true, err
 	}
+	if res, handled, err := s.execChecksumTable(ctx, sql); handled {
+		return res, true, err
+	}
 	switch sql[0] | 0x20 {
 	case 's':
 	default:

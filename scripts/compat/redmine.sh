@@ -161,13 +161,20 @@ sql() {
 # ---------------------------------------------------------------- redmine
 
 # as_www CMD...: run CMD as www-data in Redmine's directory with the
-# instance's environment (exec'd, so $! is the command's own pid).
+# instance's environment.
 as_www() {
-	(cd "$REDMINE_DIR" && exec setpriv --reuid=www-data --regid=www-data --init-groups \
+	(as_www_exec "$@")
+}
+
+# as_www_exec CMD...: as as_www, replacing the current (sub)shell, so that
+# `as_www_exec CMD &` leaves $! = the command's own pid.
+as_www_exec() {
+	cd "$REDMINE_DIR" || return 1
+	exec setpriv --reuid=www-data --regid=www-data --init-groups \
 		env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$WORK/home" LANG=C.UTF-8 \
 		RAILS_ENV=production REDMINE_INSTANCE="$INSTANCE" \
 		BUNDLE_GEMFILE="$WORK/Gemfile" BUNDLER_VERSION="$BUNDLER_VERSION" \
-		SCHEMA="$WORK/schema.rb" REDMINE_LANG=en ${RUBYOPT_SQL_LOG:+RUBYOPT="$RUBYOPT_SQL_LOG"} "$@")
+		SCHEMA="$WORK/schema.rb" REDMINE_LANG=en ${RUBYOPT_SQL_LOG:+RUBYOPT="$RUBYOPT_SQL_LOG"} "$@"
 }
 
 setup_instance() {
@@ -239,7 +246,7 @@ enable_api() {
 
 start_puma() {
 	WEB_PORT=$(free_port)
-	as_www bundle exec puma --environment production --bind "tcp://127.0.0.1:$WEB_PORT" \
+	as_www_exec bundle exec puma --environment production --bind "tcp://127.0.0.1:$WEB_PORT" \
 		--threads 4:4 --workers 0 "$REDMINE_DIR/config.ru" >"$WORK/puma.log" 2>&1 &
 	PUMA_PID=$!
 	local i
