@@ -92,3 +92,18 @@ func describeDisk(dir string) string {
 	}
 	return desc
 }
+
+// loadAvg1 is the machine's 1-minute load average (0 if unknown): a load
+// well above the CPU count during a step means something else competed.
+func loadAvg1() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(f[0], 64)
+	return v
+}

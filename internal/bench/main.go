@@ -306,6 +306,7 @@ func (r *runner) runStep(s *Server, d Driver, script string, threads int, n Nois
 	t0 := time.Now()
 	out, raw, err := d.Run(r.ctx, s, script, threads, r.o.Time)
 	st.Seconds = time.Since(t0).Seconds()
+	st.LoadAvg = loadAvg1()
 	after, cerr2 := ReadProcCounters(s.PID())
 	running.stop()
 	name := fmt.Sprintf("%s-%s-t%d", s.Engine, script, threads)

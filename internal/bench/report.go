@@ -276,6 +276,18 @@ func buildDoc(r *Results) []block {
 		"disk: " + m.Disk,
 		fmt.Sprintf("%s, kernel %s, cgroup %s, %s", m.OS, m.Kernel, m.Cgroup, m.Go),
 	}})
+	var loads []float64
+	for _, s := range r.Steps {
+		if s.LoadAvg > 0 {
+			loads = append(loads, s.LoadAvg)
+		}
+	}
+	if len(loads) > 0 {
+		sp := SpreadOf(loads)
+		d[len(d)-1].Bullets = append(d[len(d)-1].Bullets, fmt.Sprintf(
+			"1-minute load average after the steps: median %.1f (%.1f–%.1f); it counts the benchmark's own client threads, so compare it with runs of the same shape to spot other work competing",
+			sp.Median, sp.Min, sp.Max))
+	}
 	var tools []string
 	for _, k := range []string{"sysbench", "fio"} {
 		if v, ok := r.Tools[k]; ok {
@@ -335,18 +347,21 @@ func loadBlocks(r *Results) []block {
 	if len(r.Loads) == 0 {
 		return nil
 	}
-	t := &table{Header: []string{"engine", "load time (s)", "data dir after load", "tables after load", "data dir after run", "tables after run", "vs " + EngineLabel(r.Loads[0].Engine) + " (data dir after run)"}}
-	ref := float64(r.Loads[0].DataDirBytesAfter)
+	ref := r.Loads[0]
+	refName := EngineLabel(ref.Engine)
+	t := &table{Header: []string{"engine", "load time (s)", "data dir after load", "tables after load", "data dir after run", "tables after run",
+		"vs " + refName + " (data dir after run)", "vs " + refName + " (tables after run)"}}
 	for i, l := range r.Loads {
-		ratio := ""
+		var dirRatio, tblRatio string
 		if i > 0 {
-			ratio = Ratio(ref, float64(l.DataDirBytesAfter), false, "more", "less")
+			dirRatio = Ratio(float64(ref.DataDirBytesAfter), float64(l.DataDirBytesAfter), false, "more", "less")
+			tblRatio = Ratio(float64(ref.TableBytesAfter), float64(l.TableBytesAfter), false, "more", "less")
 		}
 		if l.Error != "" {
-			ratio = "load failed: " + l.Error
+			dirRatio, tblRatio = "load failed: "+l.Error, ""
 		}
 		t.Rows = append(t.Rows, []string{EngineLabel(l.Engine), fmtNum(l.Seconds), fmtBytes(float64(l.DataDirBytes)), fmtBytes(float64(l.TableBytes)),
-			fmtBytes(float64(l.DataDirBytesAfter)), fmtBytes(float64(l.TableBytesAfter)), ratio})
+			fmtBytes(float64(l.DataDirBytesAfter)), fmtBytes(float64(l.TableBytesAfter)), dirRatio, tblRatio})
 	}
 	return []block{{Heading: "Load and on-disk size", Level: 2, Text: "Allocated bytes (du) of the whole data directory (InnoDB: including its preallocated redo log and system tablespace) and of the table files alone (InnoDB sbtest/*.ibd, MyRocks #rocksdb/*.sst, strata *.sst/*.blob — LSM data still in memtables and WAL is not in the table files).", Table: t}}
 }

@@ -43,9 +43,9 @@ func sampleResults(t *testing.T) *Results {
 		res.Engines = append(res.Engines, EngineInfo{Engine: e, Label: EngineLabel(e), Version: "v-" + e, Settings: []Setting{{"cache", "128 MiB"}}})
 	}
 	res.Loads = []Load{
-		{Engine: EngineStrata, Seconds: 1, DataDirBytes: 10 << 20, DataDirBytesAfter: 10 << 20},
-		{Engine: EngineInnoDB, Seconds: 2, DataDirBytes: 25 << 20, DataDirBytesAfter: 25 << 20},
-		{Engine: EngineMyRocks, Seconds: 3, DataDirBytes: 5 << 20, DataDirBytesAfter: 5 << 20},
+		{Engine: EngineStrata, Seconds: 1, DataDirBytes: 10 << 20, DataDirBytesAfter: 10 << 20, TableBytesAfter: 4 << 20},
+		{Engine: EngineInnoDB, Seconds: 2, DataDirBytes: 25 << 20, DataDirBytesAfter: 25 << 20, TableBytesAfter: 12 << 20},
+		{Engine: EngineMyRocks, Seconds: 3, DataDirBytes: 5 << 20, DataDirBytesAfter: 5 << 20, TableBytesAfter: 3 << 20},
 	}
 	// 10 s × 1000 TPS = 10000 transactions: 1 CPU second = 0.1 ms/txn.
 	res.Steps = append(res.Steps,
@@ -80,8 +80,8 @@ func TestWriteReportSysbench(t *testing.T) {
 		// The recorded run's trimmed TPS (4 samples: nothing trimmed).
 		"| oltp_read_write | 2 | 395.7 | — (1 failed) | n/a | — | n/a |",
 		// Sizes.
-		"| MariaDB InnoDB | 2.000 | 25.0 MiB |",
-		"2.50× more", "2.00× less",
+		"| MariaDB InnoDB | 2.000 | 25.0 MiB | 0 B | 25.0 MiB | 12.0 MiB | 2.50× more | 3.00× more |",
+		"| MariaDB MyRocks | 3.000 | 5.0 MiB | 0 B | 5.0 MiB | 3.0 MiB | 2.00× less | 1.33× less |",
 		"**Quick run**", "Command: `strata bench sysbench --quick`",
 		"FATAL: boom", "![p95 latency at 4 threads",
 	} {

@@ -57,6 +57,7 @@ type Step struct {
 	Noise   string          `json:"noise,omitempty"`
 	Rep     int             `json:"rep"`
 	Seconds float64         `json:"wall_seconds"`
+	LoadAvg float64         `json:"loadavg_1m"` // machine load after the step (other work shows here)
 	Metrics Metrics         `json:"metrics"`
 	Output  *SysbenchOutput `json:"sysbench,omitempty"`
 	Error   string          `json:"error,omitempty"`
