@@ -96,11 +96,11 @@ trap 'exit 130' INT TERM
 
 install_redmine() {
 	local need=()
-	for p in redmine ruby-mysql2 puma jq mariadb-client; do
+	for p in redmine ruby-mysql2 puma mariadb-client curl; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 	done
 	if ((${#need[@]} == 0)); then
-		echo "redmine, ruby-mysql2, puma, jq, mariadb-client already installed"
+		echo "redmine, ruby-mysql2, puma, mariadb-client, curl already installed"
 	else
 		echo "installing: ${need[*]}"
 		export DEBIAN_FRONTEND=noninteractive
@@ -265,7 +265,8 @@ start_puma() {
 
 run_api() {
 	REDMINE_URL="http://127.0.0.1:$WEB_PORT" REDMINE_API_KEY="$API_KEY" \
-		API_THREADS="${API_THREADS:-4}" timeout 900 ruby "$HELPERS/api.rb" | tee "$WORK/api.log"
+		API_THREADS="${API_THREADS:-4}" timeout 900 ruby "$HELPERS/api.rb" |
+		tee "$WORK/api.log" | sed -u '/^SUMMARY/,$d'
 	((PIPESTATUS[0] == 0))
 }
 
