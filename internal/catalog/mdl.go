@@ -18,30 +18,41 @@ var ErrMDLTimeout = errors.New("metadata lock wait timeout")
 // DDL is not starved.
 type mdlTable struct {
 	mu      sync.Mutex
-	entries map[string]*mdlEntry
+	entries map[mdlKey]*mdlEntry
 }
+
+// mdlKey names a table (a struct key: lookups do not allocate).
+type mdlKey struct{ db, table string }
 
 type mdlEntry struct {
 	shared    int
 	exclusive bool
 	waitingX  int
-	changed   chan struct{} // closed and replaced on every release
+	// changed is created by the first waiter and closed (then cleared) on
+	// the next release, so the uncontended path allocates nothing.
+	changed chan struct{}
 }
 
-func (m *mdlTable) init() { m.entries = map[string]*mdlEntry{} }
+func (m *mdlTable) init() { m.entries = map[mdlKey]*mdlEntry{} }
 
-func mdlName(db, table string) string { return db + "\x00" + table }
+func mdlName(db, table string) mdlKey { return mdlKey{db, table} }
 
-func (m *mdlTable) entryLocked(name string) *mdlEntry {
+// entryLocked returns the entry of a table, creating it on first use.
+// Entries stay while the table is in use; idle entries are dropped by
+// exclusive unlocks (DDL) only, so the hot path reuses them.
+func (m *mdlTable) entryLocked(name mdlKey) *mdlEntry {
 	e := m.entries[name]
 	if e == nil {
-		e = &mdlEntry{changed: make(chan struct{})}
+		e = &mdlEntry{}
 		m.entries[name] = e
 	}
 	return e
 }
 
 func (m *mdlTable) wait(ctx context.Context, e *mdlEntry, deadline *time.Timer) error {
+	if e.changed == nil {
+		e.changed = make(chan struct{})
+	}
 	ch := e.changed
 	m.mu.Unlock()
 	var err error
@@ -56,10 +67,16 @@ func (m *mdlTable) wait(ctx context.Context, e *mdlEntry, deadline *time.Timer) 
 	return err
 }
 
-func (m *mdlTable) signalLocked(name string, e *mdlEntry) {
-	close(e.changed)
-	e.changed = make(chan struct{})
-	if e.shared == 0 && !e.exclusive && e.waitingX == 0 {
+func (m *mdlTable) signalLocked(name mdlKey, e *mdlEntry) {
+	if e.changed != nil {
+		close(e.changed)
+		e.changed = nil
+	}
+}
+
+// dropIdleLocked forgets an unused entry.
+func (m *mdlTable) dropIdleLocked(name mdlKey, e *mdlEntry) {
+	if e.shared == 0 && !e.exclusive && e.waitingX == 0 && e.changed == nil {
 		delete(m.entries, name)
 	}
 }
@@ -142,4 +159,5 @@ func (c *Catalog) UnlockExclusive(db, table string) {
 	}
 	e.exclusive = false
 	m.signalLocked(name, e)
+	m.dropIdleLocked(name, e)
 }

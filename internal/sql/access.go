@@ -46,6 +46,24 @@ type accessPath struct {
 	// consumed conjuncts must be re-checked). Plans are not shared between
 	// sessions, and a plan runs one execution at a time.
 	inexact bool
+	keyBuf  []byte
+}
+
+// singleAlts reports whether every equality has exactly one value.
+func (ap *accessPath) singleAlts() bool {
+	for _, alts := range ap.eq {
+		if len(alts) != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// wholeRange scans the whole index (a bound could not be used exactly).
+func (ap *accessPath) wholeRange(dst []keyRange) ([]keyRange, bool, error) {
+	ap.inexact = true
+	base := table.IndexPrefix(nil, ap.ix)
+	return append(dst[:0], keyRange{lo: base, hi: encoding.PrefixEnd(append([]byte(nil), base...))}), true, nil
 }
 
 // consumable reports whether a predicate is enforced exactly by its key
@@ -502,8 +520,46 @@ type keyRange struct {
 // any row.
 func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRange) ([]keyRange, bool, error) {
 	ix := ap.ix
-	base := table.IndexPrefix(nil, ix)
 	ap.inexact = false
+	if !ap.hasRange && ap.singleAlts() {
+		// One key prefix (the point-lookup case): build it in a buffer
+		// reused across executions.
+		buf := table.IndexPrefix(ap.keyBuf[:0], ix)
+		for k, alts := range ap.eq {
+			ic := ix.Columns[k]
+			col := &t.Def.Columns[ic.Col]
+			var v sqltypes.Value
+			if alts[0] != nil {
+				x, err := ex.eval(alts[0], row)
+				if err != nil {
+					return nil, false, err
+				}
+				v = x
+			}
+			if v.IsNull() {
+				if !ap.nullSafe[k] {
+					return dst[:0], false, nil
+				}
+			} else {
+				cv, ok := exactKeyValue(col, v)
+				if !ok {
+					return ap.wholeRange(dst)
+				}
+				v = cv
+			}
+			nb, err := t.AppendKeyPart(buf, ic, v)
+			if err != nil {
+				return ap.wholeRange(dst)
+			}
+			buf = nb
+		}
+		ap.keyBuf = buf
+		if ap.unique && ix.Primary {
+			return append(dst[:0], keyRange{lo: buf, point: true}), true, nil
+		}
+		return append(dst[:0], keyRange{lo: buf, hi: encoding.PrefixEnd(append([]byte(nil), buf...))}), true, nil
+	}
+	base := table.IndexPrefix(nil, ix)
 	whole := func() ([]keyRange, bool, error) {
 		ap.inexact = true
 		return append(dst[:0], keyRange{lo: base, hi: encoding.PrefixEnd(append([]byte(nil), base...))}), true, nil
@@ -666,6 +722,14 @@ func sortRanges(r []keyRange) []keyRange {
 // whether the conversion kept the value exactly (else the index cannot be
 // used with it and the caller widens the range).
 func exactKeyValue(col *catalog.Column, v sqltypes.Value) (sqltypes.Value, bool) {
+	// Integers already in canonical form need no conversion; a value out
+	// of the column's range makes the key encoder fail, which widens the
+	// range.
+	if (sqltypes.IsSigned(col.Type) && v.IsSigned()) || (sqltypes.IsUnsigned(col.Type) && v.IsUnsigned()) {
+		if col.Type != sqltypes.Year && col.Type != sqltypes.Bit {
+			return v, true
+		}
+	}
 	if col.IsText() && !(v.IsText() || v.IsQuoted()) {
 		return v, false // string column vs number: compared as numbers
 	}

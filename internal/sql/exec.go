@@ -85,6 +85,17 @@ func (ex *execCtx) evalColl(e *cexpr, row Row) (v sqltypes.Value, coll collation
 			err = sqlErr(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression evaluation failed: %v", r)
 		}
 	}()
+	if e.arg != "" {
+		if b, ok := ex.bv[e.arg]; ok {
+			if v, err := sqltypes.BindVariableToValue(b); err == nil {
+				c := collations.ID(collations.CollationBinaryID)
+				if v.IsText() {
+					c = ex.s.collation()
+				}
+				return v, c, nil
+			}
+		}
+	}
 	if err := ex.prepare(e, row); err != nil {
 		return sqltypes.NULL, 0, err
 	}

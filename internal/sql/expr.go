@@ -149,6 +149,9 @@ type cexpr struct {
 	slots []slot
 	// static is the compile-time result type when known.
 	static evalengine.Type
+	// arg is set when the expression is just a bind variable (a prepared
+	// statement's ?): its value is read without evaluation.
+	arg string
 }
 
 type slot struct {
@@ -190,6 +193,9 @@ func (c *compiler) compile(e sqlparser.Expr) (*cexpr, error) {
 	}
 	out.e = x
 	out.static = staticTypeOf(c.s, x)
+	if a, ok := e.(*sqlparser.Argument); ok && len(out.slots) == 0 {
+		out.arg = a.Name
+	}
 	return out, nil
 }
 
@@ -418,6 +424,9 @@ func (s *Session) sessionValue(n string) sqltypes.Value {
 func exprName(e sqlparser.Expr) string {
 	if c, ok := e.(*sqlparser.ColName); ok {
 		return c.Name.String()
+	}
+	if l, ok := e.(*sqlparser.Literal); ok && l.Type == sqlparser.StrVal {
+		return l.Val // MySQL names a string literal column by its text: SELECT 'a' -> a
 	}
 	return stripIdentQuotes(sqlparser.String(e))
 }

@@ -38,6 +38,9 @@ type selectPlan struct {
 	offset   *cexpr
 
 	bindNames []string
+	// staticFields caches the result metadata when it depends only on
+	// the plan.
+	staticFields []*querypb.Field
 	// singleRead: one point lookup on a unique key and nothing else (no
 	// subqueries, no other tables), so a statement-level snapshot is not
 	// needed.
@@ -622,7 +625,17 @@ func (o *rowSink) finish() ([]Row, error) {
 // fields returns the result column metadata: static types where known,
 // else the type of the first non-NULL value in rows.
 func (p *selectPlan) fields(ex *execCtx, rows []Row) []*querypb.Field {
+	if p.staticFields != nil {
+		return p.staticFields
+	}
 	out := make([]*querypb.Field, p.visible)
+	static := true
+	defer func() {
+		if static {
+			// Every column's metadata came from the plan: reuse it.
+			p.staticFields = out
+		}
+	}()
 	for i := 0; i < p.visible; i++ {
 		if ci := p.projCols[i]; ci >= 0 && p.sc.cols[ci].field != nil {
 			f := cloneField(p.sc.cols[ci].field)
@@ -630,6 +643,7 @@ func (p *selectPlan) fields(ex *execCtx, rows []Row) []*querypb.Field {
 			out[i] = f
 			continue
 		}
+		static = false
 		if f := exprField(ex, p.proj[i], p.names[i]); f != nil {
 			fixTemporalDecimals(f, rows, i)
 			out[i] = f

@@ -113,6 +113,11 @@ func (t *Table) AppendKeyParts(dst []byte, ix *catalog.Index, vals []sqltypes.Va
 	return dst, nil
 }
 
+// AppendKeyPart appends the key part of one index column for value v.
+func (t *Table) AppendKeyPart(dst []byte, ic catalog.IndexColumn, v sqltypes.Value) ([]byte, error) {
+	return codec.AppendKey(dst, &t.Def.Columns[ic.Col], v, ic.Prefix, ic.Desc)
+}
+
 // PKKey appends the primary key of row. rowID is used for hidden-PK tables.
 func (t *Table) PKKey(dst []byte, row []sqltypes.Value, rowID uint64) ([]byte, error) {
 	pk := t.Def.Primary()

@@ -54,12 +54,13 @@ class Client
   end
 
   # request(:get, "/issues.json", body, expect: 200) -> parsed JSON or nil
-  def request(method, path, body = nil, expect:)
+  def request(method, path, body = nil, expect:, as: nil)
     klass = { get: Net::HTTP::Get, post: Net::HTTP::Post, put: Net::HTTP::Put,
               delete: Net::HTTP::Delete }.fetch(method)
     req = klass.new(path)
     req['X-Redmine-API-Key'] = API_KEY
     req['Accept'] = 'application/json'
+    req['X-Redmine-Switch-User'] = as if as # admin acting as another user
     if body
       req['Content-Type'] = 'application/json'
       req.body = JSON.generate(body)
@@ -84,7 +85,7 @@ class Client
     raise CheckFailed, "#{method.upcase} #{path}: response is not JSON (#{e.message}): #{resp.body.to_s[0, 300]}"
   end
 
-  def get(path, expect: 200) = request(:get, path, expect: expect)
+  def get(path, expect: 200, as: nil) = request(:get, path, expect: expect, as: as)
   def post(path, body, expect: 201) = request(:post, path, body, expect: expect)
   def put(path, body, expect: 204) = request(:put, path, body, expect: expect)
   def delete(path, expect: 204) = request(:delete, path, expect: expect)
@@ -462,6 +463,26 @@ begin
     # status, and a project's issue list by tracker then priority
     r = C.get("/issues.json?status_id=#{statuses['In Progress']}|#{statuses['Resolved']}&limit=1")
     check(r['total_count'] == 10, "status In Progress|Resolved: #{r['total_count']}, expected 10")
+    # visibility filters of non-admin users (EXISTS / IN / NOT IN subqueries
+    # on members, roles and enabled modules): a private issue is seen by
+    # the project's Manager (visibility 'all'), not by a non-member
+    priv = C.post('/issues.json', { issue: { project_id: projects[0][:id], tracker_id: trackers['Bug'],
+                                             subject: 'Private issue', is_private: true,
+                                             priority_id: priorities['Normal'] } })['issue']
+    check(priv['is_private'] == true, "private issue: is_private #{priv['is_private']}")
+    issues[priv['id']] = { project: projects[0][:id], parent: nil, status: statuses['New'], subject: 'Private issue' }
+    manager = users[0]['login'] # Manager of projects[0] (memberships above)
+    outsider = users[N_USERS - 1]['login'] # member of the last projects only
+    check(mships.none? { |p, uid, _| p[:id] == projects[0][:id] && uid == users[N_USERS - 1]['id'] }, 'outsider is a member')
+    r = C.get('/issues.json?status_id=*&limit=1', as: outsider)
+    check(r['total_count'] == issues.size - 1, "non-member sees #{r['total_count']} issues, expected #{issues.size - 1}")
+    r = C.get('/issues.json?status_id=*&limit=1', as: manager)
+    check(r['total_count'] == issues.size, "manager sees #{r['total_count']} issues, expected #{issues.size}")
+    C.get("/issues/#{priv['id']}.json", as: outsider, expect: 403)
+    r = C.get("/issues.json?project_id=#{projects[0][:id]}&assigned_to_id=me&status_id=open&sort=priority:desc,updated_on:desc&limit=100", as: manager)
+    want = issues.count { |_, v| v[:assigned] == users[0]['id'] && (v[:project] == projects[0][:id] || projects.any? { |p| p[:parent] == projects[0][:id] && p[:id] == v[:project] }) }
+    check(r['total_count'] == want, "assigned_to_id=me as #{manager}: #{r['total_count']}, expected #{want}")
+
     r = C.get("/projects/#{projects[3][:identifier]}/issues.json?status_id=*&sort=tracker,priority:desc&limit=100")
     check(r['total_count'] == issues.count { |_, v| v[:project] == projects[3][:id] || projects.any? { |p| p[:parent] == projects[3][:id] && p[:id] == v[:project] } },
           "project #{projects[3][:identifier]} issues: #{r['total_count']}")
