@@ -23,6 +23,8 @@ type cachedPlan struct {
 	params  int
 	sel     *selectPlan
 	tables  []mdlRef
+	// dml is the UPDATE/DELETE plan, built at the first execution.
+	dml *dmlPlan
 }
 
 const maxSessionPlans = 256
@@ -233,6 +235,8 @@ func planTables(p *selectPlan) []mdlRef {
 // execCached runs a cached plan.
 func (s *Session) execCached(ctx context.Context, cp *cachedPlan, bv map[string]*querypb.BindVariable) (*sqltypes.Result, error) {
 	if cp.sel == nil {
+		s.running = cp
+		defer func() { s.running = nil }()
 		return s.execStmt(ctx, cp.stmt, "", bv)
 	}
 	if err := s.checkAccess(cp.stmt); err != nil {

@@ -76,6 +76,9 @@ type Session struct {
 
 	// Planning state.
 	slotSeq uint64
+	// running is the cached statement being executed (its UPDATE/DELETE
+	// plan is kept there).
+	running *cachedPlan
 	ctes    []map[string]*cteDef
 }
 

@@ -20,12 +20,32 @@ type targetRow struct {
 	row Row
 }
 
-// collectTargets finds, locks and reads the rows of a single-table
-// UPDATE/DELETE: WHERE, ORDER BY and LIMIT applied.
-func (s *Session) collectTargets(ex *execCtx, t *catalog.Table, alias string, where *sqlparser.Where, orderBy sqlparser.OrderBy, limit *sqlparser.Limit, names *[]string) ([]targetRow, *scope, error) {
+// dmlPlan is a planned single-table UPDATE or DELETE: the access path and
+// filters of its WHERE, ORDER BY/LIMIT and, for UPDATE, the compiled
+// assignments. Prepared statements keep it across executions.
+type dmlPlan struct {
+	t       *catalog.Table
+	tbl     *table.Table
+	src     *tableSource
+	sc      *scope
+	sortKey []*cexpr
+	desc    []bool
+	limit   *cexpr
+	// ordered: the access path yields ORDER BY order (stream with LIMIT).
+	ordered bool
+	cols    []int
+	exprs   []*cexpr // nil entry: SET col = DEFAULT
+	names   []string
+	version uint64
+}
+
+// planDML plans the row selection of a single-table UPDATE/DELETE.
+func (s *Session) planDML(ex *execCtx, t *catalog.Table, alias string, where *sqlparser.Where, orderBy sqlparser.OrderBy, limit *sqlparser.Limit) (*dmlPlan, *compiler, error) {
+	p := &dmlPlan{t: t, tbl: s.eng.Store.Open(t), version: s.eng.Cat.Version()}
 	sc := &scope{where: "where clause"}
 	sc.addTable(t, alias)
-	c := &compiler{s: s, sc: sc, names: names}
+	p.sc = sc
+	c := &compiler{s: s, sc: sc, names: &p.names, ctx: ex.ctx}
 	conds := splitAnd(whereExpr(where))
 	var order []orderCol
 	for _, o := range orderBy {
@@ -42,81 +62,85 @@ func (s *Session) collectTargets(ex *execCtx, t *catalog.Table, alias string, wh
 	if err != nil {
 		return nil, nil, err
 	}
-	src := &tableSource{def: t, tbl: s.eng.Store.Open(t), alias: alias, width: len(t.Columns), path: ap}
-	if src.filter, err = c.compileAll(conds); err != nil {
+	p.src = &tableSource{def: t, tbl: p.tbl, alias: alias, width: len(t.Columns), path: ap}
+	if p.src.filter, err = c.compileAll(conds); err != nil {
 		return nil, nil, err
 	}
-	var sortKeys []*cexpr
 	for _, o := range orderBy {
 		sc.where = "order clause"
 		x, err := c.compile(o.Expr)
 		if err != nil {
 			return nil, nil, err
 		}
-		sortKeys = append(sortKeys, x)
+		p.sortKey = append(p.sortKey, x)
+		p.desc = append(p.desc, o.Direction == sqlparser.DescOrder)
 	}
-	ex.bv = s.bindSessionVars(*names, ex.bv)
-	ex.env.BindVars = ex.bv
-	lim := uint64(1 << 63)
+	sc.where = "field list"
 	if limit != nil && limit.Rowcount != nil {
-		lc := &compiler{s: s, sc: &scope{}, names: names}
-		x, err := lc.compile(limit.Rowcount)
-		if err != nil {
+		lc := &compiler{s: s, sc: &scope{}, names: &p.names, ctx: ex.ctx}
+		if p.limit, err = lc.compile(limit.Rowcount); err != nil {
 			return nil, nil, err
 		}
-		ex.bv = s.bindSessionVars(*names, ex.bv)
-		ex.env.BindVars = ex.bv
-		v, err := ex.eval(x, nil)
+	}
+	p.ordered = len(orderBy) == 0 || ap.ordered
+	return p, c, nil
+}
+
+// collectTargets finds, locks and reads the rows the plan selects (WHERE,
+// ORDER BY and LIMIT applied), each at its latest committed version.
+func (s *Session) collectTargets(ex *execCtx, p *dmlPlan) ([]targetRow, error) {
+	ex.setBV(s.bindSessionVars(p.names, ex.bv))
+	lim := uint64(1 << 63)
+	if p.limit != nil {
+		v, err := ex.eval(p.limit, nil)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if lim, err = limitValue(v); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	streaming := len(orderBy) == 0 || ap.ordered
-	ji := newJoinIter([]*tableSource{src}, len(t.Columns), lockExclusive)
+	ji := newJoinIter([]*tableSource{p.src}, len(p.t.Columns), lockExclusive)
 	defer ji.close()
 	var out []targetRow
 	var keyed []Row
 	for {
-		if streaming && uint64(len(out)) >= lim {
+		if p.ordered && uint64(len(out)) >= lim {
 			break
 		}
 		row, ok, err := ji.next(ex)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if !ok {
 			break
 		}
-		tr := targetRow{pk: append([]byte(nil), ji.currentPK(0)...), row: copyRow(nil, row)}
-		out = append(out, tr)
-		if !streaming {
-			k := make(Row, len(sortKeys)+1)
-			for i, e := range sortKeys {
+		out = append(out, targetRow{pk: append([]byte(nil), ji.currentPK(0)...), row: copyRow(nil, row)})
+		if !p.ordered {
+			k := make(Row, len(p.sortKey)+1)
+			for i, e := range p.sortKey {
 				v, err := ex.eval(e, row)
 				if err != nil {
-					return nil, nil, err
+					return nil, err
 				}
 				k[i] = v
 			}
 			k = copyRow(nil, k)
-			k[len(sortKeys)] = sqltypes.NewInt64(int64(len(out) - 1))
+			k[len(p.sortKey)] = sqltypes.NewInt64(int64(len(out) - 1))
 			keyed = append(keyed, k)
 		}
 	}
-	if !streaming {
-		keys := make([]sortKey, len(orderBy))
-		for i, o := range orderBy {
-			keys[i] = sortKey{idx: i, desc: o.Direction == sqlparser.DescOrder}
+	if !p.ordered {
+		keys := make([]sortKey, len(p.sortKey))
+		for i := range p.sortKey {
+			keys[i] = sortKey{idx: i, desc: p.desc[i]}
 		}
 		if err := sortRows(keyed, keys, nil, ex); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		sorted := make([]targetRow, 0, len(out))
 		for _, k := range keyed {
-			i, _ := k[len(sortKeys)].ToInt64()
+			i, _ := k[len(p.sortKey)].ToInt64()
 			sorted = append(sorted, out[i])
 			if uint64(len(sorted)) >= lim {
 				break
@@ -124,8 +148,30 @@ func (s *Session) collectTargets(ex *execCtx, t *catalog.Table, alias string, wh
 		}
 		out = sorted
 	}
-	sc.where = "field list"
-	return out, sc, nil
+	return out, nil
+}
+
+// cachedDML returns the plan kept with the prepared statement being run,
+// when it is still valid, after taking the table's metadata lock.
+func (s *Session) cachedDML(ex *execCtx, st sqlparser.Statement) *dmlPlan {
+	cp := s.running
+	if cp == nil || cp.stmt != st || cp.dml == nil || cp.dml.version != s.eng.Cat.Version() {
+		return nil
+	}
+	if s.eng.Cat.Table(cp.dml.t.DB, cp.dml.t.Name) != cp.dml.t {
+		return nil
+	}
+	if err := s.useTable(ex.ctx, cp.dml.t); err != nil {
+		return nil
+	}
+	return cp.dml
+}
+
+// keepDML stores a plan with the prepared statement being run.
+func (s *Session) keepDML(st sqlparser.Statement, p *dmlPlan) {
+	if cp := s.running; cp != nil && cp.stmt == st {
+		cp.dml = p
+	}
 }
 
 // execUpdate runs a single-table UPDATE.
@@ -136,51 +182,55 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 	if _, ok := st.TableExprs[0].(*sqlparser.AliasedTableExpr); !ok {
 		return s.execMultiUpdate(ex, st)
 	}
-	t, alias, err := s.targetTable(ex, st.TableExprs[0])
-	if err != nil {
-		return nil, err
-	}
-	tbl := s.eng.Store.Open(t)
-	var names []string
-	targets, sc, err := s.collectTargets(ex, t, alias, st.Where, st.OrderBy, st.Limit, &names)
-	if err != nil {
-		return nil, err
-	}
-	c := &compiler{s: s, sc: sc, names: &names}
-	cols := make([]int, len(st.Exprs))
-	exprs := make([]*cexpr, len(st.Exprs))
-	for i, ue := range st.Exprs {
-		if q := ue.Name.Qualifier.Name.String(); q != "" && q != alias {
-			return nil, badFieldErr(q+"."+ue.Name.Name.String(), "field list")
-		}
-		ci := t.ColumnIndex(ue.Name.Name.String())
-		if ci < 0 {
-			return nil, badFieldErr(ue.Name.Name.String(), "field list")
-		}
-		cols[i] = ci
-		if _, isDef := ue.Expr.(*sqlparser.Default); isDef {
-			continue
-		}
-		x, err := c.compile(ue.Expr)
+	p := s.cachedDML(ex, st)
+	if p == nil {
+		t, alias, err := s.targetTable(ex, st.TableExprs[0])
 		if err != nil {
 			return nil, err
 		}
-		exprs[i] = x
+		var c *compiler
+		p, c, err = s.planDML(ex, t, alias, st.Where, st.OrderBy, st.Limit)
+		if err != nil {
+			return nil, err
+		}
+		for _, ue := range st.Exprs {
+			if q := ue.Name.Qualifier.Name.String(); q != "" && q != alias {
+				return nil, badFieldErr(q+"."+ue.Name.Name.String(), "field list")
+			}
+			ci := t.ColumnIndex(ue.Name.Name.String())
+			if ci < 0 {
+				return nil, badFieldErr(ue.Name.Name.String(), "field list")
+			}
+			p.cols = append(p.cols, ci)
+			if _, isDef := ue.Expr.(*sqlparser.Default); isDef {
+				p.exprs = append(p.exprs, nil)
+				continue
+			}
+			x, err := c.compile(ue.Expr)
+			if err != nil {
+				return nil, err
+			}
+			p.exprs = append(p.exprs, x)
+		}
+		s.keepDML(st, p)
 	}
-	ex.bv = s.bindSessionVars(names, ex.bv)
-	ex.env.BindVars = ex.bv
+	targets, err := s.collectTargets(ex, p)
+	if err != nil {
+		return nil, err
+	}
+	t, tbl := p.t, p.tbl
 	var matched, changed uint64
 	newRow := make(Row, len(t.Columns))
 	b := &rowBuilder{s: s, ex: ex, t: t, tbl: tbl, now: time.Now()}
 	for rn, tr := range targets {
 		matched++
 		copy(newRow, tr.row)
-		for i, ci := range cols {
+		for i, ci := range p.cols {
 			var v sqltypes.Value
-			if exprs[i] == nil {
+			if p.exprs[i] == nil {
 				v, err = b.defaultValue(ci)
 			} else {
-				v, err = ex.eval(exprs[i], newRow)
+				v, err = ex.eval(p.exprs[i], newRow)
 			}
 			if err != nil {
 				return nil, err
@@ -209,9 +259,9 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 		if rowsEqual(tr.row, newRow) {
 			continue
 		}
-		s.applyOnUpdate(ex, t, newRow, cols)
+		s.applyOnUpdate(ex, t, newRow, p.cols)
 		if _, err := tbl.Update(ex.tx, tr.pk, tr.row, newRow); err != nil {
-			if bool(st.Ignore) {
+			if st.Ignore {
 				if dup, ok := err.(*table.DupKeyError); ok {
 					se := dup.SQLError()
 					s.warn("Warning", uint16(se.Num), se.Message)
@@ -243,18 +293,24 @@ func (s *Session) execDelete(ex *execCtx, st *sqlparser.Delete) (*sqltypes.Resul
 	if len(st.TableExprs) != 1 {
 		return nil, unsupportedErr("multi-table DELETE without targets")
 	}
-	t, alias, err := s.targetTable(ex, st.TableExprs[0])
-	if err != nil {
-		return nil, err
+	p := s.cachedDML(ex, st)
+	if p == nil {
+		t, alias, err := s.targetTable(ex, st.TableExprs[0])
+		if err != nil {
+			return nil, err
+		}
+		p, _, err = s.planDML(ex, t, alias, st.Where, st.OrderBy, st.Limit)
+		if err != nil {
+			return nil, err
+		}
+		s.keepDML(st, p)
 	}
-	tbl := s.eng.Store.Open(t)
-	var names []string
-	targets, _, err := s.collectTargets(ex, t, alias, st.Where, st.OrderBy, st.Limit, &names)
+	targets, err := s.collectTargets(ex, p)
 	if err != nil {
 		return nil, err
 	}
 	for _, tr := range targets {
-		if err := tbl.Delete(ex.tx, tr.pk, tr.row); err != nil {
+		if err := p.tbl.Delete(ex.tx, tr.pk, tr.row); err != nil {
 			return nil, err
 		}
 	}
