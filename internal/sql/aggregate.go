@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"bytes"
+	"encoding/binary"
 	"sort"
 	"strconv"
 	"strings"
@@ -617,10 +619,14 @@ func groupKey(dst []byte, vals Row, colls []collations.ID) []byte {
 				dst = appendLenBytes(dst, raw)
 				continue
 			}
-			if c.IsBinary() == false && padSpace(coll) {
-				raw = []byte(strings.TrimRight(string(raw), " "))
+			if !c.IsBinary() && padSpace(coll) {
+				raw = bytes.TrimRight(raw, " ")
 			}
-			dst = appendLenBytes(dst, c.WeightString(nil, raw, 0))
+			// Length-prefixed weight string, written in place.
+			start := len(dst)
+			dst = append(dst, 0, 0, 0, 0)
+			dst = c.WeightString(dst, raw, 0)
+			binary.BigEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
 		case v.IsIntegral() || v.Type() == sqltypes.Decimal || v.IsFloat():
 			dst = append(dst, 2)
 			s := v.ToString()
@@ -653,9 +659,24 @@ func appendLenBytes(dst, b []byte) []byte {
 
 // padSpace reports whether a collation ignores trailing spaces.
 func padSpace(coll collations.ID) bool {
+	if int(coll) < len(padSpaceTab) {
+		return padSpaceTab[coll]
+	}
+	return padSpaceByName(coll)
+}
+
+func padSpaceByName(coll collations.ID) bool {
 	name := collations.MySQL8().LookupName(coll)
 	return !strings.Contains(name, "_0900_") && name != "binary"
 }
+
+// padSpaceTab caches padSpace for the collation ids MySQL uses.
+var padSpaceTab = func() (t [1024]bool) {
+	for i := range t {
+		t[i] = padSpaceByName(collations.ID(i))
+	}
+	return t
+}()
 
 // sortRows sorts rows by keys (stable, NULLs first ascending as MySQL).
 // Sort values are normalised once per row (text trimmed for PAD SPACE,
