@@ -92,6 +92,20 @@ mysqldump_roundtrip() {
 	timeout 900 "$ROOT/scripts/compat/mysqldump.sh" "$ROOT/strata"
 }
 
+redmine_compat() {
+	if [[ ! -x $ROOT/strata ]]; then
+		echo "no strata binary (the build stage failed)"
+		return 1
+	fi
+	local rc=0
+	STRATA_BINARY=$ROOT/strata timeout 1500 "$ROOT/scripts/compat/redmine.sh" || rc=$?
+	if ((rc == 77)); then
+		echo "SKIPPED: Redmine's Debian packages could not be installed on this machine"
+		return 0
+	fi
+	return $rc
+}
+
 fuzz_smoke() {
 	FUZZTIME=${FUZZTIME:-8s} timeout 900 "$ROOT/scripts/fuzz-smoke.sh"
 }
@@ -103,6 +117,7 @@ stage "go build" build
 stage "go test" go_test
 stage "sysbench acceptance" sysbench_acceptance
 stage "mysqldump round trips" mysqldump_roundtrip
+stage "Redmine 5 on strata" redmine_compat
 stage "fuzz smoke" fuzz_smoke
 
 echo

@@ -286,7 +286,9 @@ if [[ -n ${REDMINE_SQL_LOG:-} ]]; then
 	install -m 644 "$HELPERS/sql_log.rb" "$WORK/sql_log.rb"
 	RUBYOPT_SQL_LOG="-r$WORK/sql_log.rb"
 fi
-step "install packages" install_redmine
+# Exit status 77: the Debian packages could not be installed (no package
+# mirror, broken archive) — an environment problem, not a strata failure.
+install_redmine || { echo "redmine.sh: could not install Redmine's packages; skipping" >&2; exit 77; }
 export BUNDLER_VERSION
 BUNDLER_VERSION=$(debian_bundler_version)
 step "start strata" start_strata
