@@ -314,7 +314,14 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			sc.where = "field list"
 			k.idx = len(p.proj)
 			p.proj = append(p.proj, x)
-			p.projCols = append(p.projCols, -1)
+			ci := -1
+			if cn, ok := e.(*sqlparser.ColName); ok && !p.hasAgg {
+				// A plain column sort key is read from the row, not evaluated.
+				if i, err := sc.resolve(cn); err == nil {
+					ci = i
+				}
+			}
+			p.projCols = append(p.projCols, ci)
 			p.names = append(p.names, "")
 			p.order = append(p.order, k)
 		}
@@ -556,6 +563,9 @@ type rowSink struct {
 	keyBuf    []byte
 	colls     []collations.ID
 	tmp       Row
+	valSlab   Row
+	byteSlab  []byte
+	slabs     int
 }
 
 func (o *rowSink) full() bool {
@@ -594,8 +604,37 @@ func (o *rowSink) add(in Row) error {
 		o.skipped++
 		return nil
 	}
-	o.rows = append(o.rows, copyRow(nil, o.tmp))
+	o.rows = append(o.rows, o.copyOut(o.tmp))
 	return nil
+}
+
+// copyOut copies a projected row into slabs shared by the result's rows
+// (two allocations per slab instead of two per row).
+func (o *rowSink) copyOut(src Row) Row {
+	n := 0
+	for _, v := range src {
+		n += len(v.Raw())
+	}
+	// Slabs start small (most results are a row or a few) and double.
+	if cap(o.valSlab)-len(o.valSlab) < len(src) {
+		o.valSlab = make(Row, 0, len(src)*min(64, 1<<o.slabs))
+		o.slabs++
+	}
+	if cap(o.byteSlab)-len(o.byteSlab) < n {
+		o.byteSlab = make([]byte, 0, max(n, min(16384, 128<<o.slabs)))
+	}
+	dst := o.valSlab[len(o.valSlab) : len(o.valSlab)+len(src) : len(o.valSlab)+len(src)]
+	o.valSlab = o.valSlab[:len(o.valSlab)+len(src)]
+	for i, v := range src {
+		if v.IsNull() {
+			dst[i] = sqltypes.NULL
+			continue
+		}
+		start := len(o.byteSlab)
+		o.byteSlab = append(o.byteSlab, v.Raw()...)
+		dst[i] = sqltypes.MakeTrusted(v.Type(), o.byteSlab[start:len(o.byteSlab):len(o.byteSlab)])
+	}
+	return dst
 }
 
 func (o *rowSink) finish() ([]Row, error) {
