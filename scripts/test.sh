@@ -106,6 +106,20 @@ redmine_compat() {
 	return $rc
 }
 
+drivers_compat() {
+	if [[ ! -x $ROOT/strata ]]; then
+		echo "no strata binary (the build stage failed)"
+		return 1
+	fi
+	local rc=0
+	timeout 900 "$ROOT/scripts/compat/drivers.sh" "$ROOT/strata" || rc=$?
+	if ((rc == 77)); then
+		echo "SKIPPED: the driver packages could not be installed on this machine"
+		return 0
+	fi
+	return $rc
+}
+
 fuzz_smoke() {
 	FUZZTIME=${FUZZTIME:-8s} timeout 900 "$ROOT/scripts/fuzz-smoke.sh"
 }
@@ -118,6 +132,7 @@ stage "go test" go_test
 stage "sysbench acceptance" sysbench_acceptance
 stage "mysqldump round trips" mysqldump_roundtrip
 stage "Redmine 5 on strata" redmine_compat
+stage "drivers (pymysql, MySQLdb, SQLAlchemy, PHP, Node, JDBC)" drivers_compat
 stage "fuzz smoke" fuzz_smoke
 
 echo

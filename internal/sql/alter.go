@@ -446,8 +446,8 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 		tn := o.Table
 		a.renameTo = &tn
 	case *sqlparser.AddConstraintDefinition:
-		if _, ok := o.ConstraintDefinition.Details.(*sqlparser.ForeignKeyDefinition); ok {
-			t.ForeignKeys = append(t.ForeignKeys, sqlparser.String(o.ConstraintDefinition))
+		if fk, ok := o.ConstraintDefinition.Details.(*sqlparser.ForeignKeyDefinition); ok {
+			t.ForeignKeys = append(t.ForeignKeys, formatForeignKey(t, o.ConstraintDefinition.Name.String(), fk))
 		}
 	case sqlparser.AlgorithmValue, *sqlparser.LockOption, *sqlparser.Force, *sqlparser.Validation, *sqlparser.AlterCheck, *sqlparser.KeyState, *sqlparser.OrderByOption:
 		// Accepted; strata's ALTER is always a consistent copy or in place.

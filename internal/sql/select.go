@@ -38,6 +38,8 @@ type selectPlan struct {
 	offset   *cexpr
 
 	bindNames []string
+	// rowFilter is a HAVING clause of a query without aggregation.
+	rowFilter *cexpr
 	// staticFields caches the result metadata when it depends only on
 	// the plan.
 	staticFields []*querypb.Field
@@ -213,6 +215,18 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	// row [representative row..., aggregate values...].
 	if err := p.planAggregates(c, sel); err != nil {
 		return nil, err
+	}
+	if !p.hasAgg && sel.Having != nil {
+		// HAVING without GROUP BY or aggregates filters the rows like
+		// WHERE, and may name select-list aliases.
+		h := substituteAliases(sel.Having.Expr, sel.SelectExprs, sc)
+		sc.where = "having clause"
+		x, err := c.compile(h)
+		sc.where = "field list"
+		if err != nil {
+			return nil, err
+		}
+		p.rowFilter = x
 	}
 
 	// Projection.
@@ -575,6 +589,12 @@ func (o *rowSink) full() bool {
 // add projects one input row (combined or aggregated).
 func (o *rowSink) add(in Row) error {
 	p := o.p
+	if p.rowFilter != nil {
+		ok, err := o.ex.evalBool(p.rowFilter, in)
+		if err != nil || !ok {
+			return err
+		}
+	}
 	if cap(o.tmp) < len(p.proj) {
 		o.tmp = make(Row, len(p.proj))
 		o.colls = make([]collations.ID, len(p.proj))
@@ -870,4 +890,19 @@ func fixTemporalDecimals(f *querypb.Field, rows []Row, i int) {
 			return
 		}
 	}
+}
+
+// substituteAliases replaces unqualified names that are select-list aliases
+// (and not columns) by their expressions.
+func substituteAliases(e sqlparser.Expr, sel *sqlparser.SelectExprs, sc *scope) sqlparser.Expr {
+	return sqlparser.Rewrite(sqlparser.CloneExpr(e), nil, func(cur *sqlparser.Cursor) bool {
+		if cn, ok := cur.Node().(*sqlparser.ColName); ok && cn.Qualifier.IsEmpty() {
+			if _, err := sc.resolve(cn); err != nil {
+				if idx := aliasIndex(cn, sel); idx >= 0 {
+					cur.Replace(sqlparser.CloneExpr(sel.Exprs[idx].(*sqlparser.AliasedExpr).Expr))
+				}
+			}
+		}
+		return true
+	}).(sqlparser.Expr)
 }
