@@ -867,7 +867,7 @@ func formatForeignKey(t *catalog.Table, name string, fk *sqlparser.ForeignKeyDef
 	if name == "" {
 		n := 1
 		for _, f := range t.ForeignKeys {
-			if strings.HasPrefix(f, "CONSTRAINT "+coltype.QuoteIdent(t.Name+"_ibfk_")[:len(t.Name)+7]) {
+			if strings.HasPrefix(f, "CONSTRAINT "+coltype.QuoteIdent(t.Name + "_ibfk_")[:len(t.Name)+7]) {
 				n++
 			}
 		}
