@@ -17,7 +17,7 @@ import (
 
 // benchSession returns a session on an in-memory store holding a
 // sysbench-shaped table sbtest1 with n rows.
-func benchSession(b *testing.B, n int) *sql.Session {
+func benchSession(b testing.TB, n int) *sql.Session {
 	b.Helper()
 	db, err := kv.Open(kv.Options{Dir: "/bench", FS: vfs.NewMem()})
 	if err != nil {
@@ -119,6 +119,21 @@ func BenchmarkUpdateIndex(b *testing.B) {
 		bv["v1"] = sqltypes.Int64BindVariable(int64(i%10000 + 1))
 		if _, err := s.ExecutePrepared(ctx, q, bv); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestLargeResult reads many rows through one result (the result slabs must
+// keep growing safely).
+func TestLargeResult(t *testing.T) {
+	s := benchSession(t, 5000)
+	res, err := s.Query(context.Background(), "SELECT id FROM sbtest1")
+	if err != nil || len(res.Rows) != 5000 {
+		t.Fatalf("rows=%d err=%v", len(res.Rows), err)
+	}
+	for i, r := range res.Rows {
+		if r[0].ToString() != fmt.Sprint(i+1) {
+			t.Fatalf("row %d = %v", i, r[0])
 		}
 	}
 }

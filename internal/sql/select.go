@@ -636,12 +636,13 @@ func (o *rowSink) copyOut(src Row) Row {
 		n += len(v.Raw())
 	}
 	// Slabs start small (most results are a row or a few) and double.
+	grow := min(o.slabs, 7) // slab sizes stop growing at 64 rows / 16 KiB
 	if cap(o.valSlab)-len(o.valSlab) < len(src) {
-		o.valSlab = make(Row, 0, len(src)*min(64, 1<<o.slabs))
+		o.valSlab = make(Row, 0, len(src)*min(64, 1<<grow))
 		o.slabs++
 	}
 	if cap(o.byteSlab)-len(o.byteSlab) < n {
-		o.byteSlab = make([]byte, 0, max(n, min(16384, 128<<o.slabs)))
+		o.byteSlab = make([]byte, 0, max(n, min(16384, 128<<grow)))
 	}
 	dst := o.valSlab[len(o.valSlab) : len(o.valSlab)+len(src) : len(o.valSlab)+len(src)]
 	o.valSlab = o.valSlab[:len(o.valSlab)+len(src)]
