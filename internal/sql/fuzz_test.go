@@ -68,10 +68,12 @@ const (
 	// fuzzMaxStatements bounds the statements per input.
 	fuzzMaxStatements = 4
 	// fuzzStatementTimeout is the context deadline of one statement.
-	fuzzStatementTimeout = 2 * time.Second
+	// Kept short so one input (up to fuzzMaxStatements statements) stays
+	// well inside the brief fuzz runs of CI.
+	fuzzStatementTimeout = 250 * time.Millisecond
 	// fuzzHangLimit is how long a statement may run past its deadline
 	// before the target reports that it ignores cancellation.
-	fuzzHangLimit = 10 * time.Second
+	fuzzHangLimit = 5 * time.Second
 )
 
 // fuzzSetup creates the scratch database the fuzzed statements run in.
