@@ -184,7 +184,14 @@ func (c *conv) toFloat(v sqltypes.Value) (sqltypes.Value, error) {
 		}
 		limit = math.Pow10(c.col.Length-c.col.Scale) - 1/p
 	}
-	if math.Abs(f) > limit {
+	over := math.Abs(f) > limit
+	if over && c.col.Type == sqltypes.Float32 && c.col.Length == 0 && !math.IsInf(float64(float32(f)), 0) {
+		// The shortest text of MaxFloat32 ("3.4028235e38") reads back a
+		// hair above it as a float64; what counts is that it is a finite
+		// float32.
+		over = false
+	}
+	if over {
 		if err := c.outOfRange(); err != nil {
 			return sqltypes.Value{}, err
 		}
