@@ -150,6 +150,11 @@ func AppendDecodedDecimal(b, dst []byte, desc bool) (rest, out []byte, err error
 		return b, dst, fmt.Errorf("decode decimal: %w", ErrShortBuffer)
 	}
 	exp := int(uint16(b[1]^mask)<<8|uint16(b[2]^mask)) - decimalExpBias
+	if exp > 96 || exp < -96 {
+		// MySQL decimals have at most 65 digits: such an exponent only
+		// comes from a corrupt key (and would expand to a huge string).
+		return b, dst, fmt.Errorf("decode decimal: exponent %d: %w", exp, ErrCorrupt)
+	}
 	p := b[3:]
 	end := -1
 	for i, c := range p {
