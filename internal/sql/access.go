@@ -560,10 +560,6 @@ func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRang
 		return append(dst[:0], keyRange{lo: buf, hi: encoding.PrefixEnd(append([]byte(nil), buf...))}), true, nil
 	}
 	base := table.IndexPrefix(nil, ix)
-	whole := func() ([]keyRange, bool, error) {
-		ap.inexact = true
-		return append(dst[:0], keyRange{lo: base, hi: encoding.PrefixEnd(append([]byte(nil), base...))}), true, nil
-	}
 	prefixes := [][]byte{base}
 	for k, alts := range ap.eq {
 		ic := ix.Columns[k]
@@ -595,19 +591,19 @@ func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRang
 			} else {
 				cv, ok := exactKeyValue(col, v)
 				if !ok {
-					return whole()
+					return ap.wholeRange(dst)
 				}
 				v = cv
 			}
 			for _, p := range prefixes {
 				k2, err := t.AppendKeyParts(append([]byte(nil), p...), &catalog.Index{Columns: []catalog.IndexColumn{ic}}, []sqltypes.Value{v})
 				if err != nil {
-					return whole()
+					return ap.wholeRange(dst)
 				}
 				next = append(next, k2)
 			}
 			if len(next) > 4096 {
-				return whole()
+				return ap.wholeRange(dst)
 			}
 		}
 		prefixes = next
@@ -732,9 +728,6 @@ func exactKeyValue(col *catalog.Column, v sqltypes.Value) (sqltypes.Value, bool)
 	}
 	if col.IsText() && !(v.IsText() || v.IsQuoted()) {
 		return v, false // string column vs number: compared as numbers
-	}
-	if !col.IsText() && col.Type != sqltypes.Enum && col.Type != sqltypes.Set && (v.IsText() || v.IsQuoted()) && (sqltypes.IsIntegral(col.Type) || sqltypes.IsFloat(col.Type) || col.Type == sqltypes.Decimal) {
-		// number column vs string: allowed when the string is a clean number
 	}
 	cv, w, err := coltype.Convert(col, v, true, 0)
 	if err != nil || w != nil {

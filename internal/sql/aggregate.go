@@ -178,7 +178,7 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 	}
 	var argT evalengine.Type
 	if len(spec.args) > 0 {
-		argT = staticType(c, spec.args[0])
+		argT = spec.args[0].static
 	}
 	if len(argExprs) == 1 && spec.name != "group_concat" {
 		if cn, ok := argExprs[0].(*sqlparser.ColName); ok {
@@ -235,9 +235,6 @@ func containsAggr(e sqlparser.Expr) bool {
 	}, e)
 	return found
 }
-
-// staticType returns the compile-time type of e when known.
-func staticType(c *compiler, e *cexpr) evalengine.Type { return e.static }
 
 // rewriteAggs replaces aggregate calls in e by Offsets into the aggregated
 // row.

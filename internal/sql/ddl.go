@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cockroachdb/pebble/v2"
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
@@ -668,24 +669,29 @@ func (s *Session) buildIndexEntries(ctx context.Context, d *catalog.DDL, old *ca
 			return nil
 		}
 		for i, ix := range newIdx {
-			var n int
-			var hasNull bool
-			kb, n, hasNull, err = dst.SecondaryKey(kb[:0], ix, row, pk)
-			if err != nil {
-				return err
-			}
-			if seen[i] != nil && !hasNull {
-				p := string(kb[:n])
-				if seen[i][p] {
-					return (&table.DupKeyError{Table: nt.Name, Index: ix, Entry: dupEntryText(nt, ix, row)}).SQLError()
-				}
-				seen[i][p] = true
-			}
-			if err := b.Set(kb, nil, nil); err != nil {
+			if kb, err = putSecondaryEntry(b, dst, ix, row, pk, seen[i], kb); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// putSecondaryEntry writes row's entry of secondary index ix into a DDL
+// batch; seen (nil for non-unique indexes) holds the unique prefixes
+// written so far, for the 1062 check. kb is a reusable key buffer.
+func putSecondaryEntry(b *pebble.Batch, t *table.Table, ix *catalog.Index, row Row, pk []byte, seen map[string]bool, kb []byte) ([]byte, error) {
+	kb, n, hasNull, err := t.SecondaryKey(kb[:0], ix, row, pk)
+	if err != nil {
+		return kb, err
+	}
+	if seen != nil && !hasNull {
+		p := string(kb[:n])
+		if seen[p] {
+			return kb, (&table.DupKeyError{Table: t.Def.Name, Index: ix, Entry: dupEntryText(t.Def, ix, row)}).SQLError()
+		}
+		seen[p] = true
+	}
+	return kb, b.Set(kb, nil, nil)
 }
 
 func dupEntryText(t *catalog.Table, ix *catalog.Index, row Row) string {
@@ -793,23 +799,11 @@ func (s *Session) rebuildTable(ctx context.Context, d *catalog.DDL, old, nt *cat
 			return err
 		}
 		for i, ix := range nt.Indexes[1:] {
-			var n int
-			var hasNull bool
-			kb, n, hasNull, err = dst.SecondaryKey(kb[:0], ix, nrow, pk)
-			if err != nil {
-				return err
-			}
-			if seen[i+1] != nil && !hasNull {
-				p := string(kb[:n])
-				if seen[i+1][p] {
-					return (&table.DupKeyError{Table: nt.Name, Index: ix, Entry: dupEntryText(nt, ix, nrow)}).SQLError()
-				}
-				seen[i+1][p] = true
-			}
-			if err := b.Set(kb, nil, nil); err != nil {
+			if kb, err = putSecondaryEntry(b, dst, ix, nrow, pk, seen[i+1], kb); err != nil {
 				return err
 			}
 		}
+
 	}
 }
 

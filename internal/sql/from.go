@@ -207,44 +207,41 @@ func (s *Session) lookupTable(ctx context.Context, tn sqlparser.TableName) (*cat
 }
 
 // referencedLevel returns the highest source index whose columns e uses
-// (-1 for none), given the scope offsets of each source.
+// (-1 for none), given the scope offsets of each source. Columns inside
+// subqueries count when they resolve in this scope (correlated references);
+// the subquery's own columns do not.
 func referencedLevel(e sqlparser.Expr, sc *scope, offs []int, outer *outerCtx) (int, error) {
 	level := -1
 	var rerr error
-	// Columns inside subqueries count when they resolve in this scope
-	// (correlated references); the subquery's own columns do not.
-	inSub := false
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		if sq, ok := n.(*sqlparser.Subquery); ok && !inSub {
-			inSub = true
-			l2, _ := referencedLevelSub(sq, sc, offs)
-			if l2 > level {
-				level = l2
-			}
-			inSub = false
-			return false, nil
-		}
 		switch c := n.(type) {
+		case *sqlparser.Subquery:
+			level = max(level, referencedLevelSub(c, sc, offs))
+			return false, nil
 		case *sqlparser.ColName:
 			i, err := sc.resolve(c)
 			if err != nil {
-				if !inSub && !outer.canResolve(c) {
+				if !outer.canResolve(c) {
 					rerr = err
 				}
 				return false, nil
 			}
-			for l := len(offs) - 1; l >= 0; l-- {
-				if i >= offs[l] {
-					if l > level {
-						level = l
-					}
-					break
-				}
-			}
+			level = max(level, sourceOf(i, offs))
 		}
 		return true, nil
 	}, e)
 	return level, rerr
+}
+
+// sourceOf returns the index of the source whose columns include scope
+// column i.
+func sourceOf(i int, offs []int) int {
+	for l := len(offs) - 1; l >= 0; l-- {
+		if i >= offs[l] {
+			return l
+		}
+	}
+	return -1
 }
 
 // compileAll compiles a list of expressions.
@@ -262,24 +259,16 @@ func (c *compiler) compileAll(es []sqlparser.Expr) ([]*cexpr, error) {
 
 // referencedLevelSub is referencedLevel for the inside of a subquery: names
 // that do not resolve are the subquery's own and are ignored.
-func referencedLevelSub(sq *sqlparser.Subquery, sc *scope, offs []int) (int, error) {
+func referencedLevelSub(sq *sqlparser.Subquery, sc *scope, offs []int) int {
 	level := -1
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		if c, ok := n.(*sqlparser.ColName); ok {
-			i, err := sc.resolve(c)
-			if err != nil {
-				return false, nil
+			if i, err := sc.resolve(c); err == nil {
+				level = max(level, sourceOf(i, offs))
 			}
-			for l := len(offs) - 1; l >= 0; l-- {
-				if i >= offs[l] {
-					if l > level {
-						level = l
-					}
-					break
-				}
-			}
+			return false, nil
 		}
 		return true, nil
 	}, sq)
-	return level, nil
+	return level
 }

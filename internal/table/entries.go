@@ -17,10 +17,3 @@ func (t *Table) EncodeValue(dst []byte, row []sqltypes.Value) ([]byte, error) {
 func (t *Table) SecondaryKey(dst []byte, ix *catalog.Index, row []sqltypes.Value, pkKey []byte) ([]byte, int, bool, error) {
 	return t.secondaryKey(dst, ix, row, pkKey)
 }
-
-// NextRowID allocates a hidden primary-key row id without a transaction
-// (bulk builds under an exclusive metadata lock).
-func (t *Table) NextRowIDForBuild(next *uint64) uint64 {
-	*next++
-	return *next
-}

@@ -2,7 +2,6 @@ package table
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"strings"
 	"sync"
@@ -439,6 +438,3 @@ func (t *Table) DecodeSecondaryPK(dst []byte, ix *catalog.Index, key []byte) ([]
 	dst = IndexPrefix(dst, t.Def.Primary())
 	return append(dst, rest...), nil
 }
-
-// KeyPKSuffix is exported for CHECK TABLE and tests.
-func beUint32(b []byte) uint32 { return binary.BigEndian.Uint32(b) }
