@@ -22,7 +22,32 @@ type EngineConfig struct {
 	StrataBin string
 	// Isolation is the transaction isolation level, "REPEATABLE-READ".
 	Isolation string
+	// MaxConnections is the max_connections every engine gets (MariaDB's
+	// command line, strata's SET GLOBAL after start); 0 keeps the
+	// defaults (MariaDB: the bench's 1000, strata: its own).
+	MaxConnections int
+	// Reuse starts the engine on the data directory of an earlier run of
+	// the same engine in the same directory (no mariadb-install-db).
+	Reuse bool
 }
+
+// mariadbMaxConnections is MariaDB's max_connections when
+// EngineConfig.MaxConnections does not ask for more.
+const mariadbMaxConnections = 1000
+
+// mariadbMaxPreparedStmts is MariaDB's max_prepared_stmt_count: sysbench
+// prepares about five statements per table per connection (oltp_read_only,
+// 10 tables: 52), so 1024 connections need ~53k, over the default 16382.
+const mariadbMaxPreparedStmts = 1 << 20
+
+// strataMinBlockCache is the floor of strata's block cache: internal/kv
+// sizes it max(--memory/4, 16 MiB), so a smaller cache budget still gets
+// 16 MiB (memtables, an eighth of --memory each, come on top, as MyRocks'
+// write buffers come on top of rocksdb_block_cache_size).
+const strataMinBlockCache = 16 << 20
+
+// StrataBlockCache is the block cache strata runs with for a cache budget.
+func StrataBlockCache(cacheBytes int64) int64 { return max(cacheBytes, strataMinBlockCache) }
 
 // startupTimeout bounds how long an engine may take to accept SELECT 1.
 const startupTimeout = 90 * time.Second
@@ -61,6 +86,23 @@ func StartEngine(ctx context.Context, engine, dir string, cfg EngineConfig, in *
 			s.Settings = append(s.Settings, Setting{v.name, got})
 		}
 	}
+	s.CacheBytes = cfg.CacheBytes
+	switch engine {
+	case EngineStrata:
+		s.CacheBytes = StrataBlockCache(cfg.CacheBytes)
+		if cfg.MaxConnections > 0 {
+			q := fmt.Sprintf("SET GLOBAL max_connections = %d", cfg.MaxConnections)
+			if err := s.Exec(ctx, q); err != nil {
+				s.Settings = append(s.Settings, Setting{"max_connections", fmt.Sprintf("NOT set to %d: %v", cfg.MaxConnections, err)})
+			} else {
+				s.Settings = append(s.Settings, Setting{"max_connections", fmt.Sprintf("%d (SET GLOBAL after start)", cfg.MaxConnections)})
+			}
+		}
+	case EngineInnoDB:
+		s.CacheBytes = s.reportedInt(ctx, "innodb_buffer_pool_size", cfg.CacheBytes)
+	case EngineMyRocks:
+		s.CacheBytes = s.reportedInt(ctx, "rocksdb_block_cache_size", cfg.CacheBytes)
+	}
 	if engine == EngineMyRocks {
 		for _, v := range []string{"rocksdb_block_cache_size", "rocksdb_flush_log_at_trx_commit", "default_storage_engine", "rocksdb_default_cf_options"} {
 			if got, err := s.Query(ctx, "SELECT @@"+v); err == nil {
@@ -69,13 +111,27 @@ func StartEngine(ctx context.Context, engine, dir string, cfg EngineConfig, in *
 		}
 	}
 	if engine == EngineInnoDB {
-		for _, v := range []string{"innodb_buffer_pool_size", "innodb_flush_log_at_trx_commit", "innodb_log_file_size", "innodb_flush_method"} {
+		for _, v := range []string{"innodb_buffer_pool_size", "innodb_flush_log_at_trx_commit", "innodb_log_file_size", "innodb_flush_method", "max_connections"} {
 			if got, err := s.Query(ctx, "SELECT @@"+v); err == nil {
 				s.Settings = append(s.Settings, Setting{v + " (reported)", got})
 			}
 		}
 	}
 	return s, nil
+}
+
+// reportedInt is the integer value of the global variable name as s
+// reports it, or def when it cannot be read.
+func (s *Server) reportedInt(ctx context.Context, name string, def int64) int64 {
+	got, err := s.Query(ctx, "SELECT @@"+name)
+	if err != nil {
+		return def
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(got), 10, 64)
+	if err != nil || n <= 0 {
+		return def
+	}
+	return n
 }
 
 func startStrata(s *Server, cfg EngineConfig) error {
@@ -92,7 +148,7 @@ func startStrata(s *Server, cfg EngineConfig) error {
 	s.Settings = []Setting{
 		{"binary", bin},
 		{"--memory (cache budget)", fmt.Sprintf("%d (%s)", memory, fmtBytes(float64(memory)))},
-		{"block cache (¼ of --memory)", fmtBytes(float64(cfg.CacheBytes))},
+		{"block cache (¼ of --memory, at least 16 MiB; memtables ⅛ each on top)", fmtBytes(float64(StrataBlockCache(cfg.CacheBytes)))},
 		{"commit durability", "fsync per commit (default; Pebble group commit)"},
 		{"isolation", "REPEATABLE READ (default; InnoDB-style current reads for writes)"},
 		{"binlog", "none"},
@@ -130,11 +186,14 @@ func startMariaDB(ctx context.Context, s *Server, cfg EngineConfig, in *installe
 	}
 	s.Version = toolVersion(mariadbd, "--version")
 
-	install := exec.CommandContext(ctx, installDB, "--no-defaults", "--datadir="+s.DataDir, "--user=root",
-		"--auth-root-authentication-method=normal", "--skip-test-db")
-	if out, err := install.CombinedOutput(); err != nil {
-		return fmt.Errorf("mariadb-install-db: %w\n%s", err, out)
+	if !cfg.Reuse {
+		install := exec.CommandContext(ctx, installDB, "--no-defaults", "--datadir="+s.DataDir, "--user=root",
+			"--auth-root-authentication-method=normal", "--skip-test-db")
+		if out, err := install.CombinedOutput(); err != nil {
+			return fmt.Errorf("mariadb-install-db: %w\n%s", err, out)
+		}
 	}
+	maxConns := max(mariadbMaxConnections, cfg.MaxConnections)
 	cache := strconv.FormatInt(cfg.CacheBytes, 10)
 	args := []string{
 		"--no-defaults",
@@ -146,7 +205,8 @@ func startMariaDB(ctx context.Context, s *Server, cfg EngineConfig, in *installe
 		"--user=root",
 		"--skip-grant-tables",
 		"--skip-log-bin",
-		"--max-connections=1000",
+		"--max-connections=" + strconv.Itoa(maxConns),
+		"--max-prepared-stmt-count=" + strconv.Itoa(mariadbMaxPreparedStmts),
 		"--character-set-server=utf8mb4",
 		"--collation-server=utf8mb4_general_ci",
 		"--transaction-isolation=" + cfg.Isolation,
@@ -158,6 +218,8 @@ func startMariaDB(ctx context.Context, s *Server, cfg EngineConfig, in *installe
 		{"transaction-isolation", cfg.Isolation},
 		{"innodb_flush_log_at_trx_commit", "1"},
 		{"character set", "utf8mb4 / utf8mb4_general_ci"},
+		{"max_connections", strconv.Itoa(maxConns)},
+		{"max_prepared_stmt_count", strconv.Itoa(mariadbMaxPreparedStmts) + " (sysbench prepares ~5 statements per table per connection)"},
 	}
 	if s.Engine == EngineInnoDB {
 		args = append(args, "--innodb-buffer-pool-size="+cache)

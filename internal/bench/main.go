@@ -170,6 +170,20 @@ func (r *runner) run() error {
 	}
 	r.prog.plan(len(o.Engines), r.loadPlan())
 	r.prog.plan(len(o.Engines)*cells, r.stepPlan())
+	if o.Conns > 0 {
+		r.prog.plan(len(o.Engines)*o.Reps, r.connsPlan())
+		// sysbench needs a socket per connection, the engines as many more.
+		if lim, err := raiseOpenFiles(uint64(o.Conns)*2 + 512); err != nil {
+			r.prog.logf("strata bench: %v", err)
+			r.res.Notes = append(r.res.Notes, err.Error())
+		} else {
+			r.prog.logf("strata bench: open-files limit %d (for %d connections)", lim, o.Conns)
+		}
+	}
+	if o.WACacheBytes > 0 {
+		r.prog.plan(len(o.Engines), restartPlan)
+		r.prog.plan(len(o.Engines)*o.Reps, r.stepPlan())
+	}
 
 	if o.Workload == "seed" {
 		if err := r.calibrateNoise(); err != nil {
@@ -213,22 +227,55 @@ func (r *runner) calibrateNoise() error {
 	return nil
 }
 
-// runEngine starts one engine, loads it, runs every step and stops it.
+// connsScript is the script of the connections step; writeAmpScript and
+// writeAmpThreads those of the write-amplification step.
+const (
+	connsScript     = "oltp_read_only"
+	writeAmpScript  = "oltp_update_index"
+	writeAmpThreads = 4
+)
+
+// engineConfig is the configuration of every engine with cache budget
+// cacheBytes.
+func (r *runner) engineConfig(cacheBytes int64) EngineConfig {
+	cfg := EngineConfig{CacheBytes: cacheBytes, StrataBin: r.o.StrataBin, Isolation: "REPEATABLE-READ"}
+	if r.o.Conns > 0 {
+		cfg.MaxConnections = r.o.Conns + 32
+	}
+	return cfg
+}
+
+// extraSteps is the number of steps per engine after the grid (the
+// connections and write-amplification steps, each --reps times).
+func (r *runner) extraSteps() int {
+	n := 0
+	if r.o.Conns > 0 {
+		n += r.o.Reps
+	}
+	if r.o.WACacheBytes > 0 {
+		n += r.o.Reps
+	}
+	return n
+}
+
+// runEngine starts one engine, loads it, runs the grid, the connections
+// step and the write-amplification step (after a restart on the same data
+// with the small cache) and stops it.
 func (r *runner) runEngine(engine string, d Driver, cells int) (err error) {
 	o := r.o
 	dir := filepath.Join(r.work, engine)
+	cells += r.extraSteps()
 	r.prog.begin(fmt.Sprintf("%s: start and load %d×%d rows", engine, o.Tables, o.TableSize), r.loadPlan())
-	s, err := StartEngine(r.ctx, engine, dir, EngineConfig{CacheBytes: o.CacheBytes, StrataBin: o.StrataBin, Isolation: "REPEATABLE-READ"}, r.in)
+	s, err := StartEngine(r.ctx, engine, dir, r.engineConfig(o.CacheBytes), r.in)
 	if err != nil {
 		r.prog.end()
 		r.skip(cells)
 		return fmt.Errorf("start: %w", err)
 	}
-	r.mu.Lock()
-	r.servers = append(r.servers, s)
-	r.mu.Unlock()
+	r.track(s)
+	cur := s // the server to stop at the end (replaced by the restart)
 	defer func() {
-		if serr := r.stopServer(s); serr != nil && err == nil {
+		if serr := r.stopServer(cur); serr != nil && err == nil {
 			err = serr
 		}
 	}()
@@ -238,6 +285,7 @@ func (r *runner) runEngine(engine string, d Driver, cells int) (err error) {
 		r.prog.logf("%s", n)
 	}
 	r.res.Engines = append(r.res.Engines, info)
+	ei := len(r.res.Engines) - 1
 
 	load := Load{Engine: engine}
 	before, _ := ReadProcCounters(s.PID())
@@ -269,31 +317,116 @@ func (r *runner) runEngine(engine string, d Driver, cells int) (err error) {
 		for _, n := range noise {
 			for _, threads := range o.Threads {
 				for rep := 1; rep <= o.Reps; rep++ {
-					if err := r.runStep(s, d, script, threads, n, rep); err != nil {
+					st := Step{Engine: engine, Script: script, Threads: threads, Noise: n.Name, Rep: rep}
+					if err := r.runStep(s, d, st, n); err != nil {
 						return err
 					}
 				}
 			}
 		}
 	}
+	for rep := 1; o.Conns > 0 && rep <= o.Reps; rep++ {
+		st := Step{Engine: engine, Script: connsScript, Threads: o.Conns, Kind: KindConns, Rep: rep}
+		if err := r.runStep(s, d, st, Noise{}); err != nil {
+			return err
+		}
+	}
 	r.res.Loads[li].DataDirBytesAfter, _ = DiskUsage(s.DataDir, nil)
 	r.res.Loads[li].TableBytesAfter, _ = DiskUsage(s.DataDir, s.tableFiles)
+	if o.WACacheBytes <= 0 {
+		return nil
+	}
+	small, err := r.restart(s, o.WACacheBytes)
+	if err != nil {
+		r.skip(o.Reps)
+		r.res.Steps = append(r.res.Steps, Step{Engine: engine, Script: writeAmpScript, Threads: writeAmpThreads, Kind: KindWriteAmp, Rep: 1,
+			CacheBytes: o.WACacheBytes, Error: err.Error()})
+		return err
+	}
+	cur = small
+	r.res.Engines[ei].Notes = append(r.res.Engines[ei].Notes, fmt.Sprintf("write-amplification step: restarted on the same data with a %s cache budget (%s as the engine runs it)",
+		fmtBytes(float64(o.WACacheBytes)), fmtBytes(float64(small.CacheBytes))))
+	for _, n := range applyLimits(small, o.Limits) {
+		r.res.Engines[ei].Notes = append(r.res.Engines[ei].Notes, "after the restart: "+n)
+	}
+	for rep := 1; rep <= o.Reps; rep++ {
+		st := Step{Engine: engine, Script: writeAmpScript, Threads: writeAmpThreads, Kind: KindWriteAmp, Rep: rep, CacheBytes: small.CacheBytes, RandType: "uniform"}
+		if n, err := d.Rows(r.ctx, small); err != nil {
+			r.prog.logf("strata bench: %s: counting rows: %v", engine, err)
+		} else {
+			st.Rows = n
+		}
+		st.TableBytes, _ = DiskUsage(small.DataDir, small.tableFiles)
+		st.DataDirBytes, _ = DiskUsage(small.DataDir, nil)
+		if err := r.runStep(small, d, st, Noise{}); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
-// runStep runs one step; it returns an error only when the engine cannot go
-// on (it died, or the run was interrupted). Failed steps are recorded.
-func (r *runner) runStep(s *Server, d Driver, script string, threads int, n Noise, rep int) error {
-	label := fmt.Sprintf("%s %s threads=%d", s.Engine, script, threads)
-	if n.Name != "" {
-		label = fmt.Sprintf("%s %s clients=%d noise=%s", s.Engine, script, threads, n.Name)
+// restartPlan is the planned time to stop an engine and start it again.
+const restartPlan = 15 * time.Second
+
+// restart stops s (keeping its directory) and starts the same engine on
+// the same data with cache budget cacheBytes.
+func (r *runner) restart(s *Server, cacheBytes int64) (*Server, error) {
+	r.prog.begin(fmt.Sprintf("%s: restart with a %s cache", s.Engine, fmtBytes(float64(cacheBytes))), restartPlan)
+	defer r.prog.end()
+	if err := s.Stop(2 * time.Minute); err != nil {
+		r.prog.logf("strata bench: %v (restarting anyway: the engine recovers)", err)
+	}
+	cfg := r.engineConfig(cacheBytes)
+	cfg.Reuse = true
+	small, err := StartEngine(r.ctx, s.Engine, s.Dir, cfg, r.in)
+	if err != nil {
+		return nil, fmt.Errorf("restart with a %s cache: %w", fmtBytes(float64(cacheBytes)), err)
+	}
+	r.track(small)
+	return small, nil
+}
+
+// track registers s for cleanup.
+func (r *runner) track(s *Server) {
+	r.mu.Lock()
+	r.servers = append(r.servers, s)
+	r.mu.Unlock()
+}
+
+// stepLabel names a step in the progress line.
+func (r *runner) stepLabel(st Step) string {
+	label := fmt.Sprintf("%s %s threads=%d", st.Engine, st.Script, st.Threads)
+	switch {
+	case st.Noise != "":
+		label = fmt.Sprintf("%s %s clients=%d noise=%s", st.Engine, st.Script, st.Threads, st.Noise)
+	case st.Kind == KindConns:
+		label = fmt.Sprintf("%s %s connections=%d", st.Engine, st.Script, st.Threads)
+	case st.Kind == KindWriteAmp:
+		label = fmt.Sprintf("%s %s threads=%d cache=%s (write amplification)", st.Engine, st.Script, st.Threads, fmtBytes(float64(st.CacheBytes)))
 	}
 	if r.o.Reps > 1 {
-		label += fmt.Sprintf(" rep %d/%d", rep, r.o.Reps)
+		label += fmt.Sprintf(" rep %d/%d", st.Rep, r.o.Reps)
 	}
-	r.prog.begin(label, r.stepPlan())
+	return label
+}
+
+// connsPlan is the planned wall time of the connections step: sysbench
+// opens and prepares every connection before its clock starts.
+func (r *runner) connsPlan() time.Duration {
+	return r.stepPlan() + time.Duration(r.o.Conns/50)*time.Second
+}
+
+// runStep runs one step (st names it; n is its noise level); it returns an
+// error only when the engine cannot go on (it died, or the run was
+// interrupted). Failed steps are recorded.
+func (r *runner) runStep(s *Server, d Driver, st Step, n Noise) error {
+	label := r.stepLabel(st)
+	plan := r.stepPlan()
+	if st.Kind == KindConns {
+		plan = r.connsPlan()
+	}
+	r.prog.begin(label, plan)
 	defer r.prog.end()
-	st := Step{Engine: s.Engine, Script: script, Threads: threads, Noise: n.Name, Rep: rep}
 	var running *runningNoise
 	if n.Jobs > 0 {
 		var err error
@@ -304,22 +437,25 @@ func (r *runner) runStep(s *Server, d Driver, script string, threads int, n Nois
 	}
 	before, cerr := ReadProcCounters(s.PID())
 	t0 := time.Now()
-	out, raw, err := d.Run(r.ctx, s, script, threads, r.o.Time)
+	out, raw, err := d.Run(r.ctx, s, st.Script, st.Threads, r.o.Time, RunOptions{Uniform: st.RandType == "uniform"})
 	st.Seconds = time.Since(t0).Seconds()
 	st.LoadAvg = loadAvg1()
 	after, cerr2 := ReadProcCounters(s.PID())
 	running.stop()
-	name := fmt.Sprintf("%s-%s-t%d", s.Engine, script, threads)
+	name := fmt.Sprintf("%s-%s-t%d", s.Engine, st.Script, st.Threads)
 	if n.Name != "" {
 		name += "-noise_" + strings.ReplaceAll(n.Name, "%", "pct")
 	}
-	_ = os.WriteFile(filepath.Join(r.o.Out, "raw", fmt.Sprintf("%s-r%d.txt", name, rep)), raw, 0o644)
+	if st.Kind != KindGrid {
+		name += "-" + st.Kind
+	}
+	_ = os.WriteFile(filepath.Join(r.o.Out, "raw", fmt.Sprintf("%s-r%d.txt", name, st.Rep)), raw, 0o644)
 	st.Output = out
 	if cerr != nil || cerr2 != nil {
-		st.Metrics = ComputeMetrics(out, threads, ProcCounters{})
+		st.Metrics = ComputeMetrics(out, st.Threads, ProcCounters{})
 		st.Error = fmt.Sprintf("server counters unavailable: %v %v", cerr, cerr2)
 	} else {
-		st.Metrics = ComputeMetrics(out, threads, after.Sub(before))
+		st.Metrics = ComputeMetrics(out, st.Threads, after.Sub(before))
 	}
 	if err != nil {
 		st.Error = err.Error()

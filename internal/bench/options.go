@@ -36,22 +36,35 @@ type Options struct {
 	Threads    []int         `json:"threads"` // sysbench: thread counts; seed: parallel clients
 	Time       time.Duration `json:"time"`
 	Scripts    []string      `json:"scripts"`
-	Noise      []string      `json:"noise,omitempty"`     // seed only
-	SeedLoad   string        `json:"seed_load,omitempty"` // seed only: "sysbench" (Redmine later)
-	Limits     Limits        `json:"limits"`
-	StrataBin  string        `json:"strata_bin,omitempty"`
-	WorkDir    string        `json:"workdir"`
-	Calibrate  time.Duration `json:"fio_calibrate"`
-	FioSize    string        `json:"fio_size"`
+	// Conns is the connection count of the connections step (oltp_read_only
+	// after the grid); 0 skips it. Sysbench only.
+	Conns int `json:"conns,omitempty"`
+	// WACacheBytes is the cache budget of the write-amplification step
+	// (engines restarted on the same data, oltp_update_index at 4 threads);
+	// 0 skips it. Sysbench only.
+	WACacheBytes int64         `json:"wa_cache_bytes,omitempty"`
+	Noise        []string      `json:"noise,omitempty"`     // seed only
+	SeedLoad     string        `json:"seed_load,omitempty"` // seed only: "sysbench" (Redmine later)
+	Limits       Limits        `json:"limits"`
+	StrataBin    string        `json:"strata_bin,omitempty"`
+	WorkDir      string        `json:"workdir"`
+	Calibrate    time.Duration `json:"fio_calibrate"`
+	FioSize      string        `json:"fio_size"`
 }
 
 const usage = `strata bench — measure strata side by side with MariaDB InnoDB and MariaDB MyRocks
 
 Usage:
-  strata bench sysbench [flags]   the eight sysbench oltp_* scripts at each thread count
+  strata bench sysbench [flags]   the eight sysbench oltp_* scripts at each thread count,
+                                  then oltp_read_only at --conns connections and
+                                  oltp_update_index with a small cache (--wa-cache-mb)
   strata bench seed [flags]       the MyRocks seed study: parallel clients × disk noise
   strata bench report RESULTS.json [DIR]
                                   rewrite the report files from a results.json
+
+A default sysbench run takes about 35 minutes on 2 cores (per engine: load 1M rows,
+8 scripts × 4 thread counts × 15 s, the connections step and the write-amplification
+step); a default seed run about 50 minutes; --quick runs take 4–6 minutes.
 
 Common flags:
   --engines LIST      engines to compare (default strata,innodb,myrocks)
@@ -60,9 +73,9 @@ Common flags:
   --cache-mb N        cache budget per engine in MiB: strata's block cache
                       (--memory 4×N), innodb_buffer_pool_size,
                       rocksdb_block_cache_size (default 128)
-  --tables N          sysbench tables (default 8; quick 1)
+  --tables N          sysbench tables (default sysbench 10, seed 8; quick 1)
   --table-size N      rows per table (default 100000; quick 10000)
-  --time S            seconds per step (default sysbench 20, seed 30; quick 8)
+  --time S            seconds per step (default sysbench 15, seed 30; quick 8)
   --scripts LIST      sysbench scripts (default: all eight / seed: oltp_update_index,oltp_write_only)
   --reps N            repetitions of every step; reports min/median/max (default 1)
   --keep              keep the engines' data directories
@@ -72,7 +85,13 @@ Common flags:
   --workdir DIR       where private data directories go (default $TMPDIR)
 
 sysbench flags:
-  --threads LIST      client threads (default 1,4,16; quick 4)
+  --threads LIST      client threads (default 1,2,4,16; quick 4)
+  --conns N           after the grid, oltp_read_only at N connections, compared with
+                      the engine's own best oltp_read_only QPS (default 1024; quick 64;
+                      0 skips the step)
+  --wa-cache-mb N     then restart each engine on the same data with an N MiB cache and
+                      run oltp_update_index at 4 threads, measuring bytes written per
+                      transaction (default 16; quick 8; 0 skips the step)
 
 seed flags:
   --clients LIST      parallel clients (default 1,2,4; quick 1,4)
@@ -93,19 +112,21 @@ func parseOptions(workload string, args []string, stderr io.Writer) (*Options, e
 	keep := fs.Bool("keep", false, "")
 	cacheMB := fs.Int64("cache-mb", 128, "")
 	reps := fs.Int("reps", 1, "")
-	tables := fs.Int("tables", 8, "")
+	tables := fs.Int("tables", 10, "")
 	tableSize := fs.Int("table-size", 100000, "")
-	timeS := fs.Int("time", 20, "")
+	timeS := fs.Int("time", 15, "")
 	scripts := fs.String("scripts", "", "")
 	memLimit := fs.String("mem-limit", "", "")
 	hddIOPS := fs.Int("hdd-iops", 0, "")
 	strataBin := fs.String("strata-bin", "", "")
 	workdir := fs.String("workdir", os.TempDir(), "")
 	var threads, clients, noise, load *string
-	var calib *int
+	var calib, conns, waCacheMB *int
 	var fioSize *string
 	if workload == "sysbench" {
-		threads = fs.String("threads", "1,4,16", "")
+		threads = fs.String("threads", "1,2,4,16", "")
+		conns = fs.Int("conns", 1024, "")
+		waCacheMB = fs.Int("wa-cache-mb", 16, "")
 	} else {
 		clients = fs.String("clients", "1,2,4", "")
 		noise = fs.String("noise", strings.Join(NoiseLevels, ","), "")
@@ -131,6 +152,9 @@ func parseOptions(workload string, args []string, stderr io.Writer) (*Options, e
 	o.Time = time.Duration(*timeS) * time.Second
 	if workload == "seed" && !set["time"] {
 		o.Time = 30 * time.Second
+	}
+	if workload == "seed" && !set["tables"] {
+		o.Tables = 8
 	}
 	if o.Quick {
 		if !set["tables"] {
@@ -172,6 +196,16 @@ func parseOptions(workload string, args []string, stderr io.Writer) (*Options, e
 		}
 		if o.Threads, err = parseInts(list); err != nil {
 			return nil, fmt.Errorf("--threads: %w", err)
+		}
+		o.Conns, o.WACacheBytes = *conns, int64(*waCacheMB)<<20
+		if o.Quick && !set["conns"] {
+			o.Conns = 64
+		}
+		if o.Quick && !set["wa-cache-mb"] {
+			o.WACacheBytes = 8 << 20
+		}
+		if o.Conns < 0 || o.WACacheBytes < 0 {
+			return nil, fmt.Errorf("--conns and --wa-cache-mb must not be negative")
 		}
 	} else {
 		defScripts = SeedScripts

@@ -71,8 +71,8 @@ func writeCSVs(dir string, res *Results) error {
 		loads = append(loads, []string{l.Engine, f(l.Seconds), i(l.DataDirBytes), i(l.TableBytes), i(l.DataDirBytesAfter), i(l.TableBytesAfter), i(l.WriteBytes), f(l.CPUSeconds), l.Error})
 	}
 	steps := [][]string{{"engine", "script", "threads", "noise", "rep", "tps", "qps", "lat_mean_ms", "lat_p95_ms", "lat_p99_ms",
-		"cpu_ms_per_txn", "write_bytes_per_txn", "transactions", "ignored_errors", "reconnects", "errors", "sysbench_tps", "sysbench_lat_avg_ms", "sysbench_lat_p95_ms", "sysbench_lat_max_ms", "error"}}
-	samples := [][]string{{"engine", "script", "threads", "noise", "rep", "t", "tps", "qps", "reads_ps", "writes_ps", "other_ps", "lat_p95_ms", "err_ps", "reconn_ps"}}
+		"cpu_ms_per_txn", "write_bytes_per_txn", "transactions", "ignored_errors", "reconnects", "errors", "sysbench_tps", "sysbench_lat_avg_ms", "sysbench_lat_p95_ms", "sysbench_lat_max_ms", "error", "kind", "cache_bytes", "table_bytes_before"}}
+	samples := [][]string{{"engine", "script", "threads", "noise", "rep", "t", "tps", "qps", "reads_ps", "writes_ps", "other_ps", "lat_p95_ms", "err_ps", "reconn_ps", "kind"}}
 	for _, s := range res.Steps {
 		m := s.Metrics
 		var sum Summary
@@ -80,19 +80,19 @@ func writeCSVs(dir string, res *Results) error {
 			sum = s.Output.Summary
 			for _, x := range s.Output.Samples {
 				samples = append(samples, []string{s.Engine, s.Script, strconv.Itoa(s.Threads), s.Noise, strconv.Itoa(s.Rep),
-					f(x.T), f(x.TPS), f(x.QPS), f(x.Reads), f(x.Writes), f(x.Other), f(x.LatPct), f(x.ErrPS), f(x.ReconnPS)})
+					f(x.T), f(x.TPS), f(x.QPS), f(x.Reads), f(x.Writes), f(x.Other), f(x.LatPct), f(x.ErrPS), f(x.ReconnPS), s.Kind})
 			}
 		}
 		steps = append(steps, []string{s.Engine, s.Script, strconv.Itoa(s.Threads), s.Noise, strconv.Itoa(s.Rep), f(m.TPS), f(m.QPS), f(m.LatMean), f(m.LatP95), f(m.LatP99),
 			f(m.CPUPerTxn * 1000), f(m.WriteBytesPerTxn), i(m.Transactions), i(m.IgnoredErrors), i(m.Reconnects), strconv.Itoa(m.Errors),
-			f(sum.TPS), f(sum.LatAvg), f(sum.LatPct), f(sum.LatMax), s.Error})
+			f(sum.TPS), f(sum.LatAvg), f(sum.LatPct), f(sum.LatMax), s.Error, s.Kind, i(s.CacheBytes), i(s.TableBytes)})
 	}
 	aggs := [][]string{{"engine", "script", "threads", "noise", "reps", "failed", "tps_min", "tps_median", "tps_max", "qps_median", "lat_mean_ms_median",
-		"lat_p95_ms_min", "lat_p95_ms_median", "lat_p95_ms_max", "lat_p99_ms_median", "cpu_ms_per_txn_median", "write_bytes_per_txn_median", "ignored_errors", "reconnects", "errors"}}
+		"lat_p95_ms_min", "lat_p95_ms_median", "lat_p95_ms_max", "lat_p99_ms_median", "cpu_ms_per_txn_median", "write_bytes_per_txn_median", "ignored_errors", "reconnects", "errors", "kind"}}
 	for _, a := range res.Aggs {
 		aggs = append(aggs, []string{a.Engine, a.Script, strconv.Itoa(a.Threads), a.Noise, strconv.Itoa(a.Reps), strconv.Itoa(a.Failed),
 			f(a.TPS.Min), f(a.TPS.Median), f(a.TPS.Max), f(a.QPS.Median), f(a.LatMean.Median), f(a.LatP95.Min), f(a.LatP95.Median), f(a.LatP95.Max),
-			f(a.LatP99.Median), f(a.CPUPerTxn.Median * 1000), f(a.WriteBytesPerTxn.Median), i(a.IgnoredErrors), i(a.Reconnects), strconv.Itoa(a.Errors)})
+			f(a.LatP99.Median), f(a.CPUPerTxn.Median * 1000), f(a.WriteBytesPerTxn.Median), i(a.IgnoredErrors), i(a.Reconnects), strconv.Itoa(a.Errors), a.Kind})
 	}
 	for name, rows := range map[string][][]string{"loads.csv": loads, "steps.csv": steps, "samples.csv": samples, "aggregates.csv": aggs} {
 		err := writeFile(filepath.Join(dir, name), func(w io.Writer) {
@@ -172,7 +172,7 @@ type rowKey struct {
 func (r *Results) rowKeys() []rowKey {
 	var out []rowKey
 	seen := map[rowKey]bool{}
-	for _, s := range r.Steps {
+	for _, s := range r.gridSteps() {
 		k := rowKey{s.Script, s.Threads, s.Noise}
 		if !seen[k] {
 			seen[k] = true
@@ -214,7 +214,7 @@ func (r *Results) metricTable(m metric, rows []rowKey) *table {
 		}
 		var refV float64
 		for i, e := range engines {
-			a := idx[CellKey{e, rk.Script, rk.Threads, rk.Noise}]
+			a := idx[CellKey{Engine: e, Script: rk.Script, Threads: rk.Threads, Noise: rk.Noise}]
 			if a == nil {
 				row = append(row, "—")
 				if i > 0 {
@@ -268,8 +268,15 @@ func buildDoc(r *Results) []block {
 		if o.Quick {
 			p = "**Quick run** (reduced data, steps and grid; figures are indicative only). " + p
 		}
+		if o.Workload == "sysbench" && o.Conns > 0 {
+			p += fmt.Sprintf(" After the grid: %s at %d connections.", connsScript, o.Conns)
+		}
+		if o.Workload == "sysbench" && o.WACacheBytes > 0 {
+			p += fmt.Sprintf(" Last: %s at %d threads after a restart on the same data with a %s cache budget.", writeAmpScript, writeAmpThreads, fmtBytes(float64(o.WACacheBytes)))
+		}
 		d = append(d, block{Text: p})
 	}
+	d = append(d, goalsBlocks(r)...)
 	m := r.Machine
 	d = append(d, block{Heading: "Machine", Level: 2, Bullets: []string{
 		fmt.Sprintf("%d CPUs (%s), %s RAM", m.CPUs, m.CPUModel, fmtBytes(float64(m.MemBytes))),
@@ -335,6 +342,10 @@ func buildDoc(r *Results) []block {
 			d = append(d, block{Heading: metricByKey(key).title, Level: 3, Table: r.metricTable(metricByKey(key), rows)})
 		}
 		d = append(d, errorBlock(r))
+	}
+	d = append(d, connsBlocks(r)...)
+	d = append(d, writeAmpBlocks(r)...)
+	if len(rows) > 0 {
 		d = append(d, block{Heading: "Charts", Level: 2})
 		for _, c := range buildCharts(r) {
 			d = append(d, block{Chart: c})
@@ -379,7 +390,11 @@ func errorBlock(r *Results) block {
 		if len(first) > 160 {
 			first = first[:160] + "…"
 		}
-		row := []string{EngineLabel(a.Engine), a.Script, strconv.Itoa(a.Threads)}
+		script := a.Script
+		if a.Kind != KindGrid {
+			script += " (" + a.Kind + " step)"
+		}
+		row := []string{EngineLabel(a.Engine), script, strconv.Itoa(a.Threads)}
 		if r.isSeed() {
 			row = append(row, a.Noise)
 		}
@@ -397,7 +412,7 @@ func buildCharts(r *Results) []*chart {
 	engines := r.engineList()
 	idx := index(r.Aggs)
 	val := func(e, script string, threads int, noise string, m metric) float64 {
-		a := idx[CellKey{e, script, threads, noise}]
+		a := idx[CellKey{Engine: e, Script: script, Threads: threads, Noise: noise}]
 		if a == nil || m.get(a).N == 0 {
 			return math.NaN()
 		}

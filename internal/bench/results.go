@@ -49,31 +49,60 @@ type Load struct {
 	Error             string  `json:"error,omitempty"`
 }
 
+// Step kinds: the main grid (scripts × threads × noise) and the two extra
+// steps of a sysbench run, told apart in results and reports.
+const (
+	// KindGrid is a step of the main grid (the empty string, so results
+	// written before kinds existed read as grid steps).
+	KindGrid = ""
+	// KindConns is oltp_read_only at --conns connections after the grid.
+	KindConns = "conns"
+	// KindWriteAmp is oltp_update_index after a restart on the same data
+	// with a small cache (--wa-cache-mb), measuring bytes written per
+	// transaction with data larger than the cache.
+	KindWriteAmp = "write-amp"
+)
+
 // Step is one sysbench run of one engine.
 type Step struct {
-	Engine  string          `json:"engine"`
-	Script  string          `json:"script"`
-	Threads int             `json:"threads"`
-	Noise   string          `json:"noise,omitempty"`
-	Rep     int             `json:"rep"`
-	Seconds float64         `json:"wall_seconds"`
-	LoadAvg float64         `json:"loadavg_1m"` // machine load after the step (other work shows here)
-	Metrics Metrics         `json:"metrics"`
-	Output  *SysbenchOutput `json:"sysbench,omitempty"`
-	Error   string          `json:"error,omitempty"`
+	Engine  string `json:"engine"`
+	Script  string `json:"script"`
+	Threads int    `json:"threads"`
+	Noise   string `json:"noise,omitempty"`
+	Kind    string `json:"kind,omitempty"` // KindGrid, KindConns or KindWriteAmp
+	Rep     int    `json:"rep"`
+	// CacheBytes, TableBytes and DataDirBytes are set on KindWriteAmp
+	// steps: the engine's cache as it ran the step (as the server reports
+	// it where it can) and the table files and data directory measured
+	// right before the step. RandType is sysbench's key distribution when
+	// not its default ("uniform" on KindWriteAmp steps); Rows the rows the
+	// tables held right before a KindWriteAmp step (COUNT(*): oltp_delete
+	// removes some).
+	RandType     string          `json:"rand_type,omitempty"`
+	Rows         int64           `json:"rows,omitempty"`
+	CacheBytes   int64           `json:"cache_bytes,omitempty"`
+	TableBytes   int64           `json:"table_bytes,omitempty"`
+	DataDirBytes int64           `json:"datadir_bytes,omitempty"`
+	Seconds      float64         `json:"wall_seconds"`
+	LoadAvg      float64         `json:"loadavg_1m"` // machine load after the step (other work shows here)
+	Metrics      Metrics         `json:"metrics"`
+	Output       *SysbenchOutput `json:"sysbench,omitempty"`
+	Error        string          `json:"error,omitempty"`
 }
 
 // Key identifies the cell a step belongs to (all reps share it).
 func (s Step) Key() CellKey {
-	return CellKey{Engine: s.Engine, Script: s.Script, Threads: s.Threads, Noise: s.Noise}
+	return CellKey{Engine: s.Engine, Script: s.Script, Threads: s.Threads, Noise: s.Noise, Kind: s.Kind}
 }
 
-// CellKey identifies one engine's result for a script, thread count and noise.
+// CellKey identifies one engine's result for a script, thread count, noise
+// level and step kind.
 type CellKey struct {
 	Engine  string `json:"engine"`
 	Script  string `json:"script"`
 	Threads int    `json:"threads"`
 	Noise   string `json:"noise,omitempty"`
+	Kind    string `json:"kind,omitempty"`
 }
 
 // Metrics are the figures of one step.
@@ -203,11 +232,34 @@ func index(aggs []Aggregate) map[CellKey]*Aggregate {
 	return m
 }
 
-// scriptsOf lists the scripts of the steps in first-seen order.
+// gridSteps are the steps of the main grid (not the connections or
+// write-amplification steps).
+func (r *Results) gridSteps() []Step {
+	var out []Step
+	for _, s := range r.Steps {
+		if s.Kind == KindGrid {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// stepsOfKind are the steps of kind in run order.
+func (r *Results) stepsOfKind(kind string) []Step {
+	var out []Step
+	for _, s := range r.Steps {
+		if s.Kind == kind {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// scriptsOf lists the scripts of the grid steps in first-seen order.
 func (r *Results) scriptsOf() []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, s := range r.Steps {
+	for _, s := range r.gridSteps() {
 		if !seen[s.Script] {
 			seen[s.Script] = true
 			out = append(out, s.Script)
@@ -216,11 +268,11 @@ func (r *Results) scriptsOf() []string {
 	return out
 }
 
-// threadsOf lists the thread counts of the steps, ascending.
+// threadsOf lists the thread counts of the grid steps, ascending.
 func (r *Results) threadsOf() []int {
 	seen := map[int]bool{}
 	var out []int
-	for _, s := range r.Steps {
+	for _, s := range r.gridSteps() {
 		if !seen[s.Threads] {
 			seen[s.Threads] = true
 			out = append(out, s.Threads)
@@ -230,11 +282,11 @@ func (r *Results) threadsOf() []int {
 	return out
 }
 
-// noiseOf lists the noise levels of the steps in first-seen order.
+// noiseOf lists the noise levels of the grid steps in first-seen order.
 func (r *Results) noiseOf() []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, s := range r.Steps {
+	for _, s := range r.gridSteps() {
 		if !seen[s.Noise] {
 			seen[s.Noise] = true
 			out = append(out, s.Noise)

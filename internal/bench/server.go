@@ -55,6 +55,9 @@ type Server struct {
 	DataDir  string    `json:"datadir"` // the engine's data directory
 	Args     []string  `json:"args"`    // command line
 	Settings []Setting `json:"settings"`
+	// CacheBytes is the cache the engine runs with: strata's block cache,
+	// InnoDB's buffer pool or MyRocks' block cache as the server reports it.
+	CacheBytes int64 `json:"cache_bytes"`
 	// tableFiles selects the files holding table data (for the "tables"
 	// size figure), relative to DataDir.
 	tableFiles func(rel string) bool
@@ -75,10 +78,11 @@ func (s *Server) DSN(db string) string {
 	return fmt.Sprintf("root@tcp(127.0.0.1:%d)/%s?timeout=5s&readTimeout=120s&writeTimeout=120s", s.Port, db)
 }
 
-// spawn starts the server command in its own process group with output to
-// Dir/server.log. The kernel kills it if the bench dies (Pdeathsig).
+// spawn starts the server command in its own process group with output
+// appended to Dir/server.log (a restart on the same directory keeps the
+// first run's log). The kernel kills it if the bench dies (Pdeathsig).
 func (s *Server) spawn(name string, args ...string) error {
-	lf, err := os.Create(filepath.Join(s.Dir, "server.log"))
+	lf, err := os.OpenFile(filepath.Join(s.Dir, "server.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("create server log: %w", err)
 	}

@@ -21,7 +21,18 @@ type Driver interface {
 	Prepare(ctx context.Context, s *Server) ([]byte, error)
 	// Run drives s with script at threads client threads for d, returning
 	// the parsed output and the raw output.
-	Run(ctx context.Context, s *Server, script string, threads int, d time.Duration) (*SysbenchOutput, []byte, error)
+	Run(ctx context.Context, s *Server, script string, threads int, d time.Duration, opts RunOptions) (*SysbenchOutput, []byte, error)
+	// Rows counts the rows the load's tables hold now.
+	Rows(ctx context.Context, s *Server) (int64, error)
+}
+
+// RunOptions vary a step's load from the driver's default.
+type RunOptions struct {
+	// Uniform draws keys uniformly over the whole tables (sysbench
+	// --rand-type=uniform) instead of sysbench's default "special"
+	// distribution, which sends 75 % of the accesses to 1 % of the rows —
+	// a hot set that fits any cache, and the rows oltp_delete removed first.
+	Uniform bool
 }
 
 // sysbenchLoad drives Debian's sysbench 1.0 oltp_* scripts.
@@ -59,8 +70,28 @@ func (l sysbenchLoad) Prepare(ctx context.Context, s *Server) ([]byte, error) {
 	return runTool(ctx, timeout, "sysbench", args...)
 }
 
-func (l sysbenchLoad) Run(ctx context.Context, s *Server, script string, threads int, d time.Duration) (*SysbenchOutput, []byte, error) {
+// Rows sums COUNT(*) over the sbtest tables.
+func (l sysbenchLoad) Rows(ctx context.Context, s *Server) (int64, error) {
+	var total int64
+	for i := 1; i <= l.tables; i++ {
+		v, err := s.Query(ctx, fmt.Sprintf("SELECT COUNT(*) FROM sbtest.sbtest%d", i))
+		if err != nil {
+			return 0, err
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("count of sbtest%d: %q: %w", i, v, err)
+		}
+		total += n
+	}
+	return total, nil
+}
+
+func (l sysbenchLoad) Run(ctx context.Context, s *Server, script string, threads int, d time.Duration, opts RunOptions) (*SysbenchOutput, []byte, error) {
 	args := append([]string{script}, l.commonArgs(s)...)
+	if opts.Uniform {
+		args = append(args, "--rand-type=uniform")
+	}
 	args = append(args,
 		"--threads="+strconv.Itoa(threads),
 		"--time="+strconv.Itoa(int(d.Seconds())),
