@@ -19,27 +19,29 @@ func TestPebbleOptionsSanity(t *testing.T) {
 		if o.FormatMajorVersion != pebble.FormatValueSeparation {
 			t.Errorf("budget %d: FormatMajorVersion = %d", budget, o.FormatMajorVersion)
 		}
-		if o.CacheSize < minCacheSize {
-			t.Errorf("budget %d: cache %d below minimum", budget, o.CacheSize)
+		// Memtables are charged to the block cache: two of them (mutable +
+		// flushing) on top of the block share.
+		mt := int64(o.MemTableSize)
+		blocks := o.CacheSize - 2*mt
+		if blocks < minBlockCache {
+			t.Errorf("budget %d: block share %d below minimum", budget, blocks)
 		}
-		// Memtables are charged to the block cache: the worst-case memtable
-		// footprint must leave at least half the cache for blocks.
-		memtables := int64(o.MemTableSize) * int64(o.MemTableStopWritesThreshold+1)
-		if 2*memtables > o.CacheSize {
-			t.Errorf("budget %d: memtables %d × %d use more than half the cache %d",
-				budget, o.MemTableSize, o.MemTableStopWritesThreshold+1, o.CacheSize)
+		if budget >= 4*minBlockCache && blocks != budget/4 {
+			t.Errorf("budget %d: block share %d, want a quarter of the budget", budget, blocks)
 		}
 		if o.MemTableStopWritesThreshold < 2 {
 			t.Errorf("budget %d: MemTableStopWritesThreshold %d < 2 stalls on every flush", budget, o.MemTableStopWritesThreshold)
 		}
-		if budget >= 4*gib && o.MemTableSize != uint64(64*mib) {
-			t.Errorf("budget %d: MemTableSize = %d, want 64 MiB", budget, o.MemTableSize)
+		if budget >= 512*mib && mt != 64*mib {
+			t.Errorf("budget %d: MemTableSize = %d, want 64 MiB", budget, mt)
 		}
-		if budget > 0 && budget <= 256*mib && o.MemTableSize > uint64(8*mib) {
-			t.Errorf("budget %d: MemTableSize = %d too large for a small budget", budget, o.MemTableSize)
+		if budget > 0 && budget <= 256*mib && mt > 32*mib {
+			t.Errorf("budget %d: MemTableSize = %d too large for a small budget", budget, mt)
 		}
-		if budget >= 4*minCacheSize && o.CacheSize > budget/4 {
-			t.Errorf("budget %d: cache %d larger than a quarter of the budget", budget, o.CacheSize)
+		// Worst case: the block share plus every queued memtable stays within
+		// three quarters of the budget.
+		if worst := blocks + mt*int64(o.MemTableStopWritesThreshold+1); budget >= 128*mib && worst > 3*budget/4 {
+			t.Errorf("budget %d: blocks + memtables up to %d, over 3/4 of the budget", budget, worst)
 		}
 		if o.L0CompactionThreshold >= o.L0StopWritesThreshold {
 			t.Errorf("budget %d: L0 compaction threshold %d ≥ stop threshold %d",
