@@ -29,7 +29,6 @@ type DB struct {
 	pdb *pebble.DB
 	dir string
 	fs  vfs.FS
-	gc  *GroupCommit
 }
 
 // Open opens (creating if needed) the database in opts.Dir.
@@ -39,8 +38,6 @@ func Open(opts Options) (*DB, error) {
 	}
 	po := PebbleOptions(opts.MemoryBudget, opts.FS, opts.Logger)
 	po.ReadOnly = opts.ReadOnly
-	gc := &GroupCommit{}
-	po.WALMinSyncInterval = gc.interval
 	if !opts.ReadOnly {
 		if err := po.FS.MkdirAll(opts.Dir, 0o755); err != nil {
 			return nil, fmt.Errorf("kv: create directory %s: %w", opts.Dir, err)
@@ -50,15 +47,11 @@ func Open(opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kv: open %s: %w", opts.Dir, err)
 	}
-	return &DB{pdb: pdb, dir: opts.Dir, fs: po.FS, gc: gc}, nil
+	return &DB{pdb: pdb, dir: opts.Dir, fs: po.FS}, nil
 }
 
 // Pebble returns the underlying Pebble database.
 func (db *DB) Pebble() *pebble.DB { return db.pdb }
-
-// GroupCommit returns the WAL fsync pacer; the transaction layer reports
-// every durable commit to it (txn.Options.NoteCommit).
-func (db *DB) GroupCommit() *GroupCommit { return db.gc }
 
 // Dir returns the database directory.
 func (db *DB) Dir() string { return db.dir }

@@ -24,9 +24,6 @@ type Options struct {
 	// lose the last commits. Default false: every commit is durable when
 	// acknowledged; Pebble's commit pipeline groups concurrent fsyncs.
 	NoSync bool
-	// NoteCommit, if set, is called before every durable commit enters
-	// Pebble (kv.GroupCommit.NoteCommit paces WAL fsyncs from it).
-	NoteCommit func()
 }
 
 // DB is the transactional store.
@@ -81,15 +78,7 @@ func (db *DB) Begin(ctx context.Context, iso Isolation, lockTimeout time.Duratio
 // ApplyBatch commits a batch outside any transaction (used by DDL, which holds
 // the schema lock, and by bulk back-fills).
 func (db *DB) ApplyBatch(b *pebble.Batch) error {
-	db.noteCommit()
 	return b.Commit(db.writeOpts)
-}
-
-// noteCommit reports a durable commit to Options.NoteCommit.
-func (db *DB) noteCommit() {
-	if db.opts.NoteCommit != nil && !db.opts.NoSync {
-		db.opts.NoteCommit()
-	}
 }
 
 // Isolation is a transaction isolation level.

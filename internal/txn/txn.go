@@ -334,7 +334,6 @@ func (t *Txn) Commit() error {
 			return err == nil
 		})
 		if err == nil {
-			t.db.noteCommit()
 			err = b.Commit(t.db.writeOpts)
 		}
 		_ = b.Close()
