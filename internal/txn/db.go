@@ -34,6 +34,8 @@ type DB struct {
 	nextID atomic.Uint64
 	// writeOpts is pebble.Sync unless Options.NoSync.
 	writeOpts *pebble.WriteOptions
+	// flusher flushes the memtable when iterators skip many versions.
+	flusher versionFlusher
 }
 
 // New wraps an open Pebble database.

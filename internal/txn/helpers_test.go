@@ -16,7 +16,8 @@ import (
 	"github.com/strata-db/strata/internal/txn"
 )
 
-// testBudget keeps Pebble small in tests: a 64 MiB cache, 4 MiB memtables.
+// testBudget keeps Pebble small in tests: 64 MiB of block cache, 32 MiB
+// memtables.
 const testBudget = 256 << 20
 
 // long bounds every wait in these tests; nothing should come near it.

@@ -23,6 +23,7 @@ type IterOptions struct {
 // transaction after the iterator was created are not seen (this avoids the
 // Halloween problem in UPDATE scans). Key and Value are valid until Next.
 type Iterator struct {
+	db      *DB
 	it      *pebble.Iterator
 	itValid bool
 	pending []*item
@@ -55,7 +56,7 @@ func (t *Txn) NewIter(o IterOptions) (*Iterator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("txn iterator: %w", err)
 	}
-	it := &Iterator{it: pit, reverse: o.Reverse}
+	it := &Iterator{db: t.db, it: pit, reverse: o.Reverse}
 	if t.buf != nil && t.buf.Len() > 0 {
 		visit := func(x *item) bool {
 			if o.Upper != nil && bytes.Compare(x.key, o.Upper) >= 0 {
@@ -169,6 +170,8 @@ func (i *Iterator) Error() error { return i.err }
 
 // Close releases the iterator.
 func (i *Iterator) Close() error {
+	st := i.it.Stats()
+	i.db.noteIterator(&st)
 	err := i.it.Close()
 	if i.err != nil {
 		return i.err
