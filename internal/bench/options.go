@@ -62,9 +62,9 @@ Usage:
   strata bench report RESULTS.json [DIR]
                                   rewrite the report files from a results.json
 
-A default sysbench run takes about 35 minutes on 2 cores (per engine: load 1M rows,
+A default sysbench run took 27 minutes on a 2-core VM (per engine: load 1M rows,
 8 scripts × 4 thread counts × 15 s, the connections step and the write-amplification
-step); a default seed run about 50 minutes; --quick runs take 4–6 minutes.
+step); a default seed run about 47 minutes (32 with --time 20); --quick runs 4–6 minutes.
 
 Common flags:
   --engines LIST      engines to compare (default strata,innodb,myrocks)
