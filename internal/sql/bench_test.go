@@ -3,6 +3,8 @@ package sql_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"os"
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -19,7 +21,10 @@ import (
 // sysbench-shaped table sbtest1 with n rows.
 func benchSession(b testing.TB, n int) *sql.Session {
 	b.Helper()
-	db, err := kv.Open(kv.Options{Dir: "/bench", FS: vfs.NewMem()})
+	// Warnings only: Pebble's informational lines would be interleaved
+	// with the benchmark results.
+	quiet := kv.NewSlogLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	db, err := kv.Open(kv.Options{Dir: "/bench", FS: vfs.NewMem(), Logger: quiet})
 	if err != nil {
 		b.Fatal(err)
 	}
