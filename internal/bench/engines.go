@@ -86,7 +86,6 @@ func StartEngine(ctx context.Context, engine, dir string, cfg EngineConfig, in *
 			s.Settings = append(s.Settings, Setting{v.name, got})
 		}
 	}
-	s.CacheBytes = cfg.CacheBytes
 	switch engine {
 	case EngineStrata:
 		s.CacheBytes = StrataBlockCache(cfg.CacheBytes)
@@ -99,39 +98,31 @@ func StartEngine(ctx context.Context, engine, dir string, cfg EngineConfig, in *
 			}
 		}
 	case EngineInnoDB:
-		s.CacheBytes = s.reportedInt(ctx, "innodb_buffer_pool_size", cfg.CacheBytes)
+		s.CacheBytes = s.reportVars(ctx, "innodb_buffer_pool_size", cfg.CacheBytes,
+			"innodb_flush_log_at_trx_commit", "innodb_log_file_size", "innodb_flush_method", "max_connections")
 	case EngineMyRocks:
-		s.CacheBytes = s.reportedInt(ctx, "rocksdb_block_cache_size", cfg.CacheBytes)
-	}
-	if engine == EngineMyRocks {
-		for _, v := range []string{"rocksdb_block_cache_size", "rocksdb_flush_log_at_trx_commit", "default_storage_engine", "rocksdb_default_cf_options"} {
-			if got, err := s.Query(ctx, "SELECT @@"+v); err == nil {
-				s.Settings = append(s.Settings, Setting{v + " (reported)", got})
-			}
-		}
-	}
-	if engine == EngineInnoDB {
-		for _, v := range []string{"innodb_buffer_pool_size", "innodb_flush_log_at_trx_commit", "innodb_log_file_size", "innodb_flush_method", "max_connections"} {
-			if got, err := s.Query(ctx, "SELECT @@"+v); err == nil {
-				s.Settings = append(s.Settings, Setting{v + " (reported)", got})
-			}
-		}
+		s.CacheBytes = s.reportVars(ctx, "rocksdb_block_cache_size", cfg.CacheBytes,
+			"rocksdb_flush_log_at_trx_commit", "default_storage_engine", "rocksdb_default_cf_options")
 	}
 	return s, nil
 }
 
-// reportedInt is the integer value of the global variable name as s
-// reports it, or def when it cannot be read.
-func (s *Server) reportedInt(ctx context.Context, name string, def int64) int64 {
-	got, err := s.Query(ctx, "SELECT @@"+name)
-	if err != nil {
-		return def
+// reportVars records the global variables cacheVar and others in
+// s.Settings as the server reports them, and returns cacheVar's value (the
+// engine's cache in bytes), or def when it cannot be read.
+func (s *Server) reportVars(ctx context.Context, cacheVar string, def int64, others ...string) int64 {
+	cache := def
+	for _, v := range append([]string{cacheVar}, others...) {
+		got, err := s.Query(ctx, "SELECT @@"+v)
+		if err != nil {
+			continue
+		}
+		s.Settings = append(s.Settings, Setting{v + " (reported)", got})
+		if n, err := strconv.ParseInt(strings.TrimSpace(got), 10, 64); v == cacheVar && err == nil && n > 0 {
+			cache = n
+		}
 	}
-	n, err := strconv.ParseInt(strings.TrimSpace(got), 10, 64)
-	if err != nil || n <= 0 {
-		return def
-	}
-	return n
+	return cache
 }
 
 func startStrata(s *Server, cfg EngineConfig) error {

@@ -30,6 +30,14 @@ func (b bound) met(ratio float64) bool {
 	return ratio >= b.Value
 }
 
+// judge is the status of ratio against the bound.
+func (b bound) judge(ratio float64) goalStatus {
+	if b.met(ratio) {
+		return statusMet
+	}
+	return statusNotMet
+}
+
 func (b bound) String() string {
 	if !b.set() {
 		return "—"
@@ -70,6 +78,14 @@ type goal struct {
 	metric   string // goalThroughput: "qps" or "tps"
 	innodb   bound
 	myrocks  bound
+}
+
+// bound is the goal's bound against peer.
+func (g goal) bound(peer string) bound {
+	if peer == EngineMyRocks {
+		return g.myrocks
+	}
+	return g.innodb
 }
 
 // minDataPerCache is how many times the cache the data must be for the
@@ -183,10 +199,7 @@ func (r *Results) ratioRow(g goal) GoalRow {
 	s := fig(EngineStrata)
 	row.Strata = s.text
 	for _, peer := range goalPeers {
-		b := g.innodb
-		if peer == EngineMyRocks {
-			b = g.myrocks
-		}
+		b := g.bound(peer)
 		p := fig(peer)
 		c := goalCell{Figure: p.text, Ratio: "—", Target: b.String()}
 		switch {
@@ -199,10 +212,7 @@ func (r *Results) ratioRow(g goal) GoalRow {
 		default:
 			ratio := s.v / p.v
 			c.Ratio = fmt.Sprintf("%.2f×", ratio)
-			c.Status = statusNotMet
-			if b.met(ratio) {
-				c.Status = statusMet
-			}
+			c.Status = b.judge(ratio)
 			if g.kind == goalWriteAmp {
 				if why := r.writeAmpInvalid(EngineStrata, peer); why != "" {
 					c.Status, c.Note = statusInvalid, why
@@ -253,7 +263,7 @@ func (r *Results) goalFigure(g goal, engine string) figure {
 		}
 		text := fmtBytes(sp.Median) + "/txn"
 		if st, ok := r.writeAmpStep(engine); ok {
-			text += fmt.Sprintf(" (data %s = %.1f× the %s cache", fmtBytes(float64(st.TableBytes)), float64(st.TableBytes)/float64(st.CacheBytes), fmtBytes(float64(st.CacheBytes)))
+			text += fmt.Sprintf(" (data %s = %.1f× the %s cache", fmtBytes(float64(st.TableBytes)), st.DataPerCache(), fmtBytes(float64(st.CacheBytes)))
 			if st.Rows > 0 {
 				text += fmt.Sprintf(", %s rows", fmtCount(int(st.Rows)))
 			}
@@ -335,7 +345,7 @@ func (r *Results) writeAmpInvalid(engines ...string) string {
 			bad = append(bad, EngineLabel(e)+": data size not recorded")
 			continue
 		}
-		if x := float64(st.TableBytes) / float64(st.CacheBytes); x < minDataPerCache {
+		if x := st.DataPerCache(); x < minDataPerCache {
 			bad = append(bad, fmt.Sprintf("%s data only %.1f× its cache", EngineLabel(e), x))
 		}
 	}
@@ -374,10 +384,7 @@ func (r *Results) connsRow(g goal) GoalRow {
 	ratio, text, ok := self(EngineStrata)
 	row.Strata = text
 	for _, peer := range goalPeers {
-		b := g.innodb
-		if peer == EngineMyRocks {
-			b = g.myrocks
-		}
+		b := g.bound(peer)
 		_, ptext, _ := self(peer)
 		c := goalCell{Figure: ptext, Ratio: "—", Target: "—", Status: statusNA}
 		if b.set() {
@@ -385,10 +392,7 @@ func (r *Results) connsRow(g goal) GoalRow {
 			c.Status = statusMissing
 			if ok {
 				c.Ratio = fmt.Sprintf("%.2f× (strata's own)", ratio)
-				c.Status = statusNotMet
-				if b.met(ratio) {
-					c.Status = statusMet
-				}
+				c.Status = b.judge(ratio)
 			}
 		}
 		row.Peers = append(row.Peers, c)
@@ -444,10 +448,7 @@ func (r *Results) seedGrowthRows(g goal) []GoalRow {
 	if len(scripts) == 0 || len(clients) == 0 {
 		row := GoalRow{Goal: "p95 latency growth from no noise to x4 disk noise", Strata: notMeasured}
 		for _, peer := range goalPeers {
-			b := g.innodb
-			if peer == EngineMyRocks {
-				b = g.myrocks
-			}
+			b := g.bound(peer)
 			row.Peers = append(row.Peers, goalCell{Figure: notMeasured, Ratio: "—", Target: b.String() + " the peer's growth"})
 		}
 		return []GoalRow{row}
@@ -458,10 +459,7 @@ func (r *Results) seedGrowthRows(g goal) []GoalRow {
 			s := grow(EngineStrata, sc, cl)
 			row := GoalRow{Goal: fmt.Sprintf("p95 growth, no noise → x4 disk noise: %s, %d client(s)", sc, cl), Strata: s.String()}
 			for _, peer := range goalPeers {
-				b := g.innodb
-				if peer == EngineMyRocks {
-					b = g.myrocks
-				}
+				b := g.bound(peer)
 				p := grow(peer, sc, cl)
 				c := goalCell{Figure: p.String(), Ratio: "—", Target: b.String() + " the peer's growth"}
 				switch {
@@ -473,10 +471,7 @@ func (r *Results) seedGrowthRows(g goal) []GoalRow {
 				default:
 					ratio := s.delta() / p.delta()
 					c.Ratio = fmt.Sprintf("%.2f×", ratio)
-					c.Status = statusNotMet
-					if b.met(ratio) {
-						c.Status = statusMet
-					}
+					c.Status = b.judge(ratio)
 				}
 				row.Peers = append(row.Peers, c)
 			}

@@ -377,6 +377,14 @@ func loadBlocks(r *Results) []block {
 	return []block{{Heading: "Load and on-disk size", Level: 2, Text: "Allocated bytes (du) of the whole data directory (InnoDB: including its preallocated redo log and system tablespace) and of the table files alone (InnoDB sbtest/*.ibd, MyRocks #rocksdb/*.sst, strata *.sst/*.blob — LSM data still in memtables and WAL is not in the table files).", Table: t}}
 }
 
+// clipError shortens an error message for a report table cell.
+func clipError(msg string) string {
+	if len(msg) > 160 {
+		return msg[:160] + "…"
+	}
+	return msg
+}
+
 func errorBlock(r *Results) block {
 	t := &table{Header: []string{"engine", "script", "threads", "ignored errors", "reconnects", "failed steps", "first error"}, Left: true}
 	if r.isSeed() {
@@ -387,9 +395,7 @@ func errorBlock(r *Results) block {
 			continue
 		}
 		first := a.FirstError
-		if len(first) > 160 {
-			first = first[:160] + "…"
-		}
+		first = clipError(first)
 		script := a.Script
 		if a.Kind != KindGrid {
 			script += " (" + a.Kind + " step)"

@@ -62,7 +62,7 @@ func writeAmpBlocks(r *Results) []block {
 		}
 		if sized {
 			cache, data = fmtBytes(float64(st.CacheBytes)), fmtBytes(float64(st.TableBytes))
-			x := float64(st.TableBytes) / float64(st.CacheBytes)
+			x := st.DataPerCache()
 			times = fmt.Sprintf("%.1f×", x)
 			if x < minDataPerCache {
 				times += fmt.Sprintf(" (below %d×)", minDataPerCache)
@@ -93,10 +93,7 @@ func writeAmpBlocks(r *Results) []block {
 func (r *Results) firstError(engine, kind string) string {
 	for _, s := range r.Steps {
 		if s.Engine == engine && s.Kind == kind && s.Error != "" {
-			if len(s.Error) > 160 {
-				return s.Error[:160] + "…"
-			}
-			return s.Error
+			return clipError(s.Error)
 		}
 	}
 	return ""

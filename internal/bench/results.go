@@ -90,6 +90,9 @@ type Step struct {
 	Error        string          `json:"error,omitempty"`
 }
 
+// DataPerCache is the table files ÷ the cache of a KindWriteAmp step.
+func (s Step) DataPerCache() float64 { return float64(s.TableBytes) / float64(s.CacheBytes) }
+
 // Key identifies the cell a step belongs to (all reps share it).
 func (s Step) Key() CellKey {
 	return CellKey{Engine: s.Engine, Script: s.Script, Threads: s.Threads, Noise: s.Noise, Kind: s.Kind}

@@ -64,18 +64,25 @@ func benchSession(b testing.TB, n int) *sql.Session {
 	return s
 }
 
-// BenchmarkPointSelect measures the prepared point-select path (plan
-// cache hit, PK lookup, result build) without the network.
-func BenchmarkPointSelect(b *testing.B) {
+// preparedBench returns a session on 10,000 sysbench rows with q prepared,
+// a context and an empty bind-variable map, and starts b's measurement.
+func preparedBench(b *testing.B, q string) (*sql.Session, context.Context, map[string]*querypb.BindVariable) {
+	b.Helper()
 	s := benchSession(b, 10000)
 	ctx := context.Background()
-	const q = "SELECT c FROM sbtest1 WHERE id=?"
 	if _, _, err := s.Prepare(ctx, q); err != nil {
 		b.Fatal(err)
 	}
-	bv := map[string]*querypb.BindVariable{}
 	b.ReportAllocs()
 	b.ResetTimer()
+	return s, ctx, map[string]*querypb.BindVariable{}
+}
+
+// BenchmarkPointSelect measures the prepared point-select path (plan
+// cache hit, PK lookup, result build) without the network.
+func BenchmarkPointSelect(b *testing.B) {
+	const q = "SELECT c FROM sbtest1 WHERE id=?"
+	s, ctx, bv := preparedBench(b, q)
 	for i := 0; i < b.N; i++ {
 		bv["v1"] = sqltypes.Int64BindVariable(int64(i%10000 + 1))
 		res, err := s.ExecutePrepared(ctx, q, bv)
@@ -88,15 +95,8 @@ func BenchmarkPointSelect(b *testing.B) {
 // BenchmarkRangeSelect measures a 100-row primary-key range with ORDER BY
 // on a non-key column (sysbench's order_ranges).
 func BenchmarkRangeSelect(b *testing.B) {
-	s := benchSession(b, 10000)
-	ctx := context.Background()
 	const q = "SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c"
-	if _, _, err := s.Prepare(ctx, q); err != nil {
-		b.Fatal(err)
-	}
-	bv := map[string]*querypb.BindVariable{}
-	b.ReportAllocs()
-	b.ResetTimer()
+	s, ctx, bv := preparedBench(b, q)
 	for i := 0; i < b.N; i++ {
 		lo := int64(i%9900 + 1)
 		bv["v1"] = sqltypes.Int64BindVariable(lo)
@@ -111,15 +111,8 @@ func BenchmarkRangeSelect(b *testing.B) {
 // BenchmarkUpdateIndex measures an autocommit secondary-index update
 // (sysbench's update_index) on an in-memory store.
 func BenchmarkUpdateIndex(b *testing.B) {
-	s := benchSession(b, 10000)
-	ctx := context.Background()
 	const q = "UPDATE sbtest1 SET k=k+1 WHERE id=?"
-	if _, _, err := s.Prepare(ctx, q); err != nil {
-		b.Fatal(err)
-	}
-	bv := map[string]*querypb.BindVariable{}
-	b.ReportAllocs()
-	b.ResetTimer()
+	s, ctx, bv := preparedBench(b, q)
 	for i := 0; i < b.N; i++ {
 		bv["v1"] = sqltypes.Int64BindVariable(int64(i%10000 + 1))
 		if _, err := s.ExecutePrepared(ctx, q, bv); err != nil {
