@@ -3,9 +3,9 @@ package coltype
 import (
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
-	"vitess.io/vitess/go/vt/vtgate/evalengine"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
 // EvalType returns the evalengine type of a column (type, collation,

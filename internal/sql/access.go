@@ -9,12 +9,12 @@ import (
 
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
-	"vitess.io/vitess/go/vt/vtgate/evalengine"
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/encoding"
 	"github.com/strata-db/strata/internal/table"
+	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
 // accessPath is how one table is read: an index and key ranges built at

@@ -14,7 +14,8 @@ import (
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
-	"vitess.io/vitess/go/vt/vtgate/evalengine"
+
+	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
 // aggSpec is one aggregate function of a query.

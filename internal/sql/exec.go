@@ -11,8 +11,8 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/vtenv"
-	"vitess.io/vitess/go/vt/vtgate/evalengine"
 
+	"github.com/strata-db/strata/internal/third_party/evalengine"
 	"github.com/strata-db/strata/internal/txn"
 )
 

@@ -5,7 +5,8 @@ import (
 
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
-	"vitess.io/vitess/go/vt/vtgate/evalengine"
+
+	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
 // builtin is a SQL function strata implements itself because evalengine

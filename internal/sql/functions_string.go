@@ -11,7 +11,8 @@ import (
 	"vitess.io/vitess/go/mysql/decimal"
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
-	"vitess.io/vitess/go/vt/vtgate/evalengine"
+
+	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
 // String functions evalengine lacks: SUBSTRING_INDEX, FIND_IN_SET, FORMAT,

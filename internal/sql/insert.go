@@ -10,12 +10,12 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
-	"vitess.io/vitess/go/vt/vtgate/evalengine"
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/encoding"
 	"github.com/strata-db/strata/internal/table"
+	"github.com/strata-db/strata/internal/third_party/evalengine"
 	"github.com/strata-db/strata/internal/txn"
 )
 

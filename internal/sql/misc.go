@@ -7,7 +7,8 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
-	"vitess.io/vitess/go/vt/vtgate/evalengine"
+
+	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
 func timeSince(t time.Time) time.Duration { return time.Since(t) }

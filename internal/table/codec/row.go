@@ -314,15 +314,12 @@ func appendRowDecimal(b, s []byte) ([]byte, error) {
 // stored. Columns added after the row was written take col.Default when
 // HasDefault, else NULL.
 //
-// Aliasing: string, binary and BIT values (and long decimals) alias value;
-// numbers, temporal values, ENUM/SET members and key-recovered columns are
-// formatted into one buffer allocated per call. Callers must copy values
-// they keep beyond the life of value. DecodeRowBuf avoids the allocation.
+// Ownership: every value is formatted or copied into one buffer allocated
+// per call; none aliases value, which usually is the storage engine's own
+// memory (a memtable or a cached block) — a bug that wrote into a decoded
+// value must never reach the store. DecodeRowBuf reuses a caller's buffer.
 func (rc *RowCodec) DecodeRow(dst []sqltypes.Value, pkSuffix, value []byte) ([]sqltypes.Value, error) {
-	var buf []byte
-	if n := rc.fmtBound + rc.pkBound(pkSuffix); n > 0 {
-		buf = make([]byte, 0, n)
-	}
+	buf := make([]byte, 0, rc.fmtBound+rc.pkBound(pkSuffix)+len(value))
 	row, _, err := rc.DecodeRowBuf(dst, buf, pkSuffix, value)
 	return row, err
 }
@@ -337,8 +334,8 @@ func (rc *RowCodec) pkBound(pkSuffix []byte) int {
 }
 
 // DecodeRowBuf is DecodeRow formatting into buf (appended to, and returned
-// extended): values alias value and buf's array, so buf may be reused (as
-// buf[:0]) only once the previous row's values are no longer needed.
+// extended): values alias buf's array (never value), so buf may be reused
+// (as buf[:0]) only once the previous row's values are no longer needed.
 func (rc *RowCodec) DecodeRowBuf(dst []sqltypes.Value, buf, pkSuffix, value []byte) ([]sqltypes.Value, []byte, error) {
 	n := len(rc.cols)
 	if cap(dst) >= n {
@@ -346,7 +343,9 @@ func (rc *RowCodec) DecodeRowBuf(dst []sqltypes.Value, buf, pkSuffix, value []by
 	} else {
 		dst = make([]sqltypes.Value, n)
 	}
-	if need := rc.fmtBound + rc.pkBound(pkSuffix); cap(buf)-len(buf) < need {
+	// Room for everything appended below: formatted text, copied stored
+	// bytes (at most len(value)) and key-recovered columns.
+	if need := rc.fmtBound + rc.pkBound(pkSuffix) + len(value); cap(buf)-len(buf) < need {
 		nb := make([]byte, len(buf), len(buf)+need)
 		copy(nb, buf)
 		buf = nb
@@ -452,7 +451,8 @@ func decodeRowValue(p, buf []byte, col *catalog.Column, ci *colInfo) (rest, out 
 			if p, s, err = decodeLenBytes(p); err != nil {
 				return p, buf, v, err
 			}
-			return p, buf, sqltypes.MakeTrusted(col.Type, s), nil
+			buf = append(buf, s...)
+			break
 		}
 		var x int64
 		if p, x, err = encoding.DecodeVarint(p); err != nil {
@@ -520,7 +520,7 @@ func decodeRowValue(p, buf []byte, col *catalog.Column, ci *colInfo) (rest, out 
 		if p, s, err = decodeLenBytes(p); err != nil {
 			return p, buf, v, err
 		}
-		return p, buf, sqltypes.MakeTrusted(col.Type, s), nil
+		buf = append(buf, s...)
 	}
 	return p, buf, sqltypes.MakeTrusted(col.Type, buf[start:len(buf):len(buf)]), nil
 }
