@@ -1,17 +1,18 @@
 package sql
 
 import (
-	"regexp"
-
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
-	"vitess.io/vitess/go/mysql/collations"
 
+	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/sql/parse"
 )
 
 // cachedPlan is a parsed and planned statement, reusable while the catalog
@@ -33,7 +34,16 @@ const maxSessionPlans = 256
 func (s *Session) parse(sql string) (sqlparser.Statement, int, error) {
 	stmt, bv, err := s.eng.Parser.Parse2(sql)
 	if err != nil {
-		return nil, 0, parseErr(err)
+		// MySQL syntax the parser lacks: repair the text and try again,
+		// reporting the original error if that fails too.
+		fixed, ok := parse.Repair(s.eng.Parser, sql)
+		if !ok {
+			return nil, 0, parseErr(err)
+		}
+		var err2 error
+		if stmt, bv, err2 = s.eng.Parser.Parse2(fixed); err2 != nil {
+			return nil, 0, parseErr(err)
+		}
 	}
 	if ddl, ok := stmt.(sqlparser.DDLStatement); ok && !ddl.IsFullyParsed() {
 		if _, err := s.eng.Parser.ParseStrictDDL(sql); err != nil {
@@ -81,13 +91,6 @@ func (s *Session) Query(ctx context.Context, sql string) (*sqltypes.Result, erro
 	}
 	stmt, _, err := s.parse(sql)
 	if err != nil {
-		if fixed, ok := fixAssignSyntax(sql); ok {
-			if st2, _, err2 := s.parse(fixed); err2 == nil {
-				stmt, err = st2, nil
-			}
-		}
-	}
-	if err != nil {
 		s.warnings = s.warnings[:0]
 		return nil, s.noteError(err)
 	}
@@ -103,13 +106,6 @@ func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.F
 		return 0, nil, nil
 	}
 	stmt, n, err := s.parse(sql)
-	if err != nil {
-		if fixed, ok := fixAssignSyntax(sql); ok {
-			if st2, n2, err2 := s.parse(fixed); err2 == nil {
-				stmt, n, err = st2, n2, nil
-			}
-		}
-	}
 	if err != nil {
 		return 0, nil, s.noteError(err)
 	}
@@ -147,13 +143,6 @@ func (s *Session) ExecutePrepared(ctx context.Context, sql string, bv map[string
 		return res, s.noteError(err)
 	}
 	stmt, _, err := s.parse(sql)
-	if err != nil {
-		if fixed, ok := fixAssignSyntax(sql); ok {
-			if st2, _, err2 := s.parse(fixed); err2 == nil {
-				stmt, err = st2, nil
-			}
-		}
-	}
 	if err != nil {
 		return nil, s.noteError(err)
 	}
@@ -470,38 +459,6 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 		return &sqltypes.Result{}, true, nil
 	}
 	return nil, false, nil
-}
-
-// fixAssignSyntax turns SET @x := expr into SET @x = expr (Vitess's parser
-// only knows '=' in SET), leaving string literals alone.
-func fixAssignSyntax(sql string) (string, bool) {
-	t := strings.TrimSpace(sql)
-	if len(t) < 4 || !strings.EqualFold(t[:4], "set ") || !strings.Contains(t, ":=") {
-		return sql, false
-	}
-	var b strings.Builder
-	var q byte
-	for i := 0; i < len(sql); i++ {
-		c := sql[i]
-		switch {
-		case q != 0:
-			if c == '\\' && i+1 < len(sql) {
-				b.WriteByte(c)
-				i++
-				b.WriteByte(sql[i])
-				continue
-			}
-			if c == q {
-				q = 0
-			}
-		case c == '\'' || c == '"' || c == '`':
-			q = c
-		case c == ':' && i+1 < len(sql) && sql[i+1] == '=':
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String(), true
 }
 
 // looksLikeSelect reports whether a statement starts with SELECT (for

@@ -195,7 +195,12 @@ func evalCoerce(e eval, typ sqltypes.Type, size, scale int32, col collations.ID,
 	case sqltypes.Char, sqltypes.VarChar:
 		panic("unreacheable")
 	case sqltypes.Decimal:
-		return evalToDecimal(e, 0, 0), nil
+		// strata: show at least the target scale (COALESCE(1, 2.50) is 1.00).
+		d := evalToDecimal(e, 0, 0)
+		if scale > d.length {
+			return newEvalDecimalWithPrec(d.dec, scale), nil
+		}
+		return d, nil
 	case sqltypes.Float32, sqltypes.Float64:
 		f, _ := evalToFloat(e)
 		return f, nil

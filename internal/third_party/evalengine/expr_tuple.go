@@ -47,14 +47,21 @@ func (tuple TupleExpr) eval(env *ExpressionEnv) (eval, error) {
 }
 
 func (tuple TupleExpr) compile(c *compiler) (ctype, error) {
+	// strata: the tuple is nullable when an element is, so that IN over it
+	// is typed nullable (x IN (1, NULL) is NULL when x is not 1; NOT of it
+	// skipped its NULL check and panicked on the nil).
+	var flag typeFlag
 	for _, arg := range tuple {
-		_, err := arg.compile(c)
+		ct, err := arg.compile(c)
 		if err != nil {
 			return ctype{}, err
 		}
+		if ct.nullable() {
+			flag |= flagNullable
+		}
 	}
 	c.asm.PackTuple(len(tuple))
-	return ctype{Type: sqltypes.Tuple, Col: collationBinary}, nil
+	return ctype{Type: sqltypes.Tuple, Col: collationBinary, Flag: flag}, nil
 }
 
 func (tuple TupleExpr) IsExpr() {}

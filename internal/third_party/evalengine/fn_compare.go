@@ -52,12 +52,29 @@ func (b *builtinCoalesce) eval(env *ExpressionEnv) (eval, error) {
 	if err != nil {
 		return nil, err
 	}
+	// strata: the result has the arguments' aggregated type, as in MySQL
+	// (COALESCE(NULL, 1, 2.5) is 1.0) and as the compiled form does.
+	var (
+		ta     typeAggregation
+		ca     collationAggregation
+		result eval
+	)
 	for _, arg := range args {
-		if arg != nil {
-			return arg, nil
+		if arg == nil {
+			continue
+		}
+		ta.addEval(arg)
+		if err := ca.add(evalCollation(arg), env.collationEnv); err != nil {
+			return nil, err
+		}
+		if result == nil {
+			result = arg
 		}
 	}
-	return nil, nil
+	if result == nil {
+		return nil, nil
+	}
+	return evalCoerce(result, ta.result(), ta.size, ta.scale, ca.result().Collation, env.now, env.sqlmode.AllowZeroDate())
 }
 
 func (b *builtinCoalesce) compile(c *compiler) (ctype, error) {
@@ -82,19 +99,27 @@ func (b *builtinCoalesce) compile(c *compiler) (ctype, error) {
 	}
 
 	args := len(b.Arguments)
+	// strata: the chosen argument is converted to the aggregated type the
+	// expression is typed with (a DECIMAL-typed COALESCE returned an int64
+	// that the next operator asserted to be a decimal).
+	ct := ctype{Type: ta.result(), Flag: f, Col: ca.result(), Size: ta.size, Scale: ta.scale}
+	allowZero := c.sqlmode.AllowZeroDate()
 	c.asm.adjustStack(-(args - 1))
 	c.asm.emit(func(env *ExpressionEnv) int {
-		for sp := env.vm.sp - args; sp < env.vm.sp; sp++ {
+		first := env.vm.sp - args
+		var found eval
+		for sp := first; sp < env.vm.sp; sp++ {
 			if env.vm.stack[sp] != nil {
-				env.vm.stack[env.vm.sp-args] = env.vm.stack[sp]
+				found = env.vm.stack[sp]
 				break
 			}
 		}
+		env.vm.stack[first], env.vm.err = evalCoerce(found, ct.Type, ct.Size, ct.Scale, ct.Col.Collation, env.now, allowZero)
 		env.vm.sp -= args - 1
 		return 1
 	}, "COALESCE (SP-%d) ... (SP-1)", args)
 
-	return ctype{Type: ta.result(), Flag: f, Col: ca.result()}, nil
+	return ct, nil
 }
 
 // getMultiComparisonFunc picks the comparison for args and the precision it
