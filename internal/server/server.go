@@ -223,6 +223,7 @@ func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.
 	if err != nil {
 		return err
 	}
+	conformResult(res)
 	return callback(res)
 }
 
@@ -251,6 +252,7 @@ func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, call
 	if err != nil {
 		return err
 	}
+	conformResult(res)
 	return callback(res)
 }
 

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"bytes"
 	"context"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/parse"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
@@ -314,12 +316,14 @@ func (ex *execCtx) runSubquery(p queryPlan, oc *outerCtx, row Row, cacheable, ex
 
 type unionPlan struct {
 	left, right queryPlan
-	distinct    bool
-	order       []sortKey
-	limit       *cexpr
-	offset      *cexpr
-	names       []string
-	bindNames   []string
+	// op is UNION, EXCEPT or INTERSECT (see parse.UnwrapSetOperand).
+	op        parse.SetOp
+	distinct  bool
+	order     []sortKey
+	limit     *cexpr
+	offset    *cexpr
+	names     []string
+	bindNames []string
 }
 
 func (u *unionPlan) bindVars() []string {
@@ -353,7 +357,8 @@ func (s *Session) planUnion(ctx context.Context, u *sqlparser.Union, outer *oute
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.planQuery(ctx, u.Right, outer)
+	op, right := parse.UnwrapSetOperand(u.Right)
+	r, err := s.planQuery(ctx, right, outer)
 	if err != nil {
 		return nil, err
 	}
@@ -361,7 +366,7 @@ func (s *Session) planUnion(ctx context.Context, u *sqlparser.Union, outer *oute
 	if len(lo) != len(ro) {
 		return nil, sqlErr(sqlerror.ERWrongNumberOfColumnsInSelect, "21000", "The used SELECT statements have a different number of columns")
 	}
-	p := &unionPlan{left: l, right: r, distinct: u.Distinct}
+	p := &unionPlan{left: l, right: r, op: op, distinct: u.Distinct}
 	for _, o := range lo {
 		p.names = append(p.names, o.name)
 	}
@@ -414,9 +419,20 @@ func (u *unionPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &sqltypes.Result{Fields: mergeFields(lr.Fields, rr.Fields, u.names)}
-	rows := append(append([]Row(nil), lr.Rows...), rr.Rows...)
-	if u.distinct {
+	fields, types := mergeFields(ex.s.eng.Env.CollationEnv(), lr.Fields, rr.Fields, u.names)
+	res := &sqltypes.Result{Fields: fields}
+	// Both sides in the result's types first: rows compare by value.
+	mode := evalengine.ParseSQLMode(ex.s.sqlMode.raw)
+	left := conformRows(append([]Row(nil), lr.Rows...), fields, types, mode)
+	right := conformRows(append([]Row(nil), rr.Rows...), fields, types, mode)
+	var rows []Row
+	switch u.op {
+	case parse.Except, parse.Intersect:
+		rows = exceptIntersect(left, right, u.op == parse.Except, u.distinct)
+	default:
+		rows = append(left, right...)
+	}
+	if u.distinct && u.op == parse.Union {
 		seen := map[string]struct{}{}
 		var kb []byte
 		out := rows[:0]
@@ -466,30 +482,147 @@ func (u *unionPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 	return res, nil
 }
 
-// mergeFields gives UNION result metadata: the left side's, widened to text
-// when the sides' types differ.
-func mergeFields(l, r []*querypb.Field, names []string) []*querypb.Field {
-	out := make([]*querypb.Field, len(l))
-	for i := range l {
-		f := cloneField(l[i])
-		f.Name = names[i]
-		f.Table, f.OrgTable, f.OrgName, f.Database = "", "", "", ""
-		if i < len(r) && r[i].Type != l[i].Type && l[i].Type != sqltypes.Null {
-			if r[i].Type != sqltypes.Null {
-				if !(sqltypes.IsIntegral(l[i].Type) && sqltypes.IsIntegral(r[i].Type)) {
-					f.Type = sqltypes.VarChar
-					f.Charset = 45
-				} else {
-					f.Type = sqltypes.Int64
-				}
+// exceptIntersect computes left EXCEPT right (except) or left INTERSECT
+// right with MySQL 8.0.31 semantics: rows compare equal column by column with
+// NULLs equal; DISTINCT returns each qualifying row once, ALL returns a row
+// that appears m times on the left and n times on the right max(m-n, 0)
+// times (EXCEPT) or min(m, n) times (INTERSECT). Left order is kept.
+func exceptIntersect(left, right []Row, except, distinct bool) []Row {
+	counts := make(map[string]int, len(right))
+	var kb []byte
+	for _, r := range right {
+		kb = groupKey(kb[:0], r, nil)
+		counts[string(kb)]++
+	}
+	out := make([]Row, 0, len(left))
+	var emitted map[string]struct{}
+	if distinct {
+		emitted = map[string]struct{}{}
+	}
+	for _, r := range left {
+		kb = groupKey(kb[:0], r, nil)
+		n, inRight := counts[string(kb)]
+		if distinct {
+			if _, dup := emitted[string(kb)]; dup || inRight == except {
+				continue
 			}
-		} else if l[i].Type == sqltypes.Null && i < len(r) {
-			f = cloneField(r[i])
-			f.Name = names[i]
+			emitted[string(kb)] = struct{}{}
+			out = append(out, r)
+			continue
 		}
-		out[i] = f
+		if except {
+			if n > 0 {
+				counts[string(kb)] = n - 1
+				continue
+			}
+			out = append(out, r)
+			continue
+		}
+		if n > 0 {
+			counts[string(kb)] = n - 1
+			out = append(out, r)
+		}
 	}
 	return out
+}
+
+// mergeFields gives the result metadata of a set operation: per column, the
+// name of the left side and the type MySQL aggregates from both sides (INT
+// and BIGINT give BIGINT, INT and DECIMAL a DECIMAL, a number and a string a
+// VARCHAR, ...). types is the aggregated type per column, invalid where the
+// sides could not be aggregated (the left field is kept).
+func mergeFields(env *collations.Environment, l, r []*querypb.Field, names []string) (out []*querypb.Field, types []evalengine.Type) {
+	out = make([]*querypb.Field, len(l))
+	types = make([]evalengine.Type, len(l))
+	for i := range l {
+		base := l[i]
+		if base.Type == sqltypes.Null && i < len(r) {
+			base = r[i]
+		}
+		f := cloneField(base)
+		f.Name = names[i]
+		f.Table, f.OrgTable, f.OrgName, f.Database = "", "", "", ""
+		out[i] = f
+		if i >= len(r) || l[i].Type == r[i].Type && l[i].Decimals == r[i].Decimals {
+			continue
+		}
+		var ta evalengine.TypeAggregator
+		for _, side := range []*querypb.Field{l[i], r[i]} {
+			if side.Type == sqltypes.Null {
+				continue
+			}
+			if err := ta.AddField(side, env); err != nil {
+				ta = evalengine.TypeAggregator{}
+				break
+			}
+		}
+		t := ta.Type()
+		if !t.Valid() {
+			continue
+		}
+		types[i] = t
+		f.Type = t.Type()
+		f.Charset = uint32(t.Collation())
+		if sqltypes.IsText(f.Type) && f.Charset == collations.CollationBinaryID {
+			f.Charset = uint32(collations.CollationUtf8mb4ID)
+		}
+		f.Decimals = uint32(max(l[i].Decimals, r[i].Decimals))
+		f.ColumnLength = max(l[i].ColumnLength, r[i].ColumnLength)
+		_, flags := sqltypes.TypeToMySQL(f.Type)
+		f.Flags = uint32(flags) | f.Flags&uint32(querypb.MySqlFlag_NOT_NULL_FLAG)&l[i].Flags&r[i].Flags
+	}
+	return out, types
+}
+
+// padDecimal pads a DECIMAL value's text to scale fractional digits.
+func padDecimal(v sqltypes.Value, scale int) sqltypes.Value {
+	raw := v.Raw()
+	have := 0
+	if i := bytes.IndexByte(raw, '.'); i >= 0 {
+		have = len(raw) - i - 1
+	}
+	if have >= scale || bytes.ContainsAny(raw, "eE") {
+		return v
+	}
+	out := make([]byte, 0, len(raw)+1+scale-have)
+	out = append(out, raw...)
+	if have == 0 {
+		out = append(out, '.')
+	}
+	for ; have < scale; have++ {
+		out = append(out, '0')
+	}
+	return sqltypes.MakeTrusted(sqltypes.Decimal, out)
+}
+
+// conformRows converts the values of rows to the column types of a set
+// operation where they differ; a converted row is a new slice (the input
+// rows may be shared with a cached subquery result).
+func conformRows(rows []Row, fields []*querypb.Field, types []evalengine.Type, mode evalengine.SQLMode) []Row {
+	for ri, row := range rows {
+		var out Row
+		for c, v := range row {
+			if c >= len(types) || !types[c].Valid() || v.IsNull() ||
+				v.Type() == fields[c].Type && !sqltypes.IsDateOrTime(v.Type()) {
+				continue
+			}
+			cv, err := evalengine.CoerceTo(v, types[c], mode)
+			if err != nil {
+				cv = sqltypes.MakeTrusted(sqltypes.VarChar, v.Raw())
+			}
+			if fields[c].Type == sqltypes.Decimal {
+				cv = padDecimal(cv, int(fields[c].Decimals))
+			}
+			if out == nil {
+				out = append(Row(nil), row...)
+			}
+			out[c] = cv
+		}
+		if out != nil {
+			rows[ri] = out
+		}
+	}
+	return rows
 }
 
 // --- derived tables and CTEs ---
@@ -595,6 +728,9 @@ func (s *Session) cteSource(ctx context.Context, d *cteDef, alias string) (*from
 	u, isUnion := d.stmt.(*sqlparser.Union)
 	if !d.recursive || !isUnion || !referencesTable(u.Right, d.name) {
 		return s.derivedSource(ctx, alias, d.stmt, d.cols, d.outer)
+	}
+	if op, _ := parse.UnwrapSetOperand(u.Right); op != parse.Union {
+		return nil, sqlErr(3573, "HY000", "Recursive Common Table Expression '%s' should contain a UNION", d.name)
 	}
 	// Recursive: anchor UNION [ALL] recursive member.
 	anchor, err := s.planQuery(ctx, u.Left, d.outer)

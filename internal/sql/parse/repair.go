@@ -17,6 +17,9 @@ func Repair(p *sqlparser.Parser, sql string) (string, bool) {
 	if s, ok := aggregateAll(p, out); ok {
 		out, changed = s, true
 	}
+	if s, ok := setOperations(p, out); ok {
+		out, changed = s, true
+	}
 	if s, ok := AssignColon(out); ok {
 		out, changed = s, true
 	}

@@ -33,3 +33,71 @@ func TestRepair(t *testing.T) {
 		}
 	}
 }
+
+// setTree renders a parsed statement's set operations with the operators
+// UnwrapSetOperand recovers, and each SELECT as its first selected column.
+func setTree(st sqlparser.TableStatement) string {
+	switch n := st.(type) {
+	case *sqlparser.Union:
+		op, right := UnwrapSetOperand(n.Right)
+		q := ""
+		if !n.Distinct {
+			q = " ALL"
+		}
+		return "(" + setTree(n.Left) + " " + op.String() + q + " " + setTree(right) + ")"
+	case *sqlparser.Select:
+		return sqlparser.String(n.SelectExprs.Exprs[0])
+	}
+	return "?"
+}
+
+func TestRepairSetOperations(t *testing.T) {
+	p := sqlparser.NewTestParser()
+	for _, c := range []struct{ in, want string }{
+		{"SELECT 1 EXCEPT SELECT 2", "(1 EXCEPT 2)"},
+		{"SELECT 1 INTERSECT ALL SELECT 2", "(1 INTERSECT ALL 2)"},
+		{"SELECT 1 EXCEPT DISTINCT SELECT 2 EXCEPT ALL SELECT 3", "((1 EXCEPT 2) EXCEPT ALL 3)"},
+		{"SELECT 1 UNION SELECT 2 INTERSECT SELECT 3", "(1 UNION (2 INTERSECT 3))"},
+		{"SELECT 1 INTERSECT SELECT 2 UNION SELECT 3", "((1 INTERSECT 2) UNION 3)"},
+		{"SELECT 1 EXCEPT SELECT 2 INTERSECT SELECT 3", "(1 EXCEPT (2 INTERSECT 3))"},
+		{"SELECT 1 UNION ALL SELECT 2 EXCEPT SELECT 3 ORDER BY 1 LIMIT 5", "((1 UNION ALL 2) EXCEPT 3)"},
+		{"(SELECT 1) EXCEPT (SELECT 2)", "(1 EXCEPT 2)"},
+		{"SELECT a FROM t EXCEPT SELECT b FROM u INTERSECT SELECT c FROM v INTERSECT SELECT d FROM w", "(a EXCEPT ((b INTERSECT c) INTERSECT d))"},
+	} {
+		got, ok := Repair(p, c.in)
+		if !ok {
+			t.Errorf("Repair(%q): no repair", c.in)
+			continue
+		}
+		st, err := p.Parse(got)
+		if err != nil {
+			t.Errorf("Repair(%q) = %q: %v", c.in, got, err)
+			continue
+		}
+		ts, ok := st.(sqlparser.TableStatement)
+		if !ok {
+			t.Errorf("Repair(%q) = %q parses to %T", c.in, got, st)
+			continue
+		}
+		if tree := setTree(ts); tree != c.want {
+			t.Errorf("Repair(%q) = %q\n  tree %s, want %s", c.in, got, tree, c.want)
+		}
+	}
+	// Nested: in a subquery, a derived table and a CTE.
+	for _, in := range []string{
+		"SELECT * FROM t WHERE a IN (SELECT b FROM u EXCEPT SELECT c FROM v)",
+		"SELECT * FROM (SELECT 1 AS x INTERSECT SELECT 1) AS d",
+		"WITH c AS (SELECT 1 AS x EXCEPT SELECT 2) SELECT * FROM c",
+		"WITH c AS (SELECT 1 AS x) SELECT x FROM c EXCEPT SELECT 3",
+		"INSERT INTO t (a, b) SELECT 1, 2 INTERSECT SELECT 1, 2",
+	} {
+		got, ok := Repair(p, in)
+		if !ok {
+			t.Errorf("Repair(%q): no repair", in)
+			continue
+		}
+		if _, err := p.Parse(got); err != nil {
+			t.Errorf("Repair(%q) = %q: %v", in, got, err)
+		}
+	}
+}

@@ -125,6 +125,28 @@ func evalToSQLValueWithType(e eval, resultType Type) sqltypes.Value {
 			dec := numeric.toDecimal(resultType.size, resultType.scale)
 			return sqltypes.MakeTrusted(tt, dec.dec.FormatMySQL(dec.length))
 		}
+	case sqltypes.IsDateOrTime(tt) && e != nil:
+		// strata: a temporal value of another kind is converted (a DATE
+		// typed DATETIME must read 2020-01-01 00:00:00), not relabelled.
+		// The precision is the size of a compiled type, the scale
+		// (decimals) of one made from a result field.
+		prec := int(resultType.size)
+		if prec > 6 {
+			prec = min(max(int(resultType.scale), 0), 6)
+		}
+		var t *evalTemporal
+		switch tt {
+		case sqltypes.Date:
+			t = evalToDate(e, time.Now(), true)
+		case sqltypes.Time:
+			t = evalToTime(e, prec)
+		default:
+			t = evalToDateTime(e, prec, time.Now(), true)
+		}
+		if t == nil {
+			return sqltypes.NULL
+		}
+		return sqltypes.MakeTrusted(tt, t.ToRawBytes())
 	case e != nil:
 		return sqltypes.MakeTrusted(tt, e.ToRawBytes())
 	}

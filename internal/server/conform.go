@@ -1,0 +1,149 @@
+package server
+
+import (
+	"log/slog"
+	"strconv"
+	"sync/atomic"
+
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+)
+
+// Clients decode a row by its column metadata: the binary protocol encodes
+// each value by its own type (an INT value is 4 bytes, a BIGINT 8), and a
+// text-protocol client parses "1.5" in an INT column as an error. A value
+// whose type differs from its column's would make the client misread the
+// row — or, with the binary protocol, every later byte of it. conformResult
+// is the last line of defence: every value leaves typed as its column, or,
+// when its text is not a value of that type, the column is sent as text.
+// Such a column is a metadata defect of the SQL layer; it is counted and
+// logged once.
+
+// metadataMismatches counts columns conformResult had to send as text.
+var metadataMismatches atomic.Int64
+
+// MetadataMismatches returns how many result columns were sent as text
+// because their values did not fit their declared type.
+func MetadataMismatches() int64 { return metadataMismatches.Load() }
+
+var loggedMismatch atomic.Bool
+
+// conformResult retypes the values of res to their columns' types in place.
+func conformResult(res *sqltypes.Result) {
+	if res == nil || len(res.Fields) == 0 || len(res.Rows) == 0 {
+		return
+	}
+	for c, f := range res.Fields {
+		ok := true
+		for _, row := range res.Rows {
+			if c >= len(row) || row[c].IsNull() || row[c].Type() == f.Type {
+				continue
+			}
+			v, fits := conformValue(row[c], f.Type)
+			if !fits {
+				ok = false
+				break
+			}
+			row[c] = v
+		}
+		if ok {
+			continue
+		}
+		// Send the column as text: every value has a text form.
+		metadataMismatches.Add(1)
+		if loggedMismatch.CompareAndSwap(false, true) {
+			slog.Warn("result column values do not fit its type; sent as text", "column", f.Name, "type", f.Type.String())
+		}
+		nf := res.Fields[c].CloneVT()
+		nf.Type = sqltypes.VarChar
+		nf.Charset = uint32(collations.CollationUtf8mb4ID)
+		nf.Decimals = 31
+		nf.Flags &^= uint32(querypb.MySqlFlag_NUM_FLAG | querypb.MySqlFlag_UNSIGNED_FLAG | querypb.MySqlFlag_BINARY_FLAG)
+		res.Fields[c] = nf
+		for _, row := range res.Rows {
+			if c < len(row) && !row[c].IsNull() {
+				row[c] = sqltypes.MakeTrusted(sqltypes.VarChar, row[c].Raw())
+			}
+		}
+	}
+}
+
+// conformValue returns v typed as t when v's text is a valid value of t.
+func conformValue(v sqltypes.Value, t querypb.Type) (sqltypes.Value, bool) {
+	raw := v.Raw()
+	switch {
+	case sqltypes.IsSigned(t) || t == sqltypes.Year:
+		n, err := strconv.ParseInt(string(raw), 10, 64)
+		if err != nil || !fitsSigned(n, t) {
+			return v, false
+		}
+	case sqltypes.IsUnsigned(t):
+		n, err := strconv.ParseUint(string(raw), 10, 64)
+		if err != nil || !fitsUnsigned(n, t) {
+			return v, false
+		}
+	case sqltypes.IsFloat(t):
+		if !v.IsIntegral() && !v.IsFloat() && v.Type() != sqltypes.Decimal {
+			if _, err := strconv.ParseFloat(string(raw), 64); err != nil {
+				return v, false
+			}
+		}
+	case t == sqltypes.Decimal:
+		if !v.IsIntegral() && v.Type() != sqltypes.Decimal && !(v.IsFloat() && plainDecimal(raw)) {
+			return v, false
+		}
+	case sqltypes.IsText(t) || sqltypes.IsBinary(t):
+		// Any value has a text form.
+	default:
+		// Temporal, JSON, BIT, ENUM/SET, geometry: only the same kind.
+		return v, false
+	}
+	return sqltypes.MakeTrusted(t, raw), true
+}
+
+func fitsSigned(n int64, t querypb.Type) bool {
+	switch t {
+	case sqltypes.Int8:
+		return n >= -1<<7 && n < 1<<7
+	case sqltypes.Int16:
+		return n >= -1<<15 && n < 1<<15
+	case sqltypes.Int24:
+		return n >= -1<<23 && n < 1<<23
+	case sqltypes.Int32:
+		return n >= -1<<31 && n < 1<<31
+	case sqltypes.Year:
+		return n >= 0 && n <= 9999
+	}
+	return true
+}
+
+func fitsUnsigned(n uint64, t querypb.Type) bool {
+	switch t {
+	case sqltypes.Uint8:
+		return n < 1<<8
+	case sqltypes.Uint16:
+		return n < 1<<16
+	case sqltypes.Uint24:
+		return n < 1<<24
+	case sqltypes.Uint32:
+		return n < 1<<32
+	}
+	return true
+}
+
+// plainDecimal reports whether a float's text is also a DECIMAL's (digits,
+// an optional sign and point; no exponent, inf or nan).
+func plainDecimal(b []byte) bool {
+	digits := false
+	for i, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			digits = true
+		case c == '-' && i == 0, c == '.':
+		default:
+			return false
+		}
+	}
+	return digits
+}
