@@ -99,7 +99,7 @@ type predicate struct {
 
 // sargable extracts predicates on columns of tbl (columns tblOff..tblOff+n of
 // the scope) whose other side only uses columns before tblOff.
-func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int, outer *outerCtx) []predicate {
+func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int, outer *outerCtx, bound func(col int) bool) []predicate {
 	var out []predicate
 	colOf := func(e sqlparser.Expr) int {
 		c, ok := e.(*sqlparser.ColName)
@@ -120,7 +120,7 @@ func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int, outer *outerCtx)
 				i, err := sc.resolve(x)
 				if err != nil {
 					ok = outer.canResolve(x) // correlated: constant per outer row
-				} else if i >= tblOff {
+				} else if !bound(i) {
 					ok = false
 				}
 			case *sqlparser.Subquery, sqlparser.AggrFunc, *sqlparser.Variable:

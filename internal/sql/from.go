@@ -33,6 +33,8 @@ type fromBuilder struct {
 	// using lists columns joined with USING (coalesced: an unqualified
 	// reference means the leftmost table's column).
 	using map[string]bool
+	// straight: STRAIGHT_JOIN fixes the join order.
+	straight bool
 }
 
 func (b *fromBuilder) add(te sqlparser.TableExpr) error {
@@ -83,6 +85,9 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 	case *sqlparser.JoinTableExpr:
 		switch t.Join {
 		case sqlparser.NormalJoinType, sqlparser.StraightJoinType:
+			if t.Join == sqlparser.StraightJoinType {
+				b.straight = true
+			}
 			if err := b.add(t.LeftExpr); err != nil {
 				return err
 			}

@@ -112,17 +112,40 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	c := &compiler{s: s, sc: sc, names: &p.bindNames, ctx: ctx, outer: outer}
 
 	// WHERE and inner-join ON conditions, assigned to the earliest level
-	// where all their columns are available.
+	// (in execution order) where all their columns are available.
 	conds := append(splitAnd(whereExpr(sel.Where)), fb.where...)
-	levelConds := make([][]sqlparser.Expr, len(fb.items))
+	condSets := make([]uint64, len(conds))
 	sc.where = "where clause"
-	for _, cd := range conds {
+	for k, cd := range conds {
 		if containsAggr(cd) {
 			return nil, sqlErr(sqlerror.ERInvalidGroupFuncUse, "HY000", "Invalid use of group function")
 		}
-		lv, err := referencedLevel(cd, sc, offs, outer)
+		set, err := referencedSet(cd, sc, offs, outer)
 		if err != nil {
 			return nil, err
+		}
+		condSets[k] = set
+	}
+	// order[k] is the item executed at level k; pos is its inverse.
+	order := joinOrder(fb.items, condSets, sel.StraightJoinHint || fb.straight)
+	pos := make([]int, len(order))
+	for k, i := range order {
+		pos[i] = k
+	}
+	levelConds := make([][]sqlparser.Expr, len(fb.items))
+	for k, cd := range conds {
+		lv := -1
+		for i := range fb.items {
+			if i < 64 && condSets[k]&(1<<i) != 0 {
+				lv = max(lv, pos[i])
+			}
+		}
+		if len(fb.items) > 64 {
+			l, err := referencedLevel(cd, sc, offs, outer)
+			if err != nil {
+				return nil, err
+			}
+			lv = l
 		}
 		if lv < 0 {
 			e, err := c.compile(cd)
@@ -142,11 +165,12 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	selExprs := sel.SelectExprs
 	var firstOrder []orderCol
 	if len(fb.items) > 0 && len(sel.OrderBy) > 0 && !hasAggregates(sel) && (sel.GroupBy == nil || len(sel.GroupBy.Exprs) == 0) {
+		first := order[0]
 		for _, o := range sel.OrderBy {
 			e := resolveOrderAlias(o.Expr, selExprs)
 			oc := orderCol{col: -1, desc: o.Direction == sqlparser.DescOrder}
 			if cn, ok := e.(*sqlparser.ColName); ok {
-				if i, err := sc.resolve(cn); err == nil && i < offs[0]+fb.items[0].def.ColumnCount() {
+				if i, err := sc.resolve(cn); err == nil && i >= offs[first] && i < offs[first]+fb.items[first].def.ColumnCount() {
 					oc.col = i
 				}
 			}
@@ -156,7 +180,8 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	hasLimit := sel.Limit != nil && sel.Limit.Rowcount != nil
 
 	needCols := neededColumns(sel, sc)
-	for i, it := range fb.items {
+	for lvl, i := range order {
+		it := fb.items[i]
 		src := &tableSource{def: it.def, alias: it.alias, off: offs[i], width: it.def.ColumnCount(), outer: it.outer, virtual: it.virtual}
 		if it.virtual == nil {
 			src.tbl = s.eng.Store.Open(it.def)
@@ -166,14 +191,19 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		if it.outer {
 			usable = append(usable, it.on...)
 		} else {
-			usable = append(usable, levelConds[i]...)
+			usable = append(usable, levelConds[lvl]...)
 		}
-		preds := sargable(usable, sc, offs[i], src.width, outer)
+		// Columns of the tables executed before this one are known.
+		bound := func(col int) bool {
+			l := sourceOf(col, offs)
+			return l >= 0 && pos[l] < lvl
+		}
+		preds := sargable(usable, sc, offs[i], src.width, outer, bound)
 		var order []orderCol
-		if i == 0 {
+		if lvl == 0 {
 			for _, oc := range firstOrder {
 				if oc.col >= 0 {
-					oc.col -= offs[0]
+					oc.col -= offs[i]
 				}
 				order = append(order, oc)
 			}
@@ -190,7 +220,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			src.covering = !needCols[i] && p.lock == lockNone
 		}
 		var err error
-		onConds, filterConds := it.on, levelConds[i]
+		onConds, filterConds := it.on, levelConds[lvl]
 		var consumed []sqlparser.Expr
 		if src.path != nil && len(src.path.consumed) > 0 && p.lock == lockNone {
 			if it.outer {

@@ -57,7 +57,7 @@ func (s *Session) planDML(ex *execCtx, t *catalog.Table, alias string, where *sq
 		}
 		order = append(order, oc)
 	}
-	preds := sargable(conds, sc, 0, len(t.Columns), nil)
+	preds := sargable(conds, sc, 0, len(t.Columns), nil, func(int) bool { return false })
 	ap, err := chooseAccess(c, t, preds, indexHints{}, order, limit != nil)
 	if err != nil {
 		return nil, nil, err
