@@ -96,7 +96,7 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 			as := ae.As
 			if as.IsEmpty() && containsAggr(ae.Expr) {
 				// Name the column before the aggregates are rewritten.
-				as = sqlparser.NewIdentifierCI(exprName(ae.Expr))
+				as = sqlparser.NewIdentifierCI(c.s.exprName(ae.Expr))
 			}
 			e, err := p.rewriteAggs(sqlparser.CloneExpr(ae.Expr))
 			if err != nil {

@@ -79,6 +79,7 @@ func firstWords(sql string, n int) string {
 // Query executes one statement received over the text protocol.
 func (s *Session) Query(ctx context.Context, sql string) (*sqltypes.Result, error) {
 	s.eng.Questions.Add(1)
+	s.setStatementText(sql)
 	ctx, cancel := s.statementContext(ctx, looksLikeSelect(sql))
 	defer s.endStatementContext(cancel)
 	if res, handled, err := s.specialStatement(ctx, sql); handled {
@@ -105,6 +106,7 @@ func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.F
 	if reShowCount.MatchString(sql) || reNamesCollate.MatchString(sql) {
 		return 0, nil, nil
 	}
+	s.setStatementText(sql)
 	stmt, n, err := s.parse(sql)
 	if err != nil {
 		return 0, nil, s.noteError(err)
@@ -132,6 +134,7 @@ func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.F
 // ExecutePrepared runs a prepared statement with bound parameters.
 func (s *Session) ExecutePrepared(ctx context.Context, sql string, bv map[string]*querypb.BindVariable) (*sqltypes.Result, error) {
 	s.eng.Questions.Add(1)
+	s.setStatementText(sql)
 	ctx, cancel := s.statementContext(ctx, looksLikeSelect(sql))
 	defer s.endStatementContext(cancel)
 	if cp := s.cachedPlanFor(sql); cp != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/sql/parse"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
@@ -420,15 +421,29 @@ func (s *Session) sessionValue(n string) sqltypes.Value {
 	return sqltypes.NULL
 }
 
-// exprName is the column name MySQL gives an unaliased select expression.
-func exprName(e sqlparser.Expr) string {
+// exprName is the column name MySQL gives an unaliased select expression:
+// a column's name, a string literal's value, else the expression's text as
+// written in the statement (SELECT COUNT( * ) names its column "COUNT( * )").
+func (s *Session) exprName(e sqlparser.Expr) string {
 	if c, ok := e.(*sqlparser.ColName); ok {
 		return c.Name.String()
 	}
 	if l, ok := e.(*sqlparser.Literal); ok && l.Type == sqlparser.StrVal {
 		return l.Val // MySQL names a string literal column by its text: SELECT 'a' -> a
 	}
+	if name, ok := s.stmtTexts.Name(e); ok {
+		return name
+	}
 	return stripIdentQuotes(sqlparser.String(e))
+}
+
+// setStatementText records the text of the statement being planned, for
+// exprName.
+func (s *Session) setStatementText(sql string) {
+	if s.stmtTexts != nil && s.stmtTexts.SQL() == sql {
+		return
+	}
+	s.stmtTexts = parse.NewExprTexts(s.eng.Parser, sql)
 }
 
 // stripIdentQuotes removes the backquotes Vitess adds around identifiers

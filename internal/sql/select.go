@@ -306,7 +306,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			p.projCols = append(p.projCols, ci)
 			name := e.As.String()
 			if name == "" {
-				name = exprName(e.Expr)
+				name = s.exprName(e.Expr)
 			}
 			p.names = append(p.names, name)
 		default:

@@ -11,6 +11,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/parse"
 	"github.com/strata-db/strata/internal/txn"
 )
 
@@ -30,6 +31,10 @@ type Session struct {
 
 	// DB is the current database ("" when none).
 	DB string
+
+	// stmtTexts finds the text of select expressions in the statement being
+	// planned (column names; see exprName).
+	stmtTexts *parse.ExprTexts
 
 	vars     map[string]sqltypes.Value // session overrides of system variables
 	userVars map[string]sqltypes.Value

@@ -101,3 +101,32 @@ func TestRepairSetOperations(t *testing.T) {
 		}
 	}
 }
+
+func TestExprTexts(t *testing.T) {
+	p := sqlparser.NewTestParser()
+	const sql = "SELECT  COUNT( * ), 1+1 AS two, a, t.b, 'x''y', (SELECT MAX(c)  FROM u), -  5, CAST(a AS CHAR) c FROM t " +
+		"WHERE a IN (SELECT 2*3 FROM v) UNION SELECT DISTINCT NOW( ), LOWER('Q'), 7, 8, 9, 10, 11, 12"
+	x := NewExprTexts(p, sql)
+	for _, c := range []struct{ expr, want string }{
+		{"count(*)", "COUNT( * )"},
+		{"(select MAX(c) from u)", "(SELECT MAX(c)  FROM u)"},
+		{"-5", "-  5"},
+		{"2 * 3", "2*3"},
+		{"NOW()", "NOW( )"},
+		{"LOWER('Q')", "LOWER('Q')"},
+		{"'x\\'y'", "'x''y'"},
+	} {
+		e, err := p.ParseExpr(c.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := x.Name(e)
+		if !ok || got != c.want {
+			t.Errorf("Name(%s) = %q, %v; want %q", c.expr, got, ok, c.want)
+		}
+	}
+	e, _ := p.ParseExpr("1 + 1")
+	if got, ok := x.Name(e); ok {
+		t.Errorf("aliased expression named %q", got)
+	}
+}

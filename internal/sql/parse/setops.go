@@ -72,9 +72,46 @@ func UnwrapSetOperand(right sqlparser.TableStatement) (SetOp, sqlparser.TableSta
 // token is one token of a statement with its byte span and paren depth.
 type token struct {
 	typ        int
-	word       string // lower-cased text for identifiers and keywords
+	word       string // lower-cased text of an unquoted word, else ""
 	start, end int
 	depth      int
+}
+
+// tokens scans sql into tokens with spans and depths. Comments are tokens
+// too (word ""), so spans between tokens hold only blanks.
+func tokens(p *sqlparser.Parser, sql string) ([]token, bool) {
+	tkn := p.NewStringTokenizer(sql)
+	var out []token
+	depth, prev := 0, 0
+	for {
+		typ, val := tkn.Scan()
+		if typ == 0 {
+			break
+		}
+		if typ == sqlparser.LEX_ERROR {
+			return nil, false
+		}
+		end := tkn.Pos
+		start := prev
+		for start < end && (sql[start] == ' ' || sql[start] == '\t' || sql[start] == '\n' || sql[start] == '\r') {
+			start++
+		}
+		prev = end
+		t := token{typ: typ, start: start, end: end, depth: depth}
+		switch typ {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			t.depth = depth
+		default:
+			if strings.EqualFold(sql[start:end], val) {
+				t.word = strings.ToLower(val)
+			}
+		}
+		out = append(out, t)
+	}
+	return out, depth == 0
 }
 
 // setOperations rewrites EXCEPT and INTERSECT (see exceptAlias) at every
@@ -90,8 +127,7 @@ func setOperations(p *sqlparser.Parser, sql string) (string, bool) {
 	var edits []edit
 	// Every region (the statement, and the inside of each parenthesis) is
 	// handled on its own.
-	var regionStarts []int
-	regionStarts = append(regionStarts, 0)
+	regionStarts := []int{0}
 	for i, t := range toks {
 		if t.typ == '(' {
 			regionStarts = append(regionStarts, i+1)
@@ -108,42 +144,6 @@ func setOperations(p *sqlparser.Parser, sql string) (string, bool) {
 		return sql, false
 	}
 	return applyEdits(sql, edits), true
-}
-
-// tokens scans sql into tokens with spans and depths.
-func tokens(p *sqlparser.Parser, sql string) ([]token, bool) {
-	tkn := p.NewStringTokenizer(sql)
-	var out []token
-	depth := 0
-	for {
-		typ, val := tkn.Scan()
-		if typ == 0 {
-			break
-		}
-		if typ == sqlparser.LEX_ERROR {
-			return nil, false
-		}
-		end := tkn.Pos
-		t := token{typ: typ, end: end, depth: depth}
-		switch typ {
-		case '(':
-			t.start = end - 1
-			depth++
-		case ')':
-			t.start = end - 1
-			depth--
-			t.depth = depth
-		default:
-			t.word = strings.ToLower(val)
-			t.start = end - len(val)
-			if t.start < 0 || !strings.EqualFold(sql[t.start:end], val) {
-				t.start = -1 // quoted or escaped: never an operator
-				t.word = ""
-			}
-		}
-		out = append(out, t)
-	}
-	return out, depth == 0
 }
 
 // edit inserts text at pos, or replaces [pos, end) with text.
@@ -205,7 +205,7 @@ func regionEdits(toks []token, rs, depth int) []edit {
 	hasNew := false
 	for i := rs; i < re; i++ {
 		t := toks[i]
-		if t.depth != depth || t.start < 0 {
+		if t.depth != depth {
 			continue
 		}
 		switch t.word {
