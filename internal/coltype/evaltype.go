@@ -25,7 +25,9 @@ func EvalType(col *catalog.Column) evalengine.Type {
 			size, scale = int32(col.Length), int32(col.Scale)
 		}
 	case sqltypes.Datetime, sqltypes.Timestamp, sqltypes.Time:
-		scale = int32(col.Scale)
+		// evalengine reads a temporal type's fractional digits from its
+		// size (and strata's own code from its scale).
+		size, scale = int32(col.Scale), int32(col.Scale)
 	default:
 		size = int32(col.Length)
 	}

@@ -1879,11 +1879,6 @@ func (asm *assembler) Fn_ROUND2_d() {
 		d := env.vm.stack[env.vm.sp-2].(*evalDecimal)
 		r := env.vm.stack[env.vm.sp-1].(*evalInt64)
 
-		if d.dec.IsZero() {
-			env.vm.sp--
-			return 1
-		}
-
 		if r.i == 0 {
 			d.dec = d.dec.Round(0)
 			d.length = 0
@@ -1895,8 +1890,10 @@ func (asm *assembler) Fn_ROUND2_d() {
 		digit := min(max(int32(r.i), 0), d.length)
 		rounded := d.dec.Round(int32(r.i))
 		if rounded.IsZero() {
+			// strata: zero keeps the result's decimals (0.0), as
+			// the interpreter does.
 			d.dec = decimal.Zero
-			d.length = 0
+			d.length = digit
 			env.vm.sp--
 			return 1
 		}
@@ -2672,10 +2669,9 @@ func (asm *assembler) Fn_LUCASE(upcase bool) {
 			str := env.vm.stack[env.vm.sp-1].(*evalBytes)
 
 			coll := colldata.Lookup(str.col.Collation)
-			csa, ok := coll.(colldata.CaseAwareCollation)
-			if !ok {
-				env.vm.err = vterrors.Errorf(vtrpc.Code_UNIMPLEMENTED, "not implemented")
-			} else {
+			// strata: a binary string has no case: it is returned
+			// unchanged, as in MySQL.
+			if csa, ok := coll.(colldata.CaseAwareCollation); ok {
 				str.bytes = csa.ToUpper(nil, str.bytes)
 			}
 			str.tt = int16(sqltypes.VarChar)
@@ -2686,10 +2682,9 @@ func (asm *assembler) Fn_LUCASE(upcase bool) {
 			str := env.vm.stack[env.vm.sp-1].(*evalBytes)
 
 			coll := colldata.Lookup(str.col.Collation)
-			csa, ok := coll.(colldata.CaseAwareCollation)
-			if !ok {
-				env.vm.err = vterrors.Errorf(vtrpc.Code_UNIMPLEMENTED, "not implemented")
-			} else {
+			// strata: a binary string has no case: it is returned
+			// unchanged, as in MySQL.
+			if csa, ok := coll.(colldata.CaseAwareCollation); ok {
 				str.bytes = csa.ToLower(nil, str.bytes)
 			}
 			str.tt = int16(sqltypes.VarChar)
@@ -2973,7 +2968,8 @@ func (asm *assembler) Fn_LPAD(col collations.TypedCollation) {
 
 		runeLen := charset.Length(cs, pad.bytes)
 		if runeLen == 0 {
-			str.bytes = nil
+			// strata: padding with an empty string is NULL, as in MySQL.
+			env.vm.stack[env.vm.sp-3] = nil
 			env.vm.sp -= 2
 			return 1
 		}
@@ -3027,7 +3023,8 @@ func (asm *assembler) Fn_RPAD(col collations.TypedCollation) {
 
 		runeLen := charset.Length(cs, pad.bytes)
 		if runeLen == 0 {
-			str.bytes = nil
+			// strata: padding with an empty string is NULL, as in MySQL.
+			env.vm.stack[env.vm.sp-3] = nil
 			env.vm.sp -= 2
 			return 1
 		}
@@ -3035,7 +3032,9 @@ func (asm *assembler) Fn_RPAD(col collations.TypedCollation) {
 		repeat := (l - strLen) / runeLen
 		remainder := (l - strLen) % runeLen
 
-		str.bytes = append(str.bytes, bytes.Repeat(pad.bytes, repeat)...)
+		// strata: a full slice expression, so append never writes into
+		// spare capacity of borrowed bytes (a row, a literal).
+		str.bytes = append(str.bytes[:len(str.bytes):len(str.bytes)], bytes.Repeat(pad.bytes, repeat)...)
 		if remainder > 0 {
 			str.bytes = append(str.bytes, charset.Slice(cs, pad.bytes, 0, remainder)...)
 		}
@@ -4816,13 +4815,14 @@ func (asm *assembler) Fn_DATEADD_D(unit datetime.IntervalType, sub bool) {
 	asm.adjustStack(-1)
 	asm.emit(func(env *ExpressionEnv) int {
 		interval := evalToInterval(env.vm.stack[env.vm.sp-1], unit, sub)
-		if interval == nil {
+		// strata: a NULL date (a NULL column typed DATETIME) gives NULL.
+		tmp, ok := env.vm.stack[env.vm.sp-2].(*evalTemporal)
+		if interval == nil || !ok {
 			env.vm.stack[env.vm.sp-2] = nil
 			env.vm.sp--
 			return 1
 		}
 
-		tmp := env.vm.stack[env.vm.sp-2].(*evalTemporal)
 		env.vm.stack[env.vm.sp-2] = tmp.addInterval(interval, collations.Unknown, env.now)
 		env.vm.sp--
 		return 1

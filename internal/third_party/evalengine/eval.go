@@ -201,9 +201,14 @@ func evalCoerce(e eval, typ sqltypes.Type, size, scale int32, col collations.ID,
 	if col == collations.Unknown {
 		panic("EvalResult.coerce with no collation")
 	}
-	if typ == sqltypes.VarChar || typ == sqltypes.Char {
+	if typ == sqltypes.VarChar || typ == sqltypes.Char || typ == sqltypes.Text {
 		// if we have an explicit VARCHAR coercion, always force it so the collation is replaced in the target
+		// strata: TEXT too (an aggregated type of TEXT arguments, e.g. REPEAT's).
 		return evalToVarchar(e, col, false)
+	}
+	if typ == sqltypes.Blob {
+		// strata: BLOB is a binary string like VARBINARY.
+		return evalToBinary(e), nil
 	}
 	if e.SQLType() == typ && e.Size() == size && e.Scale() == scale {
 		// nothing to be done here

@@ -938,10 +938,8 @@ func (call *builtinRound) eval(env *ExpressionEnv) (eval, error) {
 	case *evalUint64:
 		return newEvalUint64(roundUnsigned(arg.u, round)), nil
 	case *evalDecimal:
-		if arg.dec.IsZero() {
-			return arg, nil
-		}
-
+		// strata: the result has min(max(D, 0), scale) decimals, zero
+		// included (ROUND(0.00, 0) is 0, ROUND(0.04, 1) is 0.0).
 		if round == 0 {
 			return newEvalDecimalWithPrec(arg.dec.Round(0), 0), nil
 		}
@@ -950,7 +948,7 @@ func (call *builtinRound) eval(env *ExpressionEnv) (eval, error) {
 		digit := min(max(int32(round), 0), arg.length)
 		rounded := arg.dec.Round(int32(round))
 		if rounded.IsZero() {
-			return newEvalDecimalWithPrec(decimal.Zero, 0), nil
+			return newEvalDecimalWithPrec(decimal.Zero, digit), nil
 		}
 		return newEvalDecimalWithPrec(rounded, digit), nil
 	case *evalFloat:
@@ -1047,6 +1045,20 @@ func (expr *builtinRound) compile(c *compiler) (ctype, error) {
 	}
 
 	c.asm.jumpDestination(skip1, skip2)
+	// strata: a DECIMAL rounded to a constant number of decimals D has
+	// min(max(D, 0), scale) of them; with one argument, none.
+	if arg.Type == sqltypes.Decimal {
+		switch {
+		case len(expr.Arguments) == 1:
+			arg.Scale = 0
+		default:
+			if lit, ok := expr.Arguments[1].(*Literal); ok {
+				if d, ok := lit.inner.(*evalInt64); ok {
+					arg.Scale = min(max(int32(d.i), 0), arg.Scale)
+				}
+			}
+		}
+	}
 	return arg, nil
 }
 

@@ -25,9 +25,7 @@ import (
 	"vitess.io/vitess/go/mysql/collations/charset"
 	"vitess.io/vitess/go/mysql/collations/colldata"
 	"vitess.io/vitess/go/sqltypes"
-	vtrpcpb "vitess.io/vitess/go/vt/proto/vtrpc"
 	"vitess.io/vitess/go/vt/sqlparser"
-	"vitess.io/vitess/go/vt/vterrors"
 )
 
 type (
@@ -603,7 +601,8 @@ func (call *builtinChangeCase) eval(env *ExpressionEnv) (eval, error) {
 		coll := colldata.Lookup(e.col.Collation)
 		csa, ok := coll.(colldata.CaseAwareCollation)
 		if !ok {
-			return nil, vterrors.Errorf(vtrpcpb.Code_UNIMPLEMENTED, "not implemented")
+			// strata: a binary string has no case: returned unchanged.
+			return newEvalRaw(e.SQLType(), e.bytes, e.col), nil
 		}
 		var newcase []byte
 		if call.upcase {
@@ -1259,7 +1258,8 @@ func (call *builtinPad) eval(env *ExpressionEnv) (eval, error) {
 
 	runeLen := charset.Length(cs, pad.bytes)
 	if runeLen == 0 {
-		return newEvalText(nil, text.col), nil
+		// strata: padding with an empty string is NULL, as in MySQL.
+		return nil, nil
 	}
 
 	repeat := (int(length) - strLen) / runeLen
@@ -1267,7 +1267,9 @@ func (call *builtinPad) eval(env *ExpressionEnv) (eval, error) {
 
 	var res []byte
 	if !call.left {
-		res = text.bytes
+		// strata: copy; appending to text.bytes could write into spare
+		// capacity of borrowed bytes.
+		res = append([]byte(nil), text.bytes...)
 	}
 
 	res = append(res, bytes.Repeat(pad.bytes, repeat)...)
@@ -1657,6 +1659,13 @@ func (call *builtinLocate) eval(env *ExpressionEnv) (eval, error) {
 	}
 
 	col := str.(*evalBytes).col.Collation
+	// strata: the comparison collation derives from both arguments.
+	if sb, ok := substr.(*evalBytes); ok && sb.isVarChar() {
+		if mc, _, _, err := mergeCollations(sb.col, str.(*evalBytes).col, sb.SQLType(), str.SQLType(), env.collationEnv); err == nil &&
+			colldata.Lookup(mc.Collation).Charset().Name() == colldata.Lookup(col).Charset().Name() {
+			col = mc.Collation
+		}
+	}
 	substr, err = evalToVarchar(substr, col, true)
 	if err != nil {
 		return nil, err
@@ -1696,7 +1705,9 @@ func (call *builtinLocate) compile(c *compiler) (ctype, error) {
 		return ctype{}, err
 	}
 
-	skip2 := c.compileNullCheck1(str)
+	// strata: a NULL string drops the substring too (NullCheck1 left both
+	// on the stack, and the enclosing expression read the wrong value).
+	skip2 := c.compileNullCheck1r(str)
 	var skip3 *jump
 
 	if !str.isTextual() {
@@ -1724,13 +1735,21 @@ func (call *builtinLocate) compile(c *compiler) (ctype, error) {
 		if err != nil {
 			return ctype{}, err
 		}
-		skip3 = c.compileNullCheck1(l)
+		skip3 = c.compileNullCheckArg(l, 2)
 		_ = c.compileToInt64(l, 1)
 	}
 
 	var coll colldata.Collation
 	if typeIsTextual(substr.Type) && typeIsTextual(str.Type) {
+		// strata: compare in the collation MySQL derives from both
+		// arguments (a _bin argument wins over a _ci one of equal
+		// coercibility), not always the string's.
 		coll = colldata.Lookup(str.Col.Collation)
+		if mc, _, _, err := mergeCollations(substr.Col, str.Col, substr.Type, str.Type, c.env.CollationEnv()); err == nil {
+			if mcoll := colldata.Lookup(mc.Collation); mcoll != nil && mcoll.Charset().Name() == coll.Charset().Name() {
+				coll = mcoll
+			}
+		}
 	} else {
 		coll = colldata.Lookup(collations.CollationBinaryID)
 	}

@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"vitess.io/vitess/go/hack"
-	"vitess.io/vitess/go/mysql/capabilities"
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/datetime"
 	"vitess.io/vitess/go/mysql/decimal"
@@ -1875,9 +1874,13 @@ func (call *builtinWeekOfYear) compile(c *compiler) (ctype, error) {
 	return ctype{Type: sqltypes.Int64, Col: collationNumeric, Flag: arg.Flag | flagNullable}, nil
 }
 
+// yearType: whether YEAR() returns a YEAR-typed value (Vitess for MySQL
+// 8.1+). strata: always false — strata is MySQL 8.0, where YEAR() is an
+// integer, and the compiler typed the result Int64 while the VM pushed an
+// evalYear that the next operator's type assertion rejected.
 func yearType(version string) bool {
-	capability, _ := capabilities.ServerVersionAtLeast(version, 8, 1, 0)
-	return capability
+	_ = version
+	return false
 }
 
 func (b *builtinYear) eval(env *ExpressionEnv) (eval, error) {

@@ -157,8 +157,12 @@ func evalWeightString(dst []byte, e eval, length, precision int) ([]byte, bool, 
 		if e.isBinary() {
 			b := e.bytes
 			if length != 0 {
-				if length > cap(b) {
-					b = append(b, make([]byte, length-len(b))...)
+				// strata: pad with zeros; b[:length] beyond len(b) read
+				// whatever lay in the spare capacity.
+				if length > len(b) {
+					nb := make([]byte, length)
+					copy(nb, b)
+					b = nb
 				} else {
 					b = b[:length]
 				}
