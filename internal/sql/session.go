@@ -12,6 +12,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/parse"
+	"github.com/strata-db/strata/internal/sql/privilege"
 	"github.com/strata-db/strata/internal/txn"
 )
 
@@ -62,6 +63,11 @@ type Session struct {
 	clientFoundRows bool
 
 	plans map[string]*cachedPlan
+
+	// subj is the session's privilege subject, valid while the catalog
+	// version is subjVersion (see subject).
+	subj        *privilege.Subject
+	subjVersion uint64
 
 	// KILL support.
 	killMu sync.Mutex
