@@ -108,7 +108,7 @@ func (e *Engine) NewSession(user, host string) *Session {
 	}
 	s.loadVarCaches()
 	s.lastActive.Store(time.Now().UnixNano())
-	e.register(s)
+	e.register(s, true)
 	return s
 }
 
@@ -116,7 +116,7 @@ func (e *Engine) NewSession(user, host string) *Session {
 func (s *Session) SetConnID(id uint32) {
 	s.eng.unregister(s)
 	s.ConnID = id
-	s.eng.register(s)
+	s.eng.register(s, false)
 }
 
 // SetClientFoundRows sets the CLIENT_FOUND_ROWS capability (affected rows of
