@@ -113,7 +113,8 @@ func (n *needs) database(k privilege.Kind, db string) {
 	}
 }
 
-// reads adds SELECT on every base table node reads (see readWalker).
+// reads adds SELECT on every base table node reads (see readWalker), then
+// what locking reads (FOR UPDATE) need on their tables.
 func (n *needs) reads(node sqlparser.SQLNode, skip ...*sqlparser.AliasedTableExpr) {
 	w := &readWalker{n: n}
 	for _, a := range skip {
@@ -123,6 +124,9 @@ func (n *needs) reads(node sqlparser.SQLNode, skip ...*sqlparser.AliasedTableExp
 		w.skip[a] = true
 	}
 	w.node(node)
+	for _, l := range w.locks {
+		n.add(l)
+	}
 }
 
 // nameDB resolves a table name's database: its qualifier, else the current
@@ -755,6 +759,9 @@ type readWalker struct {
 	n      *needs
 	scopes [][]string
 	skip   map[*sqlparser.AliasedTableExpr]bool
+	// locks are the needs of FOR UPDATE query blocks, checked after the
+	// reads as MySQL does.
+	locks []privilege.Need
 }
 
 func (w *readWalker) node(n sqlparser.SQLNode) {
@@ -765,6 +772,7 @@ func (w *readWalker) node(n sqlparser.SQLNode) {
 	case *sqlparser.Select:
 		if x != nil {
 			w.query(x.With, x)
+			w.locking(x)
 		}
 		return
 	case *sqlparser.Union:
@@ -826,6 +834,24 @@ func (w *readWalker) query(with *sqlparser.With, q sqlparser.SQLNode) {
 		return w.visit(n)
 	}, q)
 	w.scopes = w.scopes[:depth]
+}
+
+// locking records what a FOR UPDATE query block needs on the base tables
+// of its FROM.
+func (w *readWalker) locking(sel *sqlparser.Select) {
+	switch sel.Lock {
+	case sqlparser.ForUpdateLock, sqlparser.ForUpdateLockNoWait, sqlparser.ForUpdateLockSkipLocked:
+	default:
+		return
+	}
+	for _, t := range w.n.s.baseTables(sel.From, w.inCTE) {
+		if w.skip[t.node] {
+			continue
+		}
+		if db, ok := w.n.s.nameDB(t.name.Qualifier); ok && !worldReadable(db, t.name.Name.String()) {
+			w.locks = append(w.locks, privilege.RuleFor(privilege.KindSelectForUpdate).Need(db, t.name.Name.String()))
+		}
+	}
 }
 
 func (w *readWalker) inCTE(name string) bool {

@@ -12,6 +12,7 @@ const (
 
 	// Queries and data changes.
 	KindSelect
+	KindSelectForUpdate
 	KindSelectIntoFile
 	KindInsert
 	KindReplace
@@ -138,6 +139,8 @@ var rules = [numKinds]Rule{
 
 	KindSelect: {Name: "SELECT", Level: Table, Privs: Select, Deny: DenyTable,
 		Doc: "SELECT on every base table read: joins, subqueries, derived tables, CTE bodies, UNION arms (CTE references need nothing). information_schema and the world-readable performance_schema tables need nothing."},
+	KindSelectForUpdate: {Name: "SELECT ... FOR UPDATE", Level: Table, Privs: Update | Delete | LockTables, Any: true, Deny: DenyTable, Command: "SELECT with locking clause",
+		Doc: "SELECT, and UPDATE, DELETE or LOCK TABLES, on every table of the locking query block (FOR SHARE and LOCK IN SHARE MODE need SELECT only, as since MySQL 8.0.22)."},
 	KindSelectIntoFile: {Name: "SELECT ... INTO OUTFILE", Level: Global, Privs: File, Deny: DenyAccess,
 		Doc: "FILE (global), plus SELECT on the tables read."},
 	KindInsert: {Name: "INSERT", Level: Table, Privs: Insert, Deny: DenyTable,
