@@ -430,7 +430,10 @@ var (
 	reNamesCollate = regexp.MustCompile(`(?is)^\s*SET\s+NAMES\s+'?"?([A-Za-z0-9_]+)'?"?\s+COLLATE\s+'?"?([A-Za-z0-9_]+)'?"?\s*;?\s*$`)
 )
 
-// specialStatement handles statements Vitess's parser does not know.
+// specialStatement handles statements Vitess's parser does not know. Each
+// checks its privilege rule once parsed (account statements, CHECK TABLE,
+// CHECKSUM TABLE); SHOW COUNT(*) WARNINGS and SET NAMES … COLLATE are
+// KindShowPublic and KindSet, which need nothing.
 func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.Result, bool, error) {
 	if len(sql) < 4 {
 		return nil, false, nil
