@@ -76,6 +76,10 @@ type needs struct {
 }
 
 func (n *needs) add(x privilege.Need) {
+	if isSystemSchema(x.DB) {
+		// System schemas and their tables resolve in any letter case.
+		x.DB, x.Table = strings.ToLower(x.DB), strings.ToLower(x.Table)
+	}
 	if n.seen == nil {
 		n.seen = map[privilege.Need]bool{}
 	}
