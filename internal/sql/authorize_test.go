@@ -48,6 +48,8 @@ func TestStatementNeeds(t *testing.T) {
 		{"SELECT (SELECT MAX(v) FROM h) FROM dual", "table d.h SELECT"},
 		{"SELECT * FROM (SELECT * FROM (SELECT v FROM other.h) a) b", "table other.h SELECT"},
 		{"SELECT a FROM t UNION SELECT v FROM h", "table d.t SELECT; table d.h SELECT"},
+		{"SELECT a FROM t EXCEPT SELECT v FROM h", "table d.t SELECT; table d.h SELECT"},
+		{"SELECT v FROM h INTERSECT SELECT b FROM other.t", "table d.h SELECT; table other.t SELECT"},
 		// CTEs: references in scope need nothing; the body is read.
 		{"WITH c AS (SELECT v FROM h) SELECT * FROM c", "table d.h SELECT"},
 		{"WITH c AS (SELECT 1) SELECT * FROM d.c", "table d.c SELECT"},

@@ -62,6 +62,7 @@ var privMatrix = []privCase{
 	{kind: privilege.KindSelect, name: "SELECT CTE reference needs nothing", priv: "SELECT", stmt: "WITH c AS (SELECT 1 AS x) SELECT x FROM c", want: [4]uint16{0, 0, 0, 0}},
 	{kind: privilege.KindSelect, name: "SELECT qualified name is not the CTE", priv: "SELECT", stmt: "WITH t2 AS (SELECT 1 AS w) SELECT w FROM m.t2", want: [4]uint16{1142, 1142, 0, 0}},
 	{kind: privilege.KindSelect, name: "SELECT UNION", priv: "SELECT", stmt: "SELECT v FROM m.t UNION SELECT w FROM m.t2", want: [4]uint16{1142, 1142, 0, 0}},
+	{kind: privilege.KindSelect, name: "SELECT EXCEPT", priv: "SELECT", stmt: "SELECT v FROM m.t EXCEPT SELECT w FROM m.t2", want: [4]uint16{1142, 1142, 0, 0}},
 	{kind: privilege.KindSelectForUpdate, name: "SELECT FOR UPDATE", priv: "SELECT, UPDATE", stmt: "SELECT v FROM m.t WHERE id = 1 FOR UPDATE", want: [4]uint16{1142, 0, 0, 0}},
 	{kind: privilege.KindSelectForUpdate, name: "SELECT FOR UPDATE needs more than SELECT", priv: "SELECT", stmt: "SELECT v FROM m.t WHERE id = 1 FOR UPDATE", want: [4]uint16{1142, 1142, 1142, 1142}},
 	{kind: privilege.KindSelect, name: "SELECT FOR SHARE needs SELECT only", priv: "SELECT", stmt: "SELECT v FROM m.t WHERE id = 1 FOR SHARE", want: [4]uint16{1142, 0, 0, 0}},
