@@ -11,6 +11,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/encoding"
+	"github.com/strata-db/strata/internal/sql/privilege"
 	"github.com/strata-db/strata/internal/table"
 	"github.com/strata-db/strata/internal/txn"
 )
@@ -56,6 +57,12 @@ func (s *Session) execCheckTable(ctx context.Context, sql string) (*sqltypes.Res
 				return nil, true, noDBErr()
 			}
 			targets[i].db = s.DB
+		}
+		if isSystemSchema(targets[i].db) && worldReadable(targets[i].db, targets[i].name) {
+			continue
+		}
+		if err := s.authorizeNeeds(privilege.RuleFor(privilege.KindCheckTable).Need(targets[i].db, targets[i].name)); err != nil {
+			return nil, true, err
 		}
 	}
 	// Table maintenance statements commit implicitly, as in MySQL.
@@ -333,23 +340,9 @@ func parseCheckTable(sql string) (targets []checkTarget, ok bool, err error) {
 		near := strings.TrimSpace(l.s[l.pos:])
 		return nil, true, syntaxErr(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '%s' at line 1", near))
 	}
-	for {
-		a, ok := l.ident()
-		if !ok {
-			return bad()
-		}
-		tg := checkTarget{name: a}
-		if l.punct('.') {
-			b, ok := l.ident()
-			if !ok {
-				return bad()
-			}
-			tg = checkTarget{db: a, name: b}
-		}
-		targets = append(targets, tg)
-		if !l.punct(',') {
-			break
-		}
+	targets, ok = l.tableList()
+	if !ok {
+		return bad()
 	}
 	for {
 		switch {
@@ -366,6 +359,35 @@ func parseCheckTable(sql string) (targets []checkTarget, ok bool, err error) {
 			return targets, true, nil
 		}
 	}
+}
+
+// parseMaintenanceTables returns the tables of OPTIMIZE or REPAIR
+// [NO_WRITE_TO_BINLOG | LOCAL] TABLE[S] tbl[, tbl…] [QUICK] [EXTENDED]
+// [USE_FRM] (Vitess's parser keeps nothing of these statements).
+func parseMaintenanceTables(sql string) ([]checkTarget, error) {
+	l := checkLexer{s: sql, pos: skipComments(sql, 0)}
+	bad := func() ([]checkTarget, error) {
+		near := strings.TrimSpace(l.s[l.pos:])
+		return nil, syntaxErr(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '%s' at line 1", near))
+	}
+	if !l.keyword("OPTIMIZE") && !l.keyword("REPAIR") {
+		return bad()
+	}
+	_ = l.keyword("NO_WRITE_TO_BINLOG") || l.keyword("LOCAL")
+	if !l.keyword("TABLE") && !l.keyword("TABLES") {
+		return bad()
+	}
+	targets, ok := l.tableList()
+	if !ok {
+		return bad()
+	}
+	for l.keyword("QUICK") || l.keyword("EXTENDED") || l.keyword("USE_FRM") {
+	}
+	l.punct(';')
+	if !l.atEnd() {
+		return bad()
+	}
+	return targets, nil
 }
 
 // checkLexer is the tokenizer of parseCheckTable.
@@ -454,4 +476,27 @@ func (l *checkLexer) ident() (string, bool) {
 	}
 	l.pos += len(w)
 	return w, true
+}
+
+// tableList consumes tbl[, tbl…], each tbl being name or db.name.
+func (l *checkLexer) tableList() ([]checkTarget, bool) {
+	var out []checkTarget
+	for {
+		a, ok := l.ident()
+		if !ok {
+			return nil, false
+		}
+		tg := checkTarget{name: a}
+		if l.punct('.') {
+			b, ok := l.ident()
+			if !ok {
+				return nil, false
+			}
+			tg = checkTarget{db: a, name: b}
+		}
+		out = append(out, tg)
+		if !l.punct(',') {
+			return out, true
+		}
+	}
 }

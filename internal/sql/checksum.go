@@ -8,8 +8,8 @@ import (
 
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
-	"vitess.io/vitess/go/vt/sqlparser"
 
+	"github.com/strata-db/strata/internal/sql/privilege"
 	"github.com/strata-db/strata/internal/txn"
 )
 
@@ -31,23 +31,36 @@ func (s *Session) execChecksumTable(ctx context.Context, sql string) (*sqltypes.
 		{Name: "Table", Type: sqltypes.VarChar, Charset: 33, ColumnLength: 192},
 		{Name: "Checksum", Type: sqltypes.Int64, Charset: 63, ColumnLength: 21},
 	}}
-	tx := s.eng.DB.Begin(ctx, txn.RepeatableRead, s.lockTimeout)
-	defer tx.Rollback()
+	type target struct{ db, tbl string }
+	var targets []target
 	for _, name := range strings.Split(m[1], ",") {
 		name = strings.ReplaceAll(strings.TrimSpace(name), "`", "")
 		db, tbl, ok := strings.Cut(name, ".")
 		if !ok {
 			db, tbl = s.DB, name
 		}
+		targets = append(targets, target{db, tbl})
+	}
+	// Privileges first, for every table, as MySQL checks them before
+	// opening any.
+	for _, tg := range targets {
+		if tg.db == "" {
+			return nil, true, noDBErr()
+		}
+		if err := s.authorizeNeeds(privilege.RuleFor(privilege.KindChecksumTable).Need(tg.db, tg.tbl)); err != nil {
+			return nil, true, err
+		}
+	}
+	tx := s.eng.DB.Begin(ctx, txn.RepeatableRead, s.lockTimeout)
+	defer tx.Rollback()
+	for _, tg := range targets {
+		db, tbl := tg.db, tg.tbl
 		full := db + "." + tbl
 		def := s.eng.Cat.Table(db, tbl)
 		if def == nil {
 			s.warn("Error", 1146, "Table '"+full+"' doesn't exist")
 			res.Rows = append(res.Rows, Row{sqltypes.NewVarChar(full), sqltypes.NULL})
 			continue
-		}
-		if err := s.checkAccess(&sqlparser.Select{From: []sqlparser.TableExpr{&sqlparser.AliasedTableExpr{Expr: sqlparser.TableName{Name: sqlparser.NewIdentifierCS(tbl), Qualifier: sqlparser.NewIdentifierCS(db)}}}}); err != nil {
-			return nil, true, err
 		}
 		t := s.eng.Store.Open(def)
 		sc, err := t.NewScan(tx, def.Primary(), nil, nil, false, false)

@@ -62,13 +62,18 @@ func NewEngine(db *txn.DB, cat *catalog.Catalog) (*Engine, error) {
 	return e, nil
 }
 
-// register makes a session visible to KILL and SHOW PROCESSLIST.
-func (e *Engine) register(s *Session) {
+// register makes a session visible to KILL and SHOW PROCESSLIST. A
+// provisional registration (NewSession's own id, replaced by the protocol
+// layer's through SetConnID) never displaces another session: the two id
+// spaces overlap, and displacing would hide a live connection from KILL.
+func (e *Engine) register(s *Session, provisional bool) {
 	e.sessMu.Lock()
 	if e.sessions == nil {
 		e.sessions = map[uint32]*Session{}
 	}
-	e.sessions[s.ConnID] = s
+	if old := e.sessions[s.ConnID]; !provisional || old == nil {
+		e.sessions[s.ConnID] = s
+	}
 	e.sessMu.Unlock()
 }
 

@@ -21,6 +21,10 @@ const (
 	erTableExistsError  = 1050
 	erCannotUser        = 1396
 	erUnknownStorage    = 1286
+	// ER_CANT_CREATE_USER_WITH_GRANT
+	erCantCreateUserWithGrant = 1410
+	// ER_ILLEGAL_PRIVILEGE_LEVEL
+	erIllegalPrivilegeLevel = 3619
 )
 
 func sqlErr(code sqlerror.ErrorCode, state string, format string, args ...any) *sqlerror.SQLError {

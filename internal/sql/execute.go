@@ -3,6 +3,7 @@ package sql
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 
@@ -109,6 +110,11 @@ func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.F
 	s.setStatementText(sql)
 	stmt, n, err := s.parse(sql)
 	if err != nil {
+		return 0, nil, s.noteError(err)
+	}
+	// MySQL checks privileges when a statement is prepared (and again at
+	// every execution): a refused statement reveals no result columns.
+	if err := s.authorize(stmt, sql); err != nil {
 		return 0, nil, s.noteError(err)
 	}
 	var fields []*querypb.Field
@@ -231,7 +237,7 @@ func (s *Session) execCached(ctx context.Context, cp *cachedPlan, bv map[string]
 		defer func() { s.running = nil }()
 		return s.execStmt(ctx, cp.stmt, "", bv)
 	}
-	if err := s.checkAccess(cp.stmt); err != nil {
+	if err := s.authorize(cp.stmt, ""); err != nil {
 		return nil, err
 	}
 	for _, r := range cp.tables {
@@ -269,7 +275,7 @@ func (s *Session) runSelect(ctx context.Context, p queryPlan, bv map[string]*que
 
 // execStmt executes a parsed statement.
 func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql string, bv map[string]*querypb.BindVariable) (*sqltypes.Result, error) {
-	if err := s.checkAccess(stmt); err != nil {
+	if err := s.authorize(stmt, sql); err != nil {
 		return nil, err
 	}
 	switch st := stmt.(type) {
@@ -383,9 +389,15 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 	case *sqlparser.PrepareStmt, *sqlparser.ExecuteStmt, *sqlparser.DeallocateStmt:
 		return nil, unsupportedErr("SQL-level PREPARE/EXECUTE")
 	case *sqlparser.Kill:
-		target := s.eng.session(uint32(st.ProcesslistID))
+		var target *Session
+		if st.ProcesslistID <= math.MaxUint32 {
+			target = s.eng.session(uint32(st.ProcesslistID))
+		}
 		if target == nil {
 			return nil, sqlErr(sqlerror.ERNoSuchThread, "HY000", "Unknown thread id: %d", st.ProcesslistID)
+		}
+		if err := s.checkKill(target, st.ProcesslistID); err != nil {
+			return nil, err
 		}
 		target.Kill(st.Type != sqlparser.QueryType)
 		return &sqltypes.Result{}, nil
@@ -418,7 +430,10 @@ var (
 	reNamesCollate = regexp.MustCompile(`(?is)^\s*SET\s+NAMES\s+'?"?([A-Za-z0-9_]+)'?"?\s+COLLATE\s+'?"?([A-Za-z0-9_]+)'?"?\s*;?\s*$`)
 )
 
-// specialStatement handles statements Vitess's parser does not know.
+// specialStatement handles statements Vitess's parser does not know. Each
+// checks its privilege rule once parsed (account statements, CHECK TABLE,
+// CHECKSUM TABLE); SHOW COUNT(*) WARNINGS and SET NAMES … COLLATE are
+// KindShowPublic and KindSet, which need nothing.
 func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.Result, bool, error) {
 	if len(sql) < 4 {
 		return nil, false, nil

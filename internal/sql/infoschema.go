@@ -215,17 +215,30 @@ func (s *Session) systemTables(db string) []*catalog.Table {
 // (VIEWS, ROUTINES, TRIGGERS, ...).
 func noRows(*Session, *execCtx, *sysRows) error { return nil }
 
-// schemaNames lists the schemas visible in information_schema, as SHOW
-// DATABASES lists them.
+// schemaNames lists the schemas the session sees in information_schema
+// and SHOW DATABASES.
 func (s *Session) schemaNames() []string {
-	return append([]string{"information_schema"}, s.eng.Cat.Databases()...)
+	out := []string{"information_schema"}
+	for _, db := range s.eng.Cat.Databases() {
+		if s.canSeeDB(db) {
+			out = append(out, db)
+		}
+	}
+	return out
 }
 
 // tablesForSchema returns the tables of a schema listed in
-// information_schema (the system views for information_schema itself).
+// information_schema (the system views for information_schema itself) that
+// the session may see.
 func (s *Session) tablesForSchema(db string) []*catalog.Table {
 	if strings.EqualFold(db, "information_schema") {
 		return s.systemTables(db)
 	}
-	return s.eng.Cat.Tables(db)
+	var out []*catalog.Table
+	for _, t := range s.eng.Cat.Tables(db) {
+		if s.canSeeTable(db, t.Name) {
+			out = append(out, t)
+		}
+	}
+	return out
 }

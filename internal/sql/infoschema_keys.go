@@ -71,11 +71,14 @@ func visibleIndexes(t *catalog.Table) []*catalog.Index {
 	return out
 }
 
-// userTables calls fn for every table of every user database.
+// userTables calls fn for every table of every user database the session
+// may see.
 func (s *Session) userTables(fn func(db string, t *catalog.Table)) {
 	for _, db := range s.eng.Cat.Databases() {
 		for _, t := range s.eng.Cat.Tables(db) {
-			fn(db, t)
+			if s.canSeeTable(db, t.Name) {
+				fn(db, t)
+			}
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"vitess.io/vitess/go/mysql/collations/colldata"
 
 	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/sql/privilege"
 )
 
 // information_schema tables describing the server rather than schema
@@ -239,20 +240,25 @@ func processlistRows(s *Session, _ *execCtx, out *sysRows) error {
 	return nil
 }
 
-// globalPrivileges are the static privileges MySQL 8.0 lists for an account
-// with ALL PRIVILEGES (strata grants everything to every account).
-var globalPrivileges = []string{
-	"SELECT", "INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "RELOAD", "SHUTDOWN",
-	"PROCESS", "FILE", "REFERENCES", "INDEX", "ALTER", "SHOW DATABASES", "SUPER",
-	"CREATE TEMPORARY TABLES", "LOCK TABLES", "EXECUTE", "REPLICATION SLAVE",
-	"REPLICATION CLIENT", "CREATE VIEW", "SHOW VIEW", "CREATE ROUTINE", "ALTER ROUTINE",
-	"CREATE USER", "EVENT", "TRIGGER", "CREATE TABLESPACE", "CREATE ROLE", "DROP ROLE",
-}
-
+// userPrivilegesRows lists the session account's global privileges (USAGE
+// when it holds none), as MySQL lists them to an account without SELECT on
+// the mysql schema.
 func userPrivilegesRows(s *Session, _ *execCtx, out *sysRows) error {
-	grantee := "'" + s.User + "'@'" + s.Host + "'"
-	for _, p := range globalPrivileges {
-		out.add(grantee, "def", p, "YES")
+	grantable := "YES"
+	global := privilege.All(privilege.Global) | privilege.GrantOption
+	if sub := s.subject(); sub != nil {
+		global = sub.Grants.Global
+		if !global.Has(privilege.GrantOption) {
+			grantable = "NO"
+		}
+	}
+	grantee := "'" + s.User + "'@'" + s.accountHost() + "'"
+	names := (global &^ privilege.GrantOption).Names()
+	if len(names) == 0 {
+		names = []string{"USAGE"}
+	}
+	for _, p := range names {
+		out.add(grantee, "def", p, grantable)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/parse"
+	"github.com/strata-db/strata/internal/sql/privilege"
 	"github.com/strata-db/strata/internal/txn"
 )
 
@@ -63,6 +64,11 @@ type Session struct {
 
 	plans map[string]*cachedPlan
 
+	// subj is the session's privilege subject, valid while the catalog
+	// version is subjVersion (see subject).
+	subj        *privilege.Subject
+	subjVersion uint64
+
 	// KILL support.
 	killMu sync.Mutex
 	cancel context.CancelFunc
@@ -102,7 +108,7 @@ func (e *Engine) NewSession(user, host string) *Session {
 	}
 	s.loadVarCaches()
 	s.lastActive.Store(time.Now().UnixNano())
-	e.register(s)
+	e.register(s, true)
 	return s
 }
 
@@ -110,7 +116,7 @@ func (e *Engine) NewSession(user, host string) *Session {
 func (s *Session) SetConnID(id uint32) {
 	s.eng.unregister(s)
 	s.ConnID = id
-	s.eng.register(s)
+	s.eng.register(s, false)
 }
 
 // SetClientFoundRows sets the CLIENT_FOUND_ROWS capability (affected rows of

@@ -48,8 +48,18 @@ func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
 		if err != nil {
 			return err
 		}
-		ex := s.newExecCtx(ctx, nil, s.bindSessionVars(names, nil))
+		// A subquery reads tables: it runs in the statement's transaction,
+		// as a SELECT would.
+		var tx *txn.Txn
+		if hasSubquery(se.Expr) {
+			tx = s.txnForStatement(ctx)
+			tx.BeginStatement()
+		}
+		ex := s.newExecCtx(ctx, tx, s.bindSessionVars(names, nil))
 		v, err = ex.eval(x, nil)
+		if tx != nil {
+			err = s.endStatement(err)
+		}
 		if err != nil {
 			return err
 		}

@@ -86,7 +86,18 @@ func (s *Session) execShow(ctx context.Context, st *sqlparser.Show) (*sqltypes.R
 	case *sqlparser.ShowEngine:
 		return textResult([]string{"Type", "Name", "Status"}, [][]string{{"InnoDB", "", ""}}), nil
 	case *sqlparser.ShowGrants:
-		return textResult([]string{"Grants for " + s.User + "@" + s.Host}, [][]string{{"GRANT ALL PRIVILEGES ON *.* TO `" + s.User + "`@`" + s.Host + "` WITH GRANT OPTION"}}), nil
+		// Reached when the account statement parser did not take the text
+		// (a leading comment, USING): the same listing.
+		target := ""
+		if sh.User != nil && sh.User.Name != nil {
+			host := "%"
+			if sh.User.Host != nil {
+				host = *sh.User.Host
+			}
+			target = "'" + *sh.User.Name + "'@'" + host + "'"
+		}
+		res, _, err := s.showGrants(target)
+		return res, err
 	case *sqlparser.ShowReplicationStatus, *sqlparser.ShowReplicationSourceStatus, *sqlparser.ShowReplicas, *sqlparser.ShowBinaryLogs, *sqlparser.ShowBinlogEvents:
 		return &sqltypes.Result{}, nil
 	}
@@ -108,7 +119,7 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 	switch sh.Command {
 	case sqlparser.Database:
 		var rows [][]string
-		for _, n := range append([]string{"information_schema"}, s.eng.Cat.Databases()...) {
+		for _, n := range s.schemaNames() {
 			if like == "" || likeMatch(like, n) {
 				rows = append(rows, []string{n})
 			}
@@ -237,6 +248,9 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 	case sqlparser.ProcessList:
 		var rows [][]string
 		for _, o := range s.eng.Sessions() {
+			if !s.canSeeThread(o) {
+				continue
+			}
 			db := o.DB
 			if db == "" {
 				db = nullStr
@@ -355,12 +369,20 @@ func (s *Session) showTarget(ctx context.Context, tn sqlparser.TableName, dbName
 	return t, nil
 }
 
-// tablesOf lists the tables of a database (system schemas included).
+// tablesOf lists the tables of a database (system schemas included) the
+// session may see.
 func (s *Session) tablesOf(db string) []*catalog.Table {
+	all := s.eng.Cat.Tables(db)
 	if isSystemSchema(db) {
-		return s.systemTables(db)
+		all = s.systemTables(db)
 	}
-	return s.eng.Cat.Tables(db)
+	out := all[:0:0]
+	for _, t := range all {
+		if s.canSeeTable(db, t.Name) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func (s *Session) showColumns(t *catalog.Table, full bool, like string) *sqltypes.Result {

@@ -9,27 +9,15 @@ import (
 
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
-	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/privilege"
 )
 
 // Account management (CREATE/DROP/ALTER USER, GRANT, REVOKE, SET PASSWORD,
-// SHOW GRANTS) and privilege checks. Vitess's parser lacks these
-// statements, so they have their own small parser here. root is built in
-// and holds every privilege.
-
-// privNames are the privileges strata knows; the first block is enforced.
-var privNames = map[string]bool{
-	"SELECT": true, "INSERT": true, "UPDATE": true, "DELETE": true,
-	"CREATE": true, "DROP": true, "ALTER": true, "INDEX": true,
-	"REFERENCES": true, "CREATE VIEW": true, "SHOW VIEW": true, "TRIGGER": true,
-	"EVENT": true, "LOCK TABLES": true, "EXECUTE": true, "CREATE ROUTINE": true,
-	"ALTER ROUTINE": true, "CREATE TEMPORARY TABLES": true, "PROCESS": true,
-	"RELOAD": true, "SHUTDOWN": true, "SUPER": true, "SHOW DATABASES": true,
-	"REPLICATION CLIENT": true, "REPLICATION SLAVE": true, "CREATE USER": true,
-	"FILE": true, "USAGE": true, "ALL": true,
-}
+// SHOW GRANTS). Vitess's parser lacks these statements, so they have their
+// own small parser here; each checks its privilege rule (package privilege)
+// before acting. root is built in and holds every privilege.
 
 var (
 	reAccount    = `'([^']*)'(?:@'([^']*)')?|` + "`([^`]*)`(?:@`([^`]*)`)?" + `|([A-Za-z0-9_$]+)(?:@([A-Za-z0-9_.%$]+|'[^']*'))?`
@@ -66,7 +54,7 @@ func (s *Session) userStatement(ctx context.Context, sql string) (*sqltypes.Resu
 		if m == nil {
 			return nil, true, syntaxErr("You have an error in your SQL syntax near 'ALTER USER'")
 		}
-		return s.alterUsers(m[2], m[1] != "")
+		return s.alterUsers(m[2], m[1] != "", privilege.KindAlterUser)
 	case strings.HasPrefix(head, "GRANT"):
 		m := reGrant.FindStringSubmatch(sql)
 		if m == nil {
@@ -88,7 +76,7 @@ func (s *Session) userStatement(ctx context.Context, sql string) (*sqltypes.Resu
 		if target == "" {
 			target = "'" + s.User + "'@'" + s.accountHost() + "'"
 		}
-		return s.alterUsers(target+" IDENTIFIED BY '"+m[2]+"'", false)
+		return s.alterUsers(target+" IDENTIFIED BY '"+m[2]+"'", false, privilege.KindSetPassword)
 	case strings.HasPrefix(head, "SHOW GRANTS"):
 		m := reShowGrants.FindStringSubmatch(sql)
 		if m == nil {
@@ -168,19 +156,14 @@ func parseAccountList(text string) ([]accountSpec, error) {
 	}
 }
 
-func (s *Session) requireSuper(what string) error {
-	if s.isRoot() {
-		return nil
-	}
-	u := s.account()
-	if u != nil && (u.Allowed("CREATE USER", "", "") || u.GrantOption && u.Allowed("ALL", "", "")) {
-		return nil
-	}
-	return sqlErr(sqlerror.ERSpecifiedAccessDenied, "42000", "Access denied; you need (at least one of) the %s privilege(s) for this operation", what)
+// authorizeKind checks a global-level account rule (CREATE/DROP/ALTER
+// USER, SET PASSWORD); db names the database a 1044 refusal names.
+func (s *Session) authorizeKind(k privilege.Kind, db string) error {
+	return s.authorizeNeeds(privilege.RuleFor(k).Need(db, ""))
 }
 
 func (s *Session) createUsers(text string, ifNotExists bool) (*sqltypes.Result, bool, error) {
-	if err := s.requireSuper("CREATE USER"); err != nil {
+	if err := s.authorizeKind(privilege.KindCreateUser, ""); err != nil {
 		return nil, true, err
 	}
 	specs, err := parseAccountList(text)
@@ -218,7 +201,7 @@ func (s *Session) createUsers(text string, ifNotExists bool) (*sqltypes.Result, 
 }
 
 func (s *Session) dropUsers(text string, ifExists bool) (*sqltypes.Result, bool, error) {
-	if err := s.requireSuper("CREATE USER"); err != nil {
+	if err := s.authorizeKind(privilege.KindDropUser, ""); err != nil {
 		return nil, true, err
 	}
 	specs, err := parseAccountList(text)
@@ -248,15 +231,18 @@ func (s *Session) dropUsers(text string, ifExists bool) (*sqltypes.Result, bool,
 	return &sqltypes.Result{}, true, d.Commit()
 }
 
-func (s *Session) alterUsers(text string, ifExists bool) (*sqltypes.Result, bool, error) {
+// alterUsers implements ALTER USER and SET PASSWORD (kind says which, for
+// the privilege rule).
+func (s *Session) alterUsers(text string, ifExists bool, kind privilege.Kind) (*sqltypes.Result, bool, error) {
 	specs, err := parseAccountList(text)
 	if err != nil {
 		return nil, true, err
 	}
-	// Users may change their own password.
-	self := len(specs) == 1 && specs[0].name == s.User
+	// Users may change their own account's password: name and host must be
+	// the session's account, not a namesake on another host.
+	self := len(specs) == 1 && specs[0].name == s.User && specs[0].host == s.accountHost()
 	if !self {
-		if err := s.requireSuper("CREATE USER"); err != nil {
+		if err := s.authorizeKind(kind, "mysql"); err != nil {
 			return nil, true, err
 		}
 	}
@@ -288,44 +274,117 @@ func (s *Session) alterUsers(text string, ifExists bool) (*sqltypes.Result, bool
 	return &sqltypes.Result{}, true, d.Commit()
 }
 
-// parsePrivs parses "SELECT, INSERT" / "ALL [PRIVILEGES]".
-func parsePrivs(text string) ([]string, error) {
-	var out []string
-	for _, p := range strings.Split(text, ",") {
-		p = strings.ToUpper(strings.Join(strings.Fields(p), " "))
-		if i := strings.IndexByte(p, '('); i >= 0 {
-			p = strings.TrimSpace(p[:i]) // column lists are not supported: table level
+// parsePrivs parses a GRANT/REVOKE privilege list: "SELECT, INSERT",
+// "ALL [PRIVILEGES]", dynamic privileges ("CONNECTION_ADMIN"). all reports
+// ALL, whose meaning depends on the level. Column lists are refused:
+// strata has no column privileges, and granting the whole table instead
+// would give more than asked.
+func parsePrivs(text string) (p privilege.Priv, all bool, err error) {
+	for _, item := range strings.Split(text, ",") {
+		name := strings.ToUpper(strings.Join(strings.Fields(item), " "))
+		if strings.IndexByte(name, '(') >= 0 {
+			return 0, false, unsupportedErr("column-level privileges")
 		}
-		if p == "ALL PRIVILEGES" {
-			p = "ALL"
+		if name == "ALL" || name == "ALL PRIVILEGES" {
+			all = true
+			continue
 		}
-		if !privNames[p] {
-			return nil, syntaxErr(fmt.Sprintf("You have an error in your SQL syntax; unknown privilege '%s'", p))
+		x, ok := privilege.Parse(name)
+		if !ok {
+			return 0, false, syntaxErr(fmt.Sprintf("You have an error in your SQL syntax; unknown privilege '%s'", name))
 		}
-		out = append(out, p)
+		p |= x
 	}
-	return out, nil
+	return p, all, nil
 }
 
-// grant implements GRANT (add=true) and REVOKE.
-func (s *Session) grant(privText, on, to string, add bool) (*sqltypes.Result, bool, error) {
-	if err := s.requireSuper("GRANT OPTION"); err != nil {
-		return nil, true, err
-	}
-	privs, err := parsePrivs(privText)
-	if err != nil {
-		return nil, true, err
-	}
-	withGrant := false
-	if i := strings.Index(strings.ToUpper(to), " WITH GRANT OPTION"); i >= 0 {
-		to, withGrant = to[:i], true
-	}
+// grantObject is the ON clause of GRANT/REVOKE.
+type grantObject struct {
+	level     privilege.Level
+	db, table string
+}
+
+func (s *Session) parseGrantObject(on string) (grantObject, error) {
 	on = strings.ReplaceAll(on, "`", "")
 	db, tbl, ok := strings.Cut(on, ".")
 	if !ok {
 		db, tbl = s.DB, on
 		if db == "" {
-			return nil, true, noDBErr()
+			return grantObject{}, noDBErr()
+		}
+	}
+	switch {
+	case db == "*" && tbl == "*":
+		return grantObject{level: privilege.Global}, nil
+	case db == "*":
+		return grantObject{}, syntaxErr("You have an error in your SQL syntax near '" + on + "'")
+	case tbl == "*":
+		return grantObject{level: privilege.Database, db: db}, nil
+	}
+	return grantObject{level: privilege.Table, db: db, table: tbl}, nil
+}
+
+// grantNeed is what the grantor must hold to GRANT or REVOKE p on o: GRANT
+// OPTION and p, at o's level or above. MySQL refuses a global grant with
+// 1045, a database grant with 1044 and a table grant with 1142.
+func grantNeed(p privilege.Priv, o grantObject) privilege.Need {
+	n := privilege.Need{Level: o.level, Privs: p | privilege.GrantOption, DB: o.db, Table: o.table}
+	switch o.level {
+	case privilege.Global:
+		n.Deny = privilege.DenyAccess
+	case privilege.Database:
+		n.Deny = privilege.DenyDB
+	default:
+		n.Deny = privilege.DenyTable
+	}
+	return n
+}
+
+// checkGrantable refuses privileges that cannot be granted at o's level,
+// with MySQL's errors.
+func checkGrantable(p privilege.Priv, o grantObject) error {
+	bad := privilege.Grantable(p, o.level)
+	switch {
+	case bad == 0:
+		return nil
+	case bad&privilege.Dynamic != 0:
+		return sqlErr(erIllegalPrivilegeLevel, "HY000", "Illegal privilege level specified for %s", (bad & privilege.Dynamic).Names()[0])
+	case o.level == privilege.Database:
+		return sqlErr(sqlerror.ERWrongUsage, "HY000", "Incorrect usage of DB GRANT and GLOBAL PRIVILEGES")
+	}
+	return sqlErr(sqlerror.ERIllegalGrantForTable, "42000", "Illegal GRANT/REVOKE command; please consult the manual to see which privileges can be used")
+}
+
+// grant implements GRANT (add=true) and REVOKE.
+func (s *Session) grant(privText, on, to string, add bool) (*sqltypes.Result, bool, error) {
+	p, all, err := parsePrivs(privText)
+	if err != nil {
+		return nil, true, err
+	}
+	o, err := s.parseGrantObject(on)
+	if err != nil {
+		return nil, true, err
+	}
+	if all {
+		p |= privilege.All(o.level)
+	}
+	if add {
+		if i := strings.Index(strings.ToUpper(to), " WITH GRANT OPTION"); i >= 0 {
+			to, p = to[:i], p|privilege.GrantOption
+		}
+	}
+	if err := checkGrantable(p, o); err != nil {
+		return nil, true, err
+	}
+	if sub := s.subject(); sub != nil {
+		need := grantNeed(p, o)
+		if !sub.Allowed(need) {
+			// A global grant whose static part the grantor holds but not
+			// its dynamic privileges: MySQL answers 1227.
+			if o.level == privilege.Global && sub.Grants.Global.Has(need.Privs&^privilege.Dynamic) {
+				return nil, true, privilege.SpecificDenied("GRANT OPTION")
+			}
+			return nil, true, sub.Denied(need)
 		}
 	}
 	specs, err := parseAccountList(to)
@@ -334,53 +393,22 @@ func (s *Session) grant(privText, on, to string, add bool) (*sqltypes.Result, bo
 	}
 	d := s.eng.Cat.BeginDDL()
 	for _, sp := range specs {
+		if sp.password != nil {
+			// MySQL 8.0 removed GRANT … IDENTIFIED BY; it would let a
+			// grantor change another account's password.
+			d.Abort()
+			return nil, true, syntaxErr("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'IDENTIFIED BY' at line 1")
+		}
 		old := s.eng.Cat.User(sp.name, sp.host)
 		if old == nil {
 			d.Abort()
-			return nil, true, sqlErr(sqlerror.ERNonExistingGrant, "42000", "You are not allowed to create a user with GRANT")
+			if !add {
+				return nil, true, sqlErr(sqlerror.ERNonExistingGrant, "42000", "There is no such grant defined for user '%s' on host '%s'", sp.name, sp.host)
+			}
+			return nil, true, sqlErr(erCantCreateUserWithGrant, "42000", "You are not allowed to create a user with GRANT")
 		}
 		u := old.Clone()
-		var list *[]string
-		switch {
-		case db == "*" && tbl == "*":
-			list = &u.Global
-		case tbl == "*":
-			l := u.DB[db]
-			list = &l
-		default:
-			l := u.Table[db+"\x00"+tbl]
-			list = &l
-		}
-		if add {
-			for _, p := range expandAll(privs) {
-				if p != "USAGE" && !hasString(*list, p) {
-					*list = append(*list, p)
-				}
-			}
-			if withGrant {
-				u.GrantOption = true
-			}
-		} else {
-			var keep []string
-			revoked := expandAll(privs)
-			for _, x := range *list {
-				if !hasString(revoked, x) {
-					keep = append(keep, x)
-				}
-			}
-			*list = keep
-		}
-		if sp.password != nil {
-			u.SetPassword(*sp.password)
-		}
-		// Apply the deferred map writes before persisting.
-		switch {
-		case db == "*" && tbl == "*":
-		case tbl == "*":
-			u.DB[db] = *list
-		default:
-			u.Table[db+"\x00"+tbl] = *list
-		}
+		setGrants(u, o, p, add)
 		if err := d.PutUser(u); err != nil {
 			d.Abort()
 			return nil, true, err
@@ -389,13 +417,38 @@ func (s *Session) grant(privText, on, to string, add bool) (*sqltypes.Result, bo
 	return &sqltypes.Result{}, true, d.Commit()
 }
 
-func hasString(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
+// setGrants adds (or removes) p at o's level of account u, storing the
+// privilege names in MySQL's order. The legacy account-wide grant_option
+// flag is rewritten as the global GRANT OPTION it means.
+func setGrants(u *catalog.User, o grantObject, p privilege.Priv, add bool) {
+	g := privilege.FromUser(u)
+	u.GrantOption = false
+	u.Global = g.Global.Names()
+	apply := func(cur privilege.Priv) privilege.Priv {
+		if add {
+			return cur | p
 		}
+		return cur &^ p
 	}
-	return false
+	put := func(m *map[string][]string, k string, cur privilege.Priv) {
+		if *m == nil {
+			*m = map[string][]string{}
+		}
+		if cur == 0 {
+			delete(*m, k)
+			return
+		}
+		(*m)[k] = cur.Names()
+	}
+	switch o.level {
+	case privilege.Global:
+		u.Global = apply(g.Global).Names()
+	case privilege.Database:
+		put(&u.DB, o.db, apply(g.DB[o.db]))
+	default:
+		k := privilege.TableKey(o.db, o.table)
+		put(&u.Table, k, apply(g.Table[k]))
+	}
 }
 
 func (s *Session) showGrants(target string) (*sqltypes.Result, bool, error) {
@@ -407,6 +460,14 @@ func (s *Session) showGrants(target string) (*sqltypes.Result, bool, error) {
 		}
 		name, host = n, h
 	}
+	if name == "" {
+		name, host = s.User, s.accountHost()
+	}
+	ns := &needs{s: s}
+	ns.showGrantsFor(name, host)
+	if err := s.authorizeNeeds(ns.list...); err != nil {
+		return nil, true, err
+	}
 	col := fmt.Sprintf("Grants for %s@%s", name, host)
 	if name == "root" {
 		return textResult([]string{col}, [][]string{{fmt.Sprintf("GRANT ALL PRIVILEGES ON *.* TO `%s`@`%s` WITH GRANT OPTION", name, host)}}), true, nil
@@ -415,48 +476,46 @@ func (s *Session) showGrants(target string) (*sqltypes.Result, bool, error) {
 	if u == nil {
 		return nil, true, sqlErr(sqlerror.ERNonExistingGrant, "42000", "There is no such grant defined for user '%s' on host '%s'", name, host)
 	}
+	g := privilege.FromUser(u)
 	who := fmt.Sprintf("`%s`@`%s`", u.Name, u.Host)
-	fmtPrivs := func(l []string) string {
-		all := true
-		for _, p := range allPrivs {
-			if !hasString(l, p) {
-				all = false
-			}
+	line := func(p privilege.Priv, level privilege.Level, on string) string {
+		list := "USAGE"
+		switch held := p &^ privilege.GrantOption; {
+		case held == privilege.All(level)&^privilege.Dynamic:
+			list = "ALL PRIVILEGES"
+		case held != 0:
+			list = strings.Join(held.Names(), ", ")
 		}
-		if all || hasString(l, "ALL") {
-			return "ALL PRIVILEGES"
+		l := fmt.Sprintf("GRANT %s ON %s TO %s", list, on, who)
+		if p.Has(privilege.GrantOption) {
+			l += " WITH GRANT OPTION"
 		}
-		return strings.Join(l, ", ")
+		return l
 	}
-	global := "USAGE"
-	if len(u.Global) > 0 {
-		global = fmtPrivs(u.Global)
+	rows := [][]string{{line(g.Global&^privilege.Dynamic, privilege.Global, "*.*")}}
+	if dyn := g.Global & privilege.Dynamic; dyn != 0 {
+		l := fmt.Sprintf("GRANT %s ON *.* TO %s", strings.Join(dyn.Names(), ","), who)
+		if g.Global.Has(privilege.GrantOption) {
+			l += " WITH GRANT OPTION"
+		}
+		rows = append(rows, []string{l})
 	}
-	line := fmt.Sprintf("GRANT %s ON *.* TO %s", global, who)
-	if u.GrantOption {
-		line += " WITH GRANT OPTION"
-	}
-	rows := [][]string{{line}}
 	var dbs []string
-	for db, l := range u.DB {
-		if len(l) > 0 {
-			dbs = append(dbs, db)
-		}
+	for db := range g.DB {
+		dbs = append(dbs, db)
 	}
 	sort.Strings(dbs)
 	for _, db := range dbs {
-		rows = append(rows, []string{fmt.Sprintf("GRANT %s ON `%s`.* TO %s", fmtPrivs(u.DB[db]), db, who)})
+		rows = append(rows, []string{line(g.DB[db], privilege.Database, "`"+db+"`.*")})
 	}
 	var tbls []string
-	for k, l := range u.Table {
-		if len(l) > 0 {
-			tbls = append(tbls, k)
-		}
+	for k := range g.Table {
+		tbls = append(tbls, k)
 	}
 	sort.Strings(tbls)
 	for _, k := range tbls {
 		db, t, _ := strings.Cut(k, "\x00")
-		rows = append(rows, []string{fmt.Sprintf("GRANT %s ON `%s`.`%s` TO %s", fmtPrivs(u.Table[k]), db, t, who)})
+		rows = append(rows, []string{line(g.Table[k], privilege.Table, "`"+db+"`.`"+t+"`")})
 	}
 	return textResult([]string{col}, rows), true, nil
 }
@@ -475,163 +534,4 @@ func (s *Session) accountHost() string {
 // account returns the catalog entry the session authenticated as.
 func (s *Session) account() *catalog.User {
 	return s.eng.Cat.MatchUser(s.User, s.Host, s.Host == "localhost")
-}
-
-func (s *Session) tableDenied(priv, db, table string) error {
-	return sqlErr(sqlerror.ERTableAccessDenied, "42000", "%s command denied to user '%s'@'%s' for table '%s'", priv, s.User, s.Host, table)
-}
-
-func (s *Session) dbDenied(db string) error {
-	return sqlErr(erDBAccessDenied, "42000", "Access denied for user '%s'@'%s' to database '%s'", s.User, s.Host, db)
-}
-
-// checkAccess enforces privileges for a parsed statement.
-func (s *Session) checkAccess(stmt sqlparser.Statement) error {
-	if s.isRoot() {
-		return nil
-	}
-	u := s.account()
-	if u == nil {
-		return s.dbDenied(s.DB)
-	}
-	need := func(priv string, tn sqlparser.TableName) error {
-		db := tn.Qualifier.String()
-		if db == "" {
-			db = s.DB
-		}
-		name := tn.Name.String()
-		if isSystemSchema(db) || db == "" || name == "dual" || s.lookupCTE(name) != nil {
-			return nil
-		}
-		if !u.Allowed(priv, db, name) {
-			return s.tableDenied(priv, db, name)
-		}
-		return nil
-	}
-	readAll := func(n sqlparser.SQLNode, skip map[string]bool) error {
-		var err error
-		_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
-			if a, ok := node.(*sqlparser.AliasedTableExpr); ok {
-				if tn, ok := a.Expr.(sqlparser.TableName); ok && !skip[tn.Name.String()] && err == nil {
-					err = need("SELECT", tn)
-				}
-			}
-			return err == nil, nil
-		}, n)
-		return err
-	}
-	firstTable := func(te sqlparser.TableExpr) (sqlparser.TableName, bool) {
-		if a, ok := te.(*sqlparser.AliasedTableExpr); ok {
-			if tn, ok := a.Expr.(sqlparser.TableName); ok {
-				return tn, true
-			}
-		}
-		return sqlparser.TableName{}, false
-	}
-	switch st := stmt.(type) {
-	case *sqlparser.Select, *sqlparser.Union:
-		return readAll(st, nil)
-	case *sqlparser.Insert:
-		tn, _ := st.Table.Expr.(sqlparser.TableName)
-		if err := need("INSERT", tn); err != nil {
-			return err
-		}
-		if st.Action == sqlparser.ReplaceAct {
-			if err := need("DELETE", tn); err != nil {
-				return err
-			}
-		}
-		if len(st.OnDup) > 0 {
-			if err := need("UPDATE", tn); err != nil {
-				return err
-			}
-		}
-		if sel, ok := st.Rows.(sqlparser.TableStatement); ok {
-			return readAll(sel, nil)
-		}
-	case *sqlparser.Update:
-		for _, te := range st.TableExprs {
-			if tn, ok := firstTable(te); ok {
-				if err := need("UPDATE", tn); err != nil {
-					return err
-				}
-			}
-		}
-	case *sqlparser.Delete:
-		for _, te := range st.TableExprs {
-			if tn, ok := firstTable(te); ok {
-				if err := need("DELETE", tn); err != nil {
-					return err
-				}
-			}
-		}
-	case *sqlparser.CreateTable:
-		return need("CREATE", st.Table)
-	case *sqlparser.AlterTable:
-		for _, o := range st.AlterOptions {
-			switch o.(type) {
-			case *sqlparser.AddIndexDefinition, *sqlparser.DropKey:
-				if err := need("INDEX", st.Table); err == nil {
-					continue
-				}
-			}
-			if err := need("ALTER", st.Table); err != nil {
-				return err
-			}
-		}
-	case *sqlparser.DropTable:
-		for _, tn := range st.FromTables {
-			if err := need("DROP", tn); err != nil {
-				return err
-			}
-		}
-	case *sqlparser.TruncateTable:
-		return need("DROP", st.Table)
-	case *sqlparser.RenameTable:
-		for _, p := range st.TablePairs {
-			if err := need("ALTER", p.FromTable); err != nil {
-				return err
-			}
-			if err := need("CREATE", p.ToTable); err != nil {
-				return err
-			}
-		}
-	case *sqlparser.CreateDatabase:
-		if !u.Allowed("CREATE", st.DBName.String(), "") {
-			return s.dbDenied(st.DBName.String())
-		}
-	case *sqlparser.DropDatabase:
-		if !u.Allowed("DROP", st.DBName.String(), "") {
-			return s.dbDenied(st.DBName.String())
-		}
-	case *sqlparser.Use:
-		db := st.DBName.String()
-		if db != "" && !isSystemSchema(db) && !u.AnyOn(db) {
-			return s.dbDenied(db)
-		}
-	case *sqlparser.Set:
-		for _, e := range st.Exprs {
-			if e.Var.Scope == sqlparser.GlobalScope && !u.Allowed("SUPER", "", "") {
-				return sqlErr(sqlerror.ERSpecifiedAccessDenied, "42000", "Access denied; you need (at least one of) the SUPER or SYSTEM_VARIABLES_ADMIN privilege(s) for this operation")
-			}
-		}
-	}
-	return nil
-}
-
-// allPrivs is what ALL [PRIVILEGES] grants at database and table level.
-var allPrivs = []string{"SELECT", "INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "REFERENCES", "INDEX", "ALTER", "CREATE TEMPORARY TABLES", "LOCK TABLES", "EXECUTE", "CREATE VIEW", "SHOW VIEW", "CREATE ROUTINE", "ALTER ROUTINE", "EVENT", "TRIGGER"}
-
-// expandAll replaces ALL by the individual privileges, so that a later
-// REVOKE of one of them takes effect.
-func expandAll(privs []string) []string {
-	var out []string
-	for _, p := range privs {
-		if p == "ALL" {
-			out = append(out, allPrivs...)
-			continue
-		}
-		out = append(out, p)
-	}
-	return out
 }
