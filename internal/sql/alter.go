@@ -31,8 +31,9 @@ type alterState struct {
 }
 
 // alterTable runs ALTER TABLE; checkCols names the column of each
-// column-level CHECK constraint it adds (see columnChecks).
-func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, checkCols []string) (*sqltypes.Result, error) {
+// column-level CHECK constraint it adds (see columnChecks), viaConstraint
+// the constraints named in ALTER CONSTRAINT (not ALTER CHECK) clauses.
+func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, checkCols, viaConstraint []string) (*sqltypes.Result, error) {
 	db, err := s.dbOrCurrent(st.Table.Qualifier)
 	if err != nil {
 		return nil, err
@@ -54,6 +55,7 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 	}
 	a := &alterState{t: old.Clone(), idxCols: map[*catalog.Index][]string{}, orig: old}
 	a.checks.cols = checkCols
+	a.checks.viaConstraint = viaConstraint
 	for i := range a.t.Columns {
 		a.mapping = append(a.mapping, i)
 	}

@@ -32,6 +32,7 @@ const (
 	erCheckFKReferentialAction     = 3823
 	erMultipleConstraintsWithName  = 3939
 	erConstraintNotFound           = 3940
+	erAlterConstraintEnforcement   = 3941
 	erDependentByCheckConstraint   = 3959
 	maxIdentChars                  = 64
 )
@@ -400,6 +401,10 @@ type alterChecks struct {
 	enforce  []enforceCheck
 	dropCols []string
 	renamed  []string
+	// viaConstraint names the constraints of ALTER CONSTRAINT clauses
+	// (parsed as ALTER CHECK): a name that is not a CHECK constraint gets
+	// MySQL's answer for that form.
+	viaConstraint []string
 	// validate: rows must be checked (a constraint added or enforced).
 	validate bool
 }
@@ -438,7 +443,7 @@ func (s *Session) finishAlterChecks(ac *alterChecks, old, t *catalog.Table, db, 
 	for _, e := range ac.enforce {
 		i := indexOfCheck(checks, e.name)
 		if i < 0 {
-			return checkNotFoundErr(e.name)
+			return s.alterCheckNotFound(ac, old, e.name)
 		}
 		if e.enforced && checks[i].NotEnforced {
 			ac.validate = true
@@ -500,6 +505,24 @@ func (s *Session) finishAlterChecks(ac *alterChecks, old, t *catalog.Table, db, 
 	}
 	t.Checks = checks
 	return s.checkFKActions(t)
+}
+
+// alterCheckNotFound is the error for ALTER CHECK (or ALTER CONSTRAINT)
+// naming no CHECK constraint of the table.
+func (s *Session) alterCheckNotFound(ac *alterChecks, old *catalog.Table, name string) error {
+	via := false
+	for _, n := range ac.viaConstraint {
+		if strings.EqualFold(n, name) {
+			via = true
+		}
+	}
+	if !via {
+		return checkNotFoundErr(name)
+	}
+	if dk, _, err := s.dropConstraint(old, name); err == nil && dk != nil {
+		return sqlErr(erAlterConstraintEnforcement, "HY000", "Altering constraint enforcement is not supported for the constraint '%s'. Enforcement state alter is not supported for the PRIMARY, UNIQUE and FOREIGN KEY type constraints.", name)
+	}
+	return sqlErr(erConstraintNotFound, "HY000", "Constraint '%s' does not exist.", name)
 }
 
 func indexOfCheck(cs []catalog.CheckConstraint, name string) int {

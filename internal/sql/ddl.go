@@ -47,7 +47,8 @@ func (s *Session) execDDL(ctx context.Context, stmt sqlparser.Statement, sql str
 	case *sqlparser.TruncateTable:
 		return s.truncateTable(ctx, st)
 	case *sqlparser.AlterTable:
-		return s.alterTable(ctx, st, s.columnChecks(sql))
+		_, viaConstraint, _ := parse.AlterConstraint(s.eng.Parser, sql)
+		return s.alterTable(ctx, st, s.columnChecks(sql), viaConstraint)
 	case *sqlparser.RenameTable:
 		return s.renameTables(ctx, st)
 	case *sqlparser.CreateView, *sqlparser.AlterView, *sqlparser.DropView:
