@@ -428,7 +428,7 @@ func (ac *alterChecks) addSpec(name string, cd *sqlparser.CheckConstraintDefinit
 	return nil
 }
 
-// finish applies the statement's CHECK constraint changes to the altered
+// finishAlterChecks applies the statement's CHECK constraint changes to the altered
 // definition t (final columns; db and name its final schema and name), with
 // old the table as it was.
 func (s *Session) finishAlterChecks(ac *alterChecks, old, t *catalog.Table, db, name string) error {
