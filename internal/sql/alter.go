@@ -265,6 +265,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 		t.Indexes = keep
 		a.rebuild = true
 	case *sqlparser.ChangeColumn, *sqlparser.ModifyColumn:
+		a.checks.columnsChanged = true
 		var oldName string
 		var cd *sqlparser.ColumnDefinition
 		var first bool
@@ -330,6 +331,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 		a.renameInIndexes(t.Columns[i].Name, nn)
 		t.Columns[i].Name = nn
 	case *sqlparser.AlterColumn:
+		a.checks.columnsChanged = true
 		i := a.colIndex(o.Column.Name.String())
 		if i < 0 {
 			return badFieldErr(o.Column.Name.String(), t.Name)

@@ -405,6 +405,10 @@ type alterChecks struct {
 	// (parsed as ALTER CHECK): a name that is not a CHECK constraint gets
 	// MySQL's answer for that form.
 	viaConstraint []string
+	// columnsChanged: a column definition changed (CHANGE, MODIFY, ALTER
+	// COLUMN); MySQL copies such a table, checking every row (a constraint
+	// may use DEFAULT(col)).
+	columnsChanged bool
 	// validate: rows must be checked (a constraint added or enforced).
 	validate bool
 }
@@ -504,6 +508,9 @@ func (s *Session) finishAlterChecks(ac *alterChecks, old, t *catalog.Table, db, 
 		checks = nil
 	}
 	t.Checks = checks
+	if ac.columnsChanged && t.HasEnforcedChecks() {
+		ac.validate = true
+	}
 	return s.checkFKActions(t)
 }
 
