@@ -84,3 +84,20 @@ func countChecks(stmt sqlparser.Statement) int {
 	}
 	return n
 }
+
+// TestMoveColumnChecksTruncated: every prefix of statements with CHECK
+// clauses is handled without panicking (the movers run on text that may not
+// parse).
+func TestMoveColumnChecksTruncated(t *testing.T) {
+	p := sqlparser.NewTestParser()
+	for _, sql := range []string{
+		"CREATE TABLE t6(a INTEGER CHECK (a > 0) UNIQUE CONSTRAINT c CHECK (a IS NOT NULL) NOT ENFORCED, CHECK (a < 9))",
+		"ALTER TABLE db.t ADD COLUMN (a INT CHECK (a < 5), b INT CONSTRAINT x CHECK (b < 5) ENFORCED), CHANGE c d INT CHECK (d > 0), MODIFY e INT CHECK (e <> 0) /*!80016 NOT ENFORCED */",
+		"ALTER TABLE t ALTER CONSTRAINT c NOT ENFORCED, ALTER CONSTRAINT d ENFORCED",
+	} {
+		for i := 0; i <= len(sql); i++ {
+			MoveColumnChecks(p, sql[:i])
+			AlterConstraint(p, sql[:i])
+		}
+	}
+}
