@@ -1,5 +1,5 @@
 // Package catalog holds strata's schema objects (databases, tables, columns,
-// indexes) and the data dictionary that persists them.
+// indexes, CHECK constraints) and the data dictionary that persists them.
 //
 // The catalog is read by the sql and table layers and persists itself through
 // txn; it never imports table. Definitions are immutable once published: a DDL
@@ -105,6 +105,9 @@ type Table struct {
 	Comment      string        `json:"comment,omitempty"`
 	// ForeignKeys are kept as written (parsed, not enforced).
 	ForeignKeys []string `json:"foreign_keys,omitempty"`
+	// Checks are the CHECK constraints in MySQL's order (by name; see
+	// SortChecks).
+	Checks []CheckConstraint `json:"checks,omitempty"`
 	// CreateTime is the Unix time the table was created.
 	CreateTime int64 `json:"create_time,omitempty"`
 }
@@ -182,6 +185,13 @@ func (t *Table) Clone() *Table {
 		n.Indexes[i] = &c
 	}
 	n.ForeignKeys = append([]string(nil), t.ForeignKeys...)
+	if t.Checks != nil {
+		n.Checks = make([]CheckConstraint, len(t.Checks))
+		for i, c := range t.Checks {
+			c.Columns = append([]string(nil), c.Columns...)
+			n.Checks[i] = c
+		}
+	}
 	return &n
 }
 

@@ -43,6 +43,18 @@ func ShowCreateTable(t *catalog.Table, autoInc uint64) string {
 		b = append(b, "  "...)
 		b = append(b, fk...)
 	}
+	for i := range t.Checks {
+		ck := &t.Checks[i]
+		sep()
+		b = append(b, "  CONSTRAINT "...)
+		b = appendIdent(b, ck.Name)
+		b = append(b, " CHECK ("...)
+		b = append(b, ck.Clause...)
+		b = append(b, ')')
+		if ck.NotEnforced {
+			b = append(b, " /*!80016 NOT ENFORCED */"...)
+		}
+	}
 	b = append(b, "\n) ENGINE=InnoDB"...)
 	if autoInc > 0 {
 		b = append(b, " AUTO_INCREMENT="...)

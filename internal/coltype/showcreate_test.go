@@ -116,6 +116,27 @@ func TestShowCreateTable(t *testing.T) {
 	}
 }
 
+// TestShowCreateTableChecks: foreign keys, then CHECK constraints in the
+// table's (MySQL's) order, NOT ENFORCED in a version comment.
+func TestShowCreateTableChecks(t *testing.T) {
+	tbl := buildTable(t, "create table `c``k` (a int, b int)")
+	tbl.ForeignKeys = []string{"CONSTRAINT `fk` FOREIGN KEY (`a`) REFERENCES `p` (`id`)"}
+	tbl.Checks = []catalog.CheckConstraint{
+		{Name: "a`b", Clause: "(`a` > 0)"},
+		{Name: "c``k_chk_1", Clause: "((`a` + `b`) < 10)", NotEnforced: true},
+	}
+	want := "CREATE TABLE `c``k` (\n" +
+		"  `a` int DEFAULT NULL,\n" +
+		"  `b` int DEFAULT NULL,\n" +
+		"  CONSTRAINT `fk` FOREIGN KEY (`a`) REFERENCES `p` (`id`),\n" +
+		"  CONSTRAINT `a``b` CHECK ((`a` > 0)),\n" +
+		"  CONSTRAINT `c````k_chk_1` CHECK (((`a` + `b`) < 10)) /*!80016 NOT ENFORCED */\n" +
+		") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci"
+	if got := ShowCreateTable(tbl, 0); got != want {
+		t.Errorf("SHOW CREATE TABLE mismatch\n got: %s\nwant: %s", got, want)
+	}
+}
+
 func TestQuoteIdent(t *testing.T) {
 	if got := QuoteIdent("a`b"); got != "`a``b`" {
 		t.Fatalf("got %s", got)

@@ -25,9 +25,15 @@ type alterState struct {
 	newIdx   []*catalog.Index
 	dropIdx  []*catalog.Index
 	renameTo *sqlparser.TableName
+	// orig is the table as it was; checks the CHECK constraint changes.
+	orig   *catalog.Table
+	checks alterChecks
 }
 
-func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable) (*sqltypes.Result, error) {
+// alterTable runs ALTER TABLE; checkCols names the column of each
+// column-level CHECK constraint it adds (see columnChecks), viaConstraint
+// the constraints named in ALTER CONSTRAINT (not ALTER CHECK) clauses.
+func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, checkCols, viaConstraint []string) (*sqltypes.Result, error) {
 	db, err := s.dbOrCurrent(st.Table.Qualifier)
 	if err != nil {
 		return nil, err
@@ -47,7 +53,9 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable) (*sq
 	if old == nil {
 		return nil, noTableErr(db, st.Table.Name.String())
 	}
-	a := &alterState{t: old.Clone(), idxCols: map[*catalog.Index][]string{}}
+	a := &alterState{t: old.Clone(), idxCols: map[*catalog.Index][]string{}, orig: old}
+	a.checks.cols = checkCols
+	a.checks.viaConstraint = viaConstraint
 	for i := range a.t.Columns {
 		a.mapping = append(a.mapping, i)
 	}
@@ -67,12 +75,31 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable) (*sq
 		return nil, err
 	}
 	nt := a.t
+	newDB, newName := old.DB, old.Name
+	if a.renameTo != nil {
+		if q := a.renameTo.Qualifier.String(); q != "" {
+			newDB = q
+		}
+		newName = a.renameTo.Name.String()
+	}
+	if err := s.finishAlterChecks(&a.checks, old, nt, newDB, newName); err != nil {
+		return nil, err
+	}
+	// A rebuilt table and a table given a new or newly enforced constraint
+	// have their rows checked against every enforced constraint.
+	var checks *checkSet
+	if a.rebuild || a.checks.validate {
+		var err error
+		if checks, err = s.compileChecks(nt); err != nil {
+			return nil, err
+		}
+	}
 	d := s.eng.Cat.BeginDDL()
 	if a.rebuild {
 		for _, ix := range nt.Indexes {
 			ix.ID = d.NewIndexID()
 		}
-		if err := s.rebuildTable(ctx, d, old, nt, a.mapping); err != nil {
+		if err := s.rebuildTable(ctx, d, old, nt, a.mapping, checks); err != nil {
 			d.Abort()
 			return nil, err
 		}
@@ -89,6 +116,12 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable) (*sq
 		if err := s.buildIndexEntries(ctx, d, old, nt, a.newIdx); err != nil {
 			d.Abort()
 			return nil, err
+		}
+		if a.checks.validate {
+			if err := s.validateRows(ctx, old, checks); err != nil {
+				d.Abort()
+				return nil, err
+			}
 		}
 		for _, ix := range a.dropIdx {
 			if err := d.DropIndexData(ix.ID); err != nil {
@@ -199,6 +232,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 			return sqlErr(sqlerror.ERCantDropFieldOrKey, "42000", "Can't DROP '%s'; check that column/key exists", o.Name.Name.String())
 		}
 		name := t.Columns[i].Name
+		a.checks.dropCols = append(a.checks.dropCols, o.Name.Name.String())
 		a.removeColumn(i)
 		if len(t.Columns) == 0 {
 			return sqlErr(sqlerror.ERCantRemoveAllFields, "42000", "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")
@@ -231,6 +265,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 		t.Indexes = keep
 		a.rebuild = true
 	case *sqlparser.ChangeColumn, *sqlparser.ModifyColumn:
+		a.checks.columnsChanged = true
 		var oldName string
 		var cd *sqlparser.ColumnDefinition
 		var first bool
@@ -251,6 +286,9 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 		}
 		if j := a.colIndex(col.Name); j >= 0 && j != i {
 			return sqlErr(sqlerror.ERDupFieldName, "42S21", "Duplicate column name '%s'", col.Name)
+		}
+		if !strings.EqualFold(oldName, col.Name) {
+			a.checks.renamed = append(a.checks.renamed, oldName)
 		}
 		// A primary key column stays NOT NULL.
 		if a.inPrimary(oldName) {
@@ -287,9 +325,13 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 		if j := a.colIndex(nn); j >= 0 && j != i {
 			return sqlErr(sqlerror.ERDupFieldName, "42S21", "Duplicate column name '%s'", nn)
 		}
+		if !strings.EqualFold(o.OldName.Name.String(), nn) {
+			a.checks.renamed = append(a.checks.renamed, o.OldName.Name.String())
+		}
 		a.renameInIndexes(t.Columns[i].Name, nn)
 		t.Columns[i].Name = nn
 	case *sqlparser.AlterColumn:
+		a.checks.columnsChanged = true
 		i := a.colIndex(o.Column.Name.String())
 		if i < 0 {
 			return badFieldErr(o.Column.Name.String(), t.Name)
@@ -352,6 +394,17 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 		a.idxCols[ix] = names
 		a.newIdx = append(a.newIdx, ix)
 	case *sqlparser.DropKey:
+		if o.Type == sqlparser.ConstraintType {
+			dk, isCheck, err := s.dropConstraint(a.orig, o.Name.String())
+			if err != nil {
+				return err
+			}
+			if isCheck {
+				a.checks.drop = append(a.checks.drop, o.Name.String())
+				return nil
+			}
+			return s.applyAlter(a, dk)
+		}
 		switch o.Type {
 		case sqlparser.PrimaryKeyType:
 			if t.HiddenPK {
@@ -371,6 +424,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 			}
 			t.ForeignKeys = keep
 		case sqlparser.CheckKeyType:
+			a.checks.drop = append(a.checks.drop, o.Name.String())
 		default:
 			name := o.Name.String()
 			for k, ix := range t.Indexes {
@@ -446,10 +500,17 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 		tn := o.Table
 		a.renameTo = &tn
 	case *sqlparser.AddConstraintDefinition:
-		if fk, ok := o.ConstraintDefinition.Details.(*sqlparser.ForeignKeyDefinition); ok {
-			t.ForeignKeys = append(t.ForeignKeys, formatForeignKey(t, o.ConstraintDefinition.Name.String(), fk))
+		switch cd := o.ConstraintDefinition.Details.(type) {
+		case *sqlparser.ForeignKeyDefinition:
+			t.ForeignKeys = append(t.ForeignKeys, formatForeignKey(t, o.ConstraintDefinition.Name.String(), cd))
+		case *sqlparser.CheckConstraintDefinition:
+			return a.checks.addSpec(o.ConstraintDefinition.Name.String(), cd)
+		default:
+			return unsupportedErr("ALTER TABLE %s", sqlparser.String(opt))
 		}
-	case sqlparser.AlgorithmValue, *sqlparser.LockOption, *sqlparser.Force, *sqlparser.Validation, *sqlparser.AlterCheck, *sqlparser.KeyState, *sqlparser.OrderByOption:
+	case *sqlparser.AlterCheck:
+		a.checks.enforce = append(a.checks.enforce, enforceCheck{name: o.Name.String(), enforced: o.Enforced})
+	case sqlparser.AlgorithmValue, *sqlparser.LockOption, *sqlparser.Force, *sqlparser.Validation, *sqlparser.KeyState, *sqlparser.OrderByOption:
 		// Accepted; strata's ALTER is always a consistent copy or in place.
 	default:
 		return unsupportedErr("ALTER TABLE %s", sqlparser.String(opt))

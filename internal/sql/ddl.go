@@ -16,6 +16,7 @@ import (
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/encoding"
+	"github.com/strata-db/strata/internal/sql/parse"
 	"github.com/strata-db/strata/internal/table"
 	"github.com/strata-db/strata/internal/txn"
 )
@@ -29,7 +30,9 @@ func isSystemSchema(db string) bool {
 }
 
 // execDDL runs a data-definition statement (after the implicit commit).
-func (s *Session) execDDL(ctx context.Context, stmt sqlparser.Statement) (*sqltypes.Result, error) {
+// sql is the statement's text, where CREATE and ALTER TABLE find which of
+// their CHECK constraints were written on a column.
+func (s *Session) execDDL(ctx context.Context, stmt sqlparser.Statement, sql string) (*sqltypes.Result, error) {
 	switch st := stmt.(type) {
 	case *sqlparser.CreateDatabase:
 		return s.createDatabase(st)
@@ -38,13 +41,14 @@ func (s *Session) execDDL(ctx context.Context, stmt sqlparser.Statement) (*sqlty
 	case *sqlparser.AlterDatabase:
 		return s.alterDatabase(st)
 	case *sqlparser.CreateTable:
-		return s.createTable(ctx, st)
+		return s.createTable(ctx, st, s.columnChecks(sql))
 	case *sqlparser.DropTable:
 		return s.dropTables(ctx, st)
 	case *sqlparser.TruncateTable:
 		return s.truncateTable(ctx, st)
 	case *sqlparser.AlterTable:
-		return s.alterTable(ctx, st)
+		_, viaConstraint, _ := parse.AlterConstraint(s.eng.Parser, sql)
+		return s.alterTable(ctx, st, s.columnChecks(sql), viaConstraint)
 	case *sqlparser.RenameTable:
 		return s.renameTables(ctx, st)
 	case *sqlparser.CreateView, *sqlparser.AlterView, *sqlparser.DropView:
@@ -170,7 +174,15 @@ func (s *Session) tableDefaults(db string) collations.ID {
 	return collations.ID(45)
 }
 
-func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable) (*sqltypes.Result, error) {
+// columnChecks returns, for each CHECK constraint of a CREATE or ALTER TABLE
+// statement in order, the column it was written on ("" for table-level
+// ones); nil when none was written on a column.
+func (s *Session) columnChecks(sql string) []string {
+	_, cols, _ := parse.MoveColumnChecks(s.eng.Parser, sql)
+	return cols
+}
+
+func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, checkCols []string) (*sqltypes.Result, error) {
 	db, err := s.dbOrCurrent(st.Table.Qualifier)
 	if err != nil {
 		return nil, err
@@ -206,6 +218,13 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable) (*
 		def = src.Clone()
 		def.DB, def.Name = db, name
 		def.AutoIncStart = 0
+		def.Checks = likeChecks(src.Checks, name)
+		if err := checkGeneratedNameLengths(def.Checks); err != nil {
+			return nil, err
+		}
+		if err := s.checkNamesFree(db, name, def.Checks); err != nil {
+			return nil, err
+		}
 	} else {
 		if st.Select != nil {
 			return nil, unsupportedErr("CREATE TABLE ... SELECT")
@@ -213,7 +232,7 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable) (*
 		if st.TableSpec == nil {
 			return nil, syntaxErr("You have an error in your SQL syntax; missing table definition")
 		}
-		def, err = s.buildTableDef(db, name, st.TableSpec)
+		def, err = s.buildTableDef(db, name, st.TableSpec, checkCols)
 		if err != nil {
 			return nil, err
 		}
@@ -241,8 +260,9 @@ func mustDB(q, def string) string {
 }
 
 // buildTableDef turns a parsed table spec into a definition (index ids not
-// yet assigned).
-func (s *Session) buildTableDef(db, name string, spec *sqlparser.TableSpec) (*catalog.Table, error) {
+// yet assigned). checkCols names the column of each column-level CHECK
+// constraint (see columnChecks).
+func (s *Session) buildTableDef(db, name string, spec *sqlparser.TableSpec, checkCols []string) (*catalog.Table, error) {
 	t := &catalog.Table{DB: db, Name: name, AutoIncCol: -1, Collation: s.tableDefaults(db)}
 	t.Charset = coltype.CharsetName(t.Collation)
 	// Table options first: they set the default collation of columns.
@@ -377,6 +397,18 @@ func (s *Session) buildTableDef(db, name string, spec *sqlparser.TableSpec) (*ca
 	}
 	if t.AutoIncCol >= 0 && !columnIsKeyStart(t, t.AutoIncCol) {
 		return nil, sqlErr(sqlerror.ERWrongAutoKey, "42000", "Incorrect table definition; there can be only one auto column and it must be defined as a key")
+	}
+	specs, err := checkSpecsOfTable(spec, checkCols)
+	if err != nil {
+		return nil, err
+	}
+	if len(specs) > 0 {
+		if t.Checks, err = s.addChecks(t, db, name, nil, specs, false); err != nil {
+			return nil, err
+		}
+		if err := s.checkFKActions(t); err != nil {
+			return nil, err
+		}
 	}
 	return t, nil
 }
@@ -616,6 +648,11 @@ func (s *Session) renameTables(ctx context.Context, st *sqlparser.RenameTable) (
 		}
 		nt := from.Clone()
 		nt.DB, nt.Name = tdb, p.ToTable.Name.String()
+		catalog.RenameGeneratedChecks(nt.Checks, from.Name, nt.Name)
+		if err := checkGeneratedNameLengths(nt.Checks); err != nil {
+			d.Abort()
+			return nil, err
+		}
 		if err := d.RemoveTableEntry(from.DB, from.Name); err != nil {
 			d.Abort()
 			return nil, err
@@ -627,6 +664,28 @@ func (s *Session) renameTables(ctx context.Context, st *sqlparser.RenameTable) (
 		gone[from.DB+"."+from.Name] = true
 		delete(cur, from.DB+"."+from.Name)
 		cur[tdb+"."+nt.Name] = nt
+	}
+	// CHECK constraint names stay unique per database once every pair has
+	// moved (RENAME TABLE a TO b, b TO a swaps generated names).
+	for _, nt := range cur {
+		for _, other := range s.eng.Cat.Tables(nt.DB) {
+			k := other.DB + "." + other.Name
+			if _, moved := cur[k]; moved || gone[k] {
+				continue
+			}
+			if err := checkNameClash(nt, other); err != nil {
+				d.Abort()
+				return nil, err
+			}
+		}
+		for _, other := range cur {
+			if other != nt && other.DB == nt.DB {
+				if err := checkNameClash(nt, other); err != nil {
+					d.Abort()
+					return nil, err
+				}
+			}
+		}
 	}
 	if err := d.Commit(); err != nil {
 		return nil, err
@@ -703,8 +762,10 @@ func dupEntryText(t *catalog.Table, ix *catalog.Index, row Row) string {
 }
 
 // rebuildTable copies every row of old into nt (new index ids), converting
-// columns through mapping (new ordinal -> old ordinal, -1 = new column).
-func (s *Session) rebuildTable(ctx context.Context, d *catalog.DDL, old, nt *catalog.Table, mapping []int) error {
+// columns through mapping (new ordinal -> old ordinal, -1 = new column), and
+// checks each new row against checks (nt's enforced CHECK constraints, nil
+// for none).
+func (s *Session) rebuildTable(ctx context.Context, d *catalog.DDL, old, nt *catalog.Table, mapping []int, checks *checkSet) error {
 	tx := s.eng.DB.Begin(ctx, txn.ReadCommitted, s.lockTimeout)
 	defer tx.Rollback()
 	src := s.eng.Store.Open(old)
@@ -778,6 +839,9 @@ func (s *Session) rebuildTable(ctx context.Context, d *catalog.DDL, old, nt *cat
 				v = coltype.ImplicitDefault(c)
 			}
 			nrow[i] = v
+		}
+		if _, err := s.checkRow(ex, checks, nrow, false); err != nil {
+			return err
 		}
 		rowID++
 		pk, err := dst.PKKey(kb[:0], nrow, rowID)

@@ -126,6 +126,25 @@ func (ex *execCtx) evalBool(e *cexpr, row Row) (b bool, err error) {
 	return res.ToBoolean(), nil
 }
 
+// evalFalse evaluates a condition and reports whether it is FALSE (NULL is
+// not), the test of a CHECK constraint.
+func (ex *execCtx) evalFalse(e *cexpr, row Row) (b bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = sqlErr(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression evaluation failed: %v", r)
+		}
+	}()
+	if err := ex.prepare(e, row); err != nil {
+		return false, err
+	}
+	ex.env.Row = row
+	res, err := ex.env.Evaluate(e.e)
+	if err != nil {
+		return false, evalErr(err)
+	}
+	return res.IsFalse(), nil
+}
+
 func evalErr(err error) error {
 	msg := err.Error()
 	if strings.Contains(msg, "value is out of range") {

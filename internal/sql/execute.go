@@ -33,6 +33,10 @@ const maxSessionPlans = 256
 
 // parse parses one statement, mapping parser errors to 1064.
 func (s *Session) parse(sql string) (sqlparser.Statement, int, error) {
+	// DDL forms Vitess's grammar lacks (it would parse them partially):
+	// column-level CHECK constraints where it takes none, ALTER CONSTRAINT.
+	sql, _, _ = parse.MoveColumnChecks(s.eng.Parser, sql)
+	sql, _, _ = parse.AlterConstraint(s.eng.Parser, sql)
 	stmt, bv, err := s.eng.Parser.Parse2(sql)
 	if err != nil {
 		// MySQL syntax the parser lacks: repair the text and try again,
@@ -381,7 +385,7 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 			return nil, err
 		}
 		s.rowCount = 0
-		return s.execDDL(ctx, stmt)
+		return s.execDDL(ctx, stmt, sql)
 	case *sqlparser.Load:
 		return nil, unsupportedErr("LOAD DATA")
 	case *sqlparser.CallProc:

@@ -39,12 +39,10 @@ func init() {
 		"CONSTRAINT_CATALOG s64", "CONSTRAINT_SCHEMA s64", "CONSTRAINT_NAME s64?",
 		"TABLE_SCHEMA s64", "TABLE_NAME s64", "CONSTRAINT_TYPE s11", "ENFORCED s3",
 	}, tableConstraintsRows)
-	// strata keeps no CHECK constraints; Rails reads this table on MySQL
-	// 8.0.16 and later.
 	defineSys(is, "CHECK_CONSTRAINTS", []string{
 		"CONSTRAINT_CATALOG s64", "CONSTRAINT_SCHEMA s64", "CONSTRAINT_NAME s64",
 		"CHECK_CLAUSE lt",
-	}, noRows)
+	}, checkConstraintsRows)
 }
 
 // visibleIndexes lists a table's indexes as MySQL orders them: primary key,
@@ -259,6 +257,24 @@ func tableConstraintsRows(s *Session, _ *execCtx, out *sysRows) error {
 		}
 		for _, fk := range s.foreignKeys(t) {
 			out.add("def", db, fk.name, db, t.Name, "FOREIGN KEY", "YES")
+		}
+		for _, ck := range t.Checks {
+			enforced := "YES"
+			if ck.NotEnforced {
+				enforced = "NO"
+			}
+			out.add("def", db, ck.Name, db, t.Name, "CHECK", enforced)
+		}
+	})
+	return nil
+}
+
+// checkConstraintsRows lists CHECK constraints with their clauses as MySQL
+// prints them.
+func checkConstraintsRows(s *Session, _ *execCtx, out *sysRows) error {
+	s.userTables(func(db string, t *catalog.Table) {
+		for _, ck := range t.Checks {
+			out.add("def", db, ck.Name, ck.Clause)
 		}
 	})
 	return nil

@@ -327,12 +327,17 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 		n = len(source)
 	}
 	multi := n > 1 || source != nil
+	checks, err := s.compileChecks(t)
+	if err != nil {
+		return nil, err
+	}
 	var onDup *onDupPlan
 	if len(st.OnDup) > 0 {
 		onDup, err = s.planOnDup(t, st.OnDup, &names)
 		if err != nil {
 			return nil, err
 		}
+		onDup.checks, onDup.ignore = checks, bool(st.Ignore)
 		ex.bv = s.bindSessionVars(names, ex.bv)
 		ex.env.BindVars = ex.bv
 	}
@@ -383,6 +388,12 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 		}
 		if err := b.finishRow(row, given, r+1, multi); err != nil {
 			return nil, err
+		}
+		if ok, err := s.checkRow(ex, checks, row, bool(st.Ignore)); !ok {
+			if err != nil {
+				return nil, err
+			}
+			continue
 		}
 		gen, explicit, err := b.assignAutoInc(ex.tx, row)
 		if err != nil {
@@ -512,6 +523,10 @@ func (s *Session) findConflict(ex *execCtx, tbl *table.Table, ix *catalog.Index,
 type onDupPlan struct {
 	cols  []int
 	exprs []*cexpr
+	// checks are the table's enforced CHECK constraints (nil: none); with
+	// ignore a violating update is skipped with a warning.
+	checks *checkSet
+	ignore bool
 }
 
 func (s *Session) planOnDup(t *catalog.Table, upd sqlparser.OnDup, names *[]string) (*onDupPlan, error) {
@@ -587,13 +602,19 @@ func (s *Session) applyOnDup(ex *execCtx, tbl *table.Table, p *onDupPlan, pk []b
 		both[ci] = copyRow(nil, Row{v})[0]
 	}
 	newRow := both[:n]
-	if rowsEqual(old, newRow) {
+	changed := !rowsEqual(old, newRow)
+	if changed {
+		s.applyOnUpdate(ex, t, newRow, p.cols)
+	}
+	if ok, err := s.checkRow(ex, p.checks, newRow, p.ignore); !ok {
+		return 0, err
+	}
+	if !changed {
 		if s.clientFoundRows {
 			return 1, nil
 		}
 		return 0, nil
 	}
-	s.applyOnUpdate(ex, t, newRow, p.cols)
 	if _, err := tbl.Update(ex.tx, pk, old, newRow); err != nil {
 		return 0, err
 	}

@@ -114,6 +114,10 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 	for lvl, tg := range targets {
 		t := tg.src.def
 		tbl := tg.src.tbl
+		checks, err := s.compileChecks(t)
+		if err != nil {
+			return nil, err
+		}
 		for k, tr := range tg.rows {
 			matched++
 			newRow := copyRow(nil, tr.row)
@@ -148,10 +152,19 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 				newRow[a.col] = copyRow(nil, Row{v})[0]
 				cols = append(cols, a.col)
 			}
-			if rowsEqual(tr.row, newRow) {
+			isChanged := !rowsEqual(tr.row, newRow)
+			if isChanged {
+				s.applyOnUpdate(ex, t, newRow, cols)
+			}
+			if ok, err := s.checkRow(ex, checks, newRow, bool(st.Ignore)); !ok {
+				if err != nil {
+					return nil, err
+				}
 				continue
 			}
-			s.applyOnUpdate(ex, t, newRow, cols)
+			if !isChanged {
+				continue
+			}
 			if _, err := tbl.Update(ex.tx, tr.pk, tr.row, newRow); err != nil {
 				return nil, err
 			}

@@ -184,6 +184,10 @@ func (c *compiler) defaultSlot(col string) (*slot, error) {
 			return ex.s.evalDefaultExpr(ex, cc, time.Now())
 		}
 		if !cc.HasDefault {
+			// A nullable column without DEFAULT defaults to NULL.
+			if cc.Nullable && !cc.AutoIncrement {
+				return sqltypes.NULL, nil
+			}
 			return sqltypes.NULL, sqlErr(sqlerror.ERNoDefaultForField, "HY000", "Field '%s' doesn't have a default value", cc.Name)
 		}
 		return cc.Default, nil

@@ -37,6 +37,8 @@ type dmlPlan struct {
 	exprs   []*cexpr // nil entry: SET col = DEFAULT
 	names   []string
 	version uint64
+	// checks are the table's enforced CHECK constraints (UPDATE; nil: none).
+	checks *checkSet
 }
 
 // planDML plans the row selection of a single-table UPDATE/DELETE.
@@ -212,6 +214,9 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 			}
 			p.exprs = append(p.exprs, x)
 		}
+		if p.checks, err = s.compileChecks(t); err != nil {
+			return nil, err
+		}
 		s.keepDML(st, p)
 	}
 	targets, err := s.collectTargets(ex, p)
@@ -256,10 +261,19 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 			}
 			newRow[ci] = copyRow(nil, Row{v})[0]
 		}
-		if rowsEqual(tr.row, newRow) {
+		isChanged := !rowsEqual(tr.row, newRow)
+		if isChanged {
+			s.applyOnUpdate(ex, t, newRow, p.cols)
+		}
+		if ok, err := s.checkRow(ex, p.checks, newRow, bool(st.Ignore)); !ok {
+			if err != nil {
+				return nil, err
+			}
 			continue
 		}
-		s.applyOnUpdate(ex, t, newRow, p.cols)
+		if !isChanged {
+			continue
+		}
 		if _, err := tbl.Update(ex.tx, tr.pk, tr.row, newRow); err != nil {
 			if st.Ignore {
 				if dup, ok := err.(*table.DupKeyError); ok {

@@ -5,7 +5,10 @@
 #   2. a MariaDB database dumped with `mysqldump --single-transaction` loads
 #      into strata;
 # and in both directions row counts and per-table checksums (computed with
-# the same portable query on both servers) match.
+# the same portable query on both servers) match, and the CHECK constraints
+# arrive and are enforced;
+#   4. a strata dump loads into strata with SHOW CREATE TABLE unchanged
+#      (CHECK constraints, NOT ENFORCED ones included).
 #
 # Usage: scripts/compat/mysqldump.sh [STRATA_BINARY]
 # Installs mariadb-server and mariadb-client when missing (needs root).
@@ -66,9 +69,10 @@ CREATE TABLE customers (
   created DATETIME NOT NULL,
   status ENUM('active','blocked') NOT NULL DEFAULT 'active',
   notes TEXT,
-  flags TINYINT UNSIGNED NOT NULL DEFAULT 0,
+  flags TINYINT UNSIGNED NOT NULL DEFAULT 0 CHECK (flags < 250),
   UNIQUE KEY uk_email (email),
-  KEY idx_name (name)
+  KEY idx_name (name),
+  CONSTRAINT chk_balance CHECK (balance > -100000 AND name <> '')
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 CREATE TABLE orders (
   id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY,
@@ -76,7 +80,8 @@ CREATE TABLE orders (
   amount DECIMAL(10,2) NOT NULL,
   placed TIMESTAMP NULL DEFAULT NULL,
   payload VARBINARY(32) DEFAULT NULL,
-  KEY idx_cust (customer_id, placed)
+  KEY idx_cust (customer_id, placed),
+  CHECK (amount >= 0)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 CREATE TABLE tags (name VARCHAR(20), weight SMALLINT) ENGINE=InnoDB;
 SQL
@@ -95,7 +100,7 @@ for i in range(1, n + 1):
         name.replace("\\", "\\\\").replace("'", "\\'").replace("\t", "\\t"), email, random.randint(-9999, 99999), random.randint(0, 99),
         "NULL" if i % 3 == 0 else "'19%02d-%02d-%02d'" % (random.randint(50, 99), random.randint(1, 12), random.randint(1, 28)),
         random.randint(1, 12), random.randint(1, 28), random.randint(0, 23), random.randint(0, 59), random.randint(0, 59),
-        random.choice(["active", "blocked"]), notes, random.randint(0, 255)))
+        random.choice(["active", "blocked"]), notes, random.randint(0, 249)))
     for j in range(random.randint(0, 3)):
         out.append("INSERT INTO orders (customer_id, amount, placed, payload) VALUES (%d, %d.%02d, %s, %s);" % (
             i, random.randint(0, 9999), random.randint(0, 99),
@@ -115,6 +120,16 @@ checksum() {
 SELECT 'customers', COUNT(*), COALESCE(SUM(CRC32(CONCAT_WS('|', id, name, IFNULL(email,'~'), balance, IFNULL(born,'~'), created, status, IFNULL(notes,'~'), flags))), 0) FROM customers;
 SELECT 'orders', COUNT(*), COALESCE(SUM(CRC32(CONCAT_WS('|', id, customer_id, amount, IFNULL(placed,'~'), IFNULL(HEX(payload),'~')))), 0) FROM orders;
 SELECT 'tags', COUNT(*), COALESCE(SUM(CRC32(CONCAT_WS('|', IFNULL(name,'~'), IFNULL(weight,'~')))), 0) FROM tags;"
+}
+
+# checks DB CLI...: the number of CHECK constraints of DB, then whether a
+# row violating one is refused (1) or not (0).
+checks() {
+	local db=$1
+	shift
+	local cli=("$@")
+	"${cli[@]}" -N -e "SELECT COUNT(*) FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = '$db'"
+	if "${cli[@]}" "$db" -e "INSERT INTO orders (customer_id, amount) VALUES (1, -1)" 2>/dev/null; then echo 0; else echo 1; fi
 }
 
 fail=0
@@ -138,6 +153,7 @@ mysqldump -h127.0.0.1 -P"$SP" -uroot --single-transaction src >"$TMP/from-strata
 "${M[@]}" -e "CREATE DATABASE dst"
 "${M[@]}" dst <"$TMP/from-strata.sql"
 compare "strata dump loads into MariaDB" "$(checksum src "${S[@]}")" "$(checksum dst "${M[@]}")"
+compare "strata's CHECK constraints load into MariaDB" "$(checks src "${S[@]}")" "$(checks dst "${M[@]}")"
 
 # 2. MariaDB -> strata
 "${M[@]}" -e "CREATE DATABASE msrc"
@@ -146,9 +162,18 @@ mysqldump -h127.0.0.1 -P"$MP" -uroot --single-transaction msrc >"$TMP/from-maria
 "${S[@]}" -e "CREATE DATABASE mdst"
 "${S[@]}" mdst <"$TMP/from-maria.sql"
 compare "MariaDB dump loads into strata" "$(checksum msrc "${M[@]}")" "$(checksum mdst "${S[@]}")"
+compare "MariaDB's CHECK constraints load into strata" "$(checks msrc "${M[@]}")" "$(checks mdst "${S[@]}")"
 
 # 3. The same data inserted on both servers is identical.
 compare "same inserts, same data" "$(checksum src "${S[@]}")" "$(checksum msrc "${M[@]}")"
+
+# 4. strata -> strata: table definitions unchanged, CHECK constraints (MySQL
+# 8.0 forms MariaDB lacks: NOT ENFORCED, generated names) included.
+"${S[@]}" -e "CREATE DATABASE ck; CREATE DATABASE ck2"
+"${S[@]}" ck -e "CREATE TABLE t (a INT CHECK (a > 0), b VARCHAR(10) CONSTRAINT b_x CHECK (b LIKE 'x%') NOT ENFORCED, CHECK (a < 100 OR b IS NULL)); INSERT INTO t VALUES (1, 'y')"
+mysqldump -h127.0.0.1 -P"$SP" -uroot --single-transaction ck >"$TMP/ck.sql"
+"${S[@]}" ck2 <"$TMP/ck.sql"
+compare "strata dump loads into strata" "$("${S[@]}" -N ck -e "SHOW CREATE TABLE t; SELECT * FROM t")" "$("${S[@]}" -N ck2 -e "SHOW CREATE TABLE t; SELECT * FROM t")"
 
 if ((fail)); then
 	echo "mysqldump round trips: FAILED"

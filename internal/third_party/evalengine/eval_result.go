@@ -92,6 +92,12 @@ func (er EvalResult) ToBoolean() bool {
 	return evalIsTruthy(er.v) == boolTrue
 }
 
+// IsFalse reports whether the result is FALSE: neither TRUE nor NULL (the
+// test a CHECK constraint applies; strata addition).
+func (er EvalResult) IsFalse() bool {
+	return evalIsTruthy(er.v) == boolFalse
+}
+
 // ToBooleanStrict is used when the casting to a boolean has to be minimally forgiving,
 // such as when assigning to a system variable that is expected to be a boolean
 func (er EvalResult) ToBooleanStrict() (bool, error) {

@@ -1,0 +1,118 @@
+package sql
+
+import (
+	"context"
+
+	"vitess.io/vitess/go/mysql/sqlerror"
+
+	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/txn"
+)
+
+// Enforcement of CHECK constraints on the rows DML writes (INSERT, INSERT
+// ... SELECT, REPLACE, INSERT ... ON DUPLICATE KEY UPDATE, UPDATE single
+// and multi-table) and on the existing rows ALTER TABLE validates.
+//
+// A row violates a constraint when its expression is FALSE; NULL (unknown)
+// passes. The statement then fails with 3819 (and, being atomic, changes
+// nothing); with IGNORE the row is skipped with a 3819 warning. Constraints
+// are compiled once per statement (or with a prepared UPDATE's plan) against
+// the table's column order, and evaluated in MySQL's order, by name.
+
+// checkSet is the compiled enforced CHECK constraints of one table
+// definition.
+type checkSet struct {
+	names []string
+	exprs []*cexpr
+}
+
+// compileChecks compiles t's enforced CHECK constraints; nil when there
+// are none.
+func (s *Session) compileChecks(t *catalog.Table) (*checkSet, error) {
+	if !t.HasEnforcedChecks() {
+		return nil, nil
+	}
+	sc := &scope{}
+	sc.addTable(t, t.Name)
+	c := &compiler{s: s, sc: sc, noDivChecks: true}
+	cs := &checkSet{}
+	for i := range t.Checks {
+		ck := &t.Checks[i]
+		if ck.NotEnforced {
+			continue
+		}
+		e, err := s.eng.Parser.ParseExpr(ck.Clause)
+		if err != nil {
+			return nil, sqlErr(sqlerror.ERUnknownError, "HY000", "check constraint %s of %s.%s: %v", ck.Name, t.DB, t.Name, err)
+		}
+		x, err := c.compile(e)
+		if err != nil {
+			return nil, err
+		}
+		cs.names = append(cs.names, ck.Name)
+		cs.exprs = append(cs.exprs, x)
+	}
+	return cs, nil
+}
+
+// violated returns the name of the first constraint row violates, "" when
+// it violates none.
+func (cs *checkSet) violated(ex *execCtx, row Row) (string, error) {
+	for i, x := range cs.exprs {
+		bad, err := ex.evalFalse(x, row)
+		if err != nil {
+			return "", err
+		}
+		if bad {
+			return cs.names[i], nil
+		}
+	}
+	return "", nil
+}
+
+// checkRow enforces cs (nil: no constraints) on a row about to be written.
+// With ignore a violation becomes warning 3819 and ok is false: the caller
+// skips the row. Otherwise it is error 3819.
+func (s *Session) checkRow(ex *execCtx, cs *checkSet, row Row, ignore bool) (ok bool, err error) {
+	if cs == nil {
+		return true, nil
+	}
+	name, err := cs.violated(ex, row)
+	if err != nil || name == "" {
+		return err == nil, err
+	}
+	if ignore {
+		s.warn("Warning", erCheckViolated, "Check constraint '"+name+"' is violated.")
+		return false, nil
+	}
+	return false, checkViolatedErr(name)
+}
+
+// validateRows checks every row of old against cs, the enforced constraints
+// of the altered definition (ALTER TABLE that adds or enforces a constraint
+// without rebuilding the table: the rows keep their layout).
+func (s *Session) validateRows(ctx context.Context, old *catalog.Table, cs *checkSet) error {
+	if cs == nil {
+		return nil
+	}
+	tx := s.eng.DB.Begin(ctx, txn.ReadCommitted, s.lockTimeout)
+	defer tx.Rollback()
+	sc, err := s.eng.Store.Open(old).NewScan(tx, old.Primary(), nil, nil, false, true)
+	if err != nil {
+		return err
+	}
+	defer sc.Close()
+	ex := s.newExecCtx(ctx, tx, nil)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		row, _, ok, err := sc.Next()
+		if err != nil || !ok {
+			return err
+		}
+		if _, err := s.checkRow(ex, cs, row, false); err != nil {
+			return err
+		}
+	}
+}
