@@ -32,7 +32,16 @@ type cachedPlan struct {
 const maxSessionPlans = 256
 
 // parse parses one statement, mapping parser errors to 1064.
-func (s *Session) parse(sql string) (sqlparser.Statement, int, error) {
+func (s *Session) parse(sql string) (stmt sqlparser.Statement, params int, err error) {
+	// Vitess's parser panics on a few inputs (a statement that starts with
+	// a comment before SHOW GRANTS FOR ...): a syntax error, not a dropped
+	// connection.
+	defer func() {
+		if r := recover(); r != nil {
+			stmt, params = nil, 0
+			err = syntaxErr(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '%s' at line 1", firstWords(sql, 3)))
+		}
+	}()
 	// DDL forms Vitess's grammar lacks (it would parse them partially):
 	// column-level CHECK constraints where it takes none, ALTER CONSTRAINT.
 	sql, _, _ = parse.MoveColumnChecks(s.eng.Parser, sql)
