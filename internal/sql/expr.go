@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"vitess.io/vitess/go/mysql/collations"
@@ -429,12 +430,36 @@ func (s *Session) exprName(e sqlparser.Expr) string {
 		return c.Name.String()
 	}
 	if l, ok := e.(*sqlparser.Literal); ok && l.Type == sqlparser.StrVal {
-		return l.Val // MySQL names a string literal column by its text: SELECT 'a' -> a
+		// MySQL names a string literal column by its text (SELECT 'a' -> a),
+		// without leading spaces (warning 1466).
+		name := strings.TrimLeft(l.Val, " \t\n\r")
+		if len(name) != len(l.Val) {
+			s.warn("Warning", 1466, fmt.Sprintf("Leading spaces are removed from name '%s'", l.Val))
+		}
+		return truncateName(name)
 	}
 	if name, ok := s.stmtTexts.Name(e); ok {
+		return truncateName(name)
+	}
+	return truncateName(stripIdentQuotes(sqlparser.String(e)))
+}
+
+// maxItemName is the length (in characters) MySQL cuts generated column
+// names to.
+const maxItemName = 255
+
+func truncateName(name string) string {
+	if len(name) <= maxItemName {
 		return name
 	}
-	return stripIdentQuotes(sqlparser.String(e))
+	n := 0
+	for i := range name {
+		if n == maxItemName {
+			return name[:i]
+		}
+		n++
+	}
+	return name
 }
 
 // setStatementText records the text of the statement being planned, for

@@ -18,7 +18,10 @@ package evalengine
 
 import (
 	"errors"
+
 	"sync/atomic"
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/sqltypes"
 
 	"vitess.io/vitess/go/vt/sqlparser"
 	"vitess.io/vitess/go/vt/vthash"
@@ -82,6 +85,18 @@ var vmPanics atomic.Int64
 // the interpreter (each is a typing defect of the compiler to fix).
 func VMPanics() int64 { return vmPanics.Load() }
 
+// interpretTyped evaluates p with the interpreter, whose CASE/COALESCE
+// type their result from the values met rather than statically: a DECIMAL-
+// typed expression's result is brought to its static scale, as the compiled
+// form would have shown it (strata).
+func (p *CompiledExpr) interpretTyped(env *ExpressionEnv) (EvalResult, error) {
+	e, err := p.ir.eval(env)
+	if err == nil && e != nil && p.typed.Type == sqltypes.Decimal {
+		e, err = evalCoerce(e, sqltypes.Decimal, p.typed.Size, p.typed.Scale, collations.CollationBinaryID, env.now, env.sqlmode.AllowZeroDate())
+	}
+	return EvalResult{v: e, collationEnv: env.collationEnv}, err
+}
+
 func (env *ExpressionEnv) EvaluateVM(p *CompiledExpr) (res EvalResult, err error) {
 	// strata: an operator that meets a value its compile-time type did not
 	// allow (a NULL typed not nullable, an INT typed DECIMAL) panics on a
@@ -90,13 +105,11 @@ func (env *ExpressionEnv) EvaluateVM(p *CompiledExpr) (res EvalResult, err error
 	defer func() {
 		if r := recover(); r != nil {
 			vmPanics.Add(1)
-			e, ierr := p.ir.eval(env)
-			res, err = EvalResult{v: e, collationEnv: env.collationEnv}, ierr
+			res, err = p.interpretTyped(env)
 		}
 	}()
 	if p.interpret {
-		e, ierr := p.ir.eval(env)
-		return EvalResult{v: e, collationEnv: env.collationEnv}, ierr
+		return p.interpretTyped(env)
 	}
 	env.vm.arena.reset()
 	env.vm.sp = 0
@@ -119,8 +132,7 @@ func (env *ExpressionEnv) EvaluateVM(p *CompiledExpr) (res EvalResult, err error
 	// and the value on top belongs to someone else: redo it interpreted.
 	if env.vm.sp != 1 {
 		vmPanics.Add(1)
-		e, ierr := p.ir.eval(env)
-		return EvalResult{v: e, collationEnv: env.collationEnv}, ierr
+		return p.interpretTyped(env)
 	}
 	return EvalResult{v: env.vm.stack[env.vm.sp-1], collationEnv: env.collationEnv}, nil
 
