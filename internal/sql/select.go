@@ -343,7 +343,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		p.sortNeed = !ordered
 	}
 	p.singleRead = len(p.srcs) == 1 && p.srcs[0].path != nil && p.srcs[0].path.unique &&
-		p.srcs[0].path.ix.Primary && p.lock == lockNone && !hasSubquery(sel) && !p.hasAgg && allSingleAlts(p.srcs[0].path)
+		p.srcs[0].path.ix.Primary && p.lock == lockNone && !hasSubquery(sel) && !p.hasAgg && p.srcs[0].path.singleAlts()
 	p.distinct = sel.Distinct
 	if p.distinct && p.hasAgg && len(p.groupBy) == 0 {
 		p.distinct = false // a single row
