@@ -54,6 +54,9 @@ type joinLevel struct {
 	vi      int
 	pk      []byte
 	rowBuf  Row
+	// fresh: the lock on pk was taken by this read (the transaction did
+	// not hold it before), so it is given back if the row does not match.
+	fresh bool
 }
 
 func newJoinIter(srcs []*tableSource, width int, lock lockMode) *joinIter {
@@ -170,14 +173,29 @@ func (j *joinIter) readPoint(ex *execCtx, src *tableSource, l *joinLevel, pk []b
 // lockAndReread locks the row at l.pk and reads its latest committed version
 // (InnoDB's current read).
 func (j *joinIter) lockAndReread(ex *execCtx, src *tableSource, l *joinLevel) (Row, bool, error) {
-	if err := src.tbl.LockRow(ex.tx, l.pk, j.lock == lockExclusive); err != nil {
+	fresh, err := src.tbl.LockRowFresh(ex.tx, l.pk, j.lock == lockExclusive)
+	if err != nil {
 		return nil, false, err
 	}
+	l.fresh = fresh
 	row, ok, err := src.tbl.Get(ex.tx, l.pk, true, l.rowBuf[:0])
 	if ok {
 		l.rowBuf = row
+	} else if err == nil {
+		j.unlockMiss(ex, src, l) // deleted before we got the lock
 	}
 	return row, ok, err
+}
+
+// unlockMiss gives back the lock of the row at level l when the row turned
+// out not to match (deleted, or rejected by the conditions at its level): a
+// locking read locks only the rows that match its WHERE, as InnoDB does under
+// READ COMMITTED. Locks the transaction held before the read stay.
+func (j *joinIter) unlockMiss(ex *execCtx, src *tableSource, l *joinLevel) {
+	if j.lock != lockNone && l.fresh {
+		src.tbl.UnlockRow(ex.tx, l.pk)
+		l.fresh = false
+	}
 }
 
 // currentPK returns the primary key of the row at level i (for UPDATE and
@@ -188,6 +206,13 @@ func (j *joinIter) currentPK(i int) []byte {
 		return nil
 	}
 	return l.pk
+}
+
+// freshLock reports whether the lock on the current row of level i was
+// taken by this statement's read (so it may be given back if the row is
+// not used after all).
+func (j *joinIter) freshLock(i int) bool {
+	return j.lock != lockNone && j.level[i].fresh
 }
 
 func (j *joinIter) place(i int, row Row) {
@@ -271,6 +296,7 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 					return nil, false, err
 				}
 				if !pass {
+					j.unlockMiss(ex, src, l)
 					continue
 				}
 			}
@@ -279,6 +305,7 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 				return nil, false, err
 			}
 			if !pass {
+				j.unlockMiss(ex, src, l)
 				continue
 			}
 			l.matched = true
@@ -287,6 +314,7 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 				return nil, false, err
 			}
 			if !pass {
+				j.unlockMiss(ex, src, l)
 				continue
 			}
 		}

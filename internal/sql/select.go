@@ -521,6 +521,10 @@ func (p *selectPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 	if p.distinct {
 		out.seen = map[string]struct{}{}
 	}
+	// A locking read sorted before LIMIT/OFFSET: remember each row's lock,
+	// to give back those of the rows the cut drops.
+	out.trackLocks = p.lock != lockNone && p.sortNeed && !p.hasAgg && len(p.srcs) == 1 &&
+		p.srcs[0].tbl != nil && (p.limit != nil || p.offset != nil)
 	if p.hasAgg {
 		if err := p.runAggregate(ex, out, constFalse); err != nil {
 			return nil, err
@@ -535,6 +539,9 @@ func (p *selectPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 			}
 			if !ok {
 				break
+			}
+			if out.trackLocks {
+				out.lockPK, out.lockFresh = ji.currentPK(0), ji.freshLock(0)
 			}
 			if err := out.add(row); err != nil {
 				return nil, err
@@ -581,6 +588,18 @@ type rowSink struct {
 	valSlab   Row
 	byteSlab  []byte
 	slabs     int
+	// trackLocks: each row carries a hidden last value, its index in
+	// locks; lockPK/lockFresh describe the row being added.
+	trackLocks bool
+	lockPK     []byte
+	lockFresh  bool
+	locks      []rowLock
+}
+
+// rowLock is the lock a locking read took on a result row.
+type rowLock struct {
+	pk    []byte
+	fresh bool
 }
 
 func (o *rowSink) full() bool {
@@ -625,8 +644,27 @@ func (o *rowSink) add(in Row) error {
 		o.skipped++
 		return nil
 	}
+	if o.trackLocks {
+		o.tmp = append(o.tmp, sqltypes.NewInt64(int64(len(o.locks))))
+		o.locks = append(o.locks, rowLock{pk: append([]byte(nil), o.lockPK...), fresh: o.lockFresh})
+	}
 	o.rows = append(o.rows, o.copyOut(o.tmp))
 	return nil
+}
+
+// unlockCut gives back the fresh locks of rows a sort-then-LIMIT dropped:
+// the statement does not return them.
+func (o *rowSink) unlockCut(rows []Row) {
+	src := o.p.srcs[0]
+	for _, r := range rows {
+		i, err := r[len(r)-1].ToInt64()
+		if err != nil || i < 0 || int(i) >= len(o.locks) {
+			continue
+		}
+		if l := o.locks[i]; l.fresh && l.pk != nil {
+			src.tbl.UnlockRow(o.ex.tx, l.pk)
+		}
+	}
 }
 
 // copyOut copies a projected row into slabs shared by the result's rows
@@ -666,16 +704,15 @@ func (o *rowSink) finish() ([]Row, error) {
 		if err := sortRows(rows, p.order, o.colls, o.ex); err != nil {
 			return nil, err
 		}
-		if o.offset >= uint64(len(rows)) {
-			rows = rows[:0]
-		} else {
-			rows = rows[o.offset:]
+		lo := min(o.offset, uint64(len(rows)))
+		hi := lo + min(o.limit, uint64(len(rows))-lo)
+		if o.trackLocks {
+			o.unlockCut(rows[:lo])
+			o.unlockCut(rows[hi:])
 		}
-		if uint64(len(rows)) > o.limit {
-			rows = rows[:o.limit]
-		}
+		rows = rows[lo:hi]
 	}
-	if p.visible < len(p.proj) {
+	if p.visible < len(p.proj) || o.trackLocks {
 		for i := range rows {
 			rows[i] = rows[i][:p.visible]
 		}
@@ -859,17 +896,6 @@ func splitConsumed(conds, consumed []sqlparser.Expr) (rest, used []sqlparser.Exp
 		}
 	}
 	return rest, used
-}
-
-// allSingleAlts reports whether every equality of the path has one value
-// (so the path reads at most one key).
-func allSingleAlts(ap *accessPath) bool {
-	for _, alts := range ap.eq {
-		if len(alts) != 1 {
-			return false
-		}
-	}
-	return true
 }
 
 // fixTemporalDecimals sets the fractional-second digits of a temporal

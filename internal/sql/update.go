@@ -18,6 +18,8 @@ import (
 type targetRow struct {
 	pk  []byte
 	row Row
+	// fresh: the statement took the row's lock (see unlockUnused).
+	fresh bool
 }
 
 // dmlPlan is a planned single-table UPDATE or DELETE: the access path and
@@ -115,7 +117,7 @@ func (s *Session) collectTargets(ex *execCtx, p *dmlPlan) ([]targetRow, error) {
 		if !ok {
 			break
 		}
-		out = append(out, targetRow{pk: append([]byte(nil), ji.currentPK(0)...), row: copyRow(nil, row)})
+		out = append(out, targetRow{pk: append([]byte(nil), ji.currentPK(0)...), row: copyRow(nil, row), fresh: ji.freshLock(0)})
 		if !p.ordered {
 			k := make(Row, len(p.sortKey)+1)
 			for i, e := range p.sortKey {
@@ -141,10 +143,15 @@ func (s *Session) collectTargets(ex *execCtx, p *dmlPlan) ([]targetRow, error) {
 		sorted := make([]targetRow, 0, len(out))
 		for _, k := range keyed {
 			i, _ := k[len(p.sortKey)].ToInt64()
-			sorted = append(sorted, out[i])
 			if uint64(len(sorted)) >= lim {
-				break
+				// Sorted out by LIMIT: the statement does not touch the
+				// row, so it does not keep it locked.
+				if tr := out[i]; tr.fresh {
+					p.tbl.UnlockRow(ex.tx, tr.pk)
+				}
+				continue
 			}
+			sorted = append(sorted, out[i])
 		}
 		out = sorted
 	}
