@@ -23,7 +23,10 @@ type tableSource struct {
 	// rangeFilter: conjuncts the key ranges enforce; checked only when the
 	// ranges were widened at execution.
 	rangeFilter []*cexpr
-	outer       bool // LEFT JOIN: emit a NULL row when nothing matches
+	// residual counts the conditions at this level the key ranges do not
+	// enforce (EXPLAIN's "Using where").
+	residual int
+	outer    bool // LEFT JOIN: emit a NULL row when nothing matches
 	// covering: no column of this table is needed (COUNT(*)): secondary
 	// index scans skip the row lookup.
 	covering bool

@@ -191,6 +191,11 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		}
 		var err error
 		onConds, filterConds := it.on, levelConds[i]
+		src.residual = len(onConds) + len(filterConds)
+		if src.path != nil {
+			rest, _ := splitConsumed(append(append([]sqlparser.Expr(nil), onConds...), filterConds...), src.path.consumed)
+			src.residual = len(rest)
+		}
 		var consumed []sqlparser.Expr
 		if src.path != nil && len(src.path.consumed) > 0 && p.lock == lockNone {
 			if it.outer {

@@ -65,6 +65,8 @@ func (s *Session) planDML(ex *execCtx, t *catalog.Table, alias string, where *sq
 		return nil, nil, err
 	}
 	p.src = &tableSource{def: t, tbl: p.tbl, alias: alias, width: len(t.Columns), path: ap}
+	rest, _ := splitConsumed(conds, ap.consumed)
+	p.src.residual = len(rest)
 	if p.src.filter, err = c.compileAll(conds); err != nil {
 		return nil, nil, err
 	}
