@@ -43,6 +43,9 @@ type joinIter struct {
 	level []joinLevel
 	depth int // deepest level with an open cursor
 	empty bool
+	// reads counts Handler_read_*; added to the session's at close.
+	reads handlerCounts
+	s     *Session
 }
 
 type joinLevel struct {
@@ -60,10 +63,14 @@ type joinLevel struct {
 	// fresh: the lock on pk was taken by this read (the transaction did
 	// not hold it before), so it is given back if the row does not match.
 	fresh bool
+	// step is the Handler_read_* counter of the scan's further rows,
+	// counted for each read once countNext is set.
+	step      *uint64
+	countNext bool
 }
 
-func newJoinIter(srcs []*tableSource, width int, lock lockMode) *joinIter {
-	return &joinIter{srcs: srcs, lock: lock, cur: make(Row, width), level: make([]joinLevel, len(srcs))}
+func newJoinIter(ex *execCtx, srcs []*tableSource, width int, lock lockMode) *joinIter {
+	return &joinIter{srcs: srcs, lock: lock, cur: make(Row, width), level: make([]joinLevel, len(srcs)), s: ex.s}
 }
 
 // open positions level i for the current outer row.
@@ -119,6 +126,7 @@ func (j *joinIter) fetch(ex *execCtx, i int) (Row, bool, error) {
 			r := l.ranges[l.ri]
 			if r.point {
 				l.ri++
+				j.reads.key++
 				row, ok, err := j.readPoint(ex, src, l, r.lo, latest)
 				if err != nil {
 					return nil, false, err
@@ -137,11 +145,16 @@ func (j *joinIter) fetch(ex *execCtx, i int) (Row, bool, error) {
 			}
 			l.scan = sc
 			l.ri++
+			j.countScan(src.path, l)
 		}
 		row, pk, ok, err := l.scan.Next()
 		if err != nil {
 			return nil, false, err
 		}
+		if l.countNext {
+			*l.step++
+		}
+		l.countNext = true
 		if !ok {
 			_ = l.scan.Close()
 			l.scan = nil
@@ -158,6 +171,31 @@ func (j *joinIter) fetch(ex *execCtx, i int) (Row, bool, error) {
 			}
 		}
 		return row, true, nil
+	}
+}
+
+// countScan counts the start of a scan of one key range at level l and
+// picks the counter of its further rows. The first row of an index scan
+// comes with its positioning read (read_key, read_first or read_last); in
+// a table scan every row is a read_rnd_next.
+func (j *joinIter) countScan(ap *accessPath, l *joinLevel) {
+	whole := len(ap.eq) == 0 && !ap.hasRange
+	l.countNext = false
+	switch {
+	case whole && ap.ix.Primary && !ap.ordered:
+		l.step, l.countNext = &j.reads.rndNext, true
+	case whole && ap.reverse:
+		j.reads.last++
+		l.step = &j.reads.prev
+	case whole:
+		j.reads.first++
+		l.step = &j.reads.next
+	case ap.reverse:
+		j.reads.key++
+		l.step = &j.reads.prev
+	default:
+		j.reads.key++
+		l.step = &j.reads.next
 	}
 }
 
@@ -335,6 +373,9 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 }
 
 func (j *joinIter) close() {
+	if j.s != nil {
+		j.s.handler.add(&j.reads)
+	}
 	for i := range j.level {
 		if j.level[i].scan != nil {
 			_ = j.level[i].scan.Close()

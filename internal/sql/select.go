@@ -535,7 +535,7 @@ func (p *selectPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 			return nil, err
 		}
 	} else if !constFalse {
-		ji := newJoinIter(p.srcs, p.width, p.lock)
+		ji := newJoinIter(ex, p.srcs, p.width, p.lock)
 		defer ji.close()
 		for !out.full() {
 			row, ok, err := ji.next(ex)

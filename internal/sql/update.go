@@ -104,7 +104,7 @@ func (s *Session) collectTargets(ex *execCtx, p *dmlPlan) ([]targetRow, error) {
 			return nil, err
 		}
 	}
-	ji := newJoinIter([]*tableSource{p.src}, len(p.t.Columns), lockExclusive)
+	ji := newJoinIter(ex, []*tableSource{p.src}, len(p.t.Columns), lockExclusive)
 	defer ji.close()
 	var out []targetRow
 	var keyed []Row
