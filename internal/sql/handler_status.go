@@ -21,6 +21,27 @@ type handlerCounts struct {
 	first, key, last, next, prev, rndNext uint64
 }
 
+// readStep names the counter of a scan's further rows.
+type readStep uint8
+
+const (
+	stepNext readStep = iota
+	stepPrev
+	stepRndNext
+)
+
+// count counts one further row of a scan.
+func (c *handlerCounts) count(s readStep) {
+	switch s {
+	case stepNext:
+		c.next++
+	case stepPrev:
+		c.prev++
+	default:
+		c.rndNext++
+	}
+}
+
 // handlerStatus accumulates counters; read by other sessions for SHOW
 // GLOBAL STATUS, so atomic.
 type handlerStatus struct {

@@ -56,17 +56,17 @@ type joinLevel struct {
 	matched bool
 	done    bool
 	nulled  bool
-	virt    []Row
-	vi      int
-	pk      []byte
-	rowBuf  Row
 	// fresh: the lock on pk was taken by this read (the transaction did
 	// not hold it before), so it is given back if the row does not match.
 	fresh bool
 	// step is the Handler_read_* counter of the scan's further rows,
 	// counted for each read once countNext is set.
-	step      *uint64
+	step      readStep
 	countNext bool
+	virt      []Row
+	vi        int
+	pk        []byte
+	rowBuf    Row
 }
 
 func newJoinIter(ex *execCtx, srcs []*tableSource, width int, lock lockMode) *joinIter {
@@ -152,7 +152,7 @@ func (j *joinIter) fetch(ex *execCtx, i int) (Row, bool, error) {
 			return nil, false, err
 		}
 		if l.countNext {
-			*l.step++
+			j.reads.count(l.step)
 		}
 		l.countNext = true
 		if !ok {
@@ -183,19 +183,19 @@ func (j *joinIter) countScan(ap *accessPath, l *joinLevel) {
 	l.countNext = false
 	switch {
 	case whole && ap.ix.Primary && !ap.ordered:
-		l.step, l.countNext = &j.reads.rndNext, true
+		l.step, l.countNext = stepRndNext, true
 	case whole && ap.reverse:
 		j.reads.last++
-		l.step = &j.reads.prev
+		l.step = stepPrev
 	case whole:
 		j.reads.first++
-		l.step = &j.reads.next
+		l.step = stepNext
 	case ap.reverse:
 		j.reads.key++
-		l.step = &j.reads.prev
+		l.step = stepPrev
 	default:
 		j.reads.key++
-		l.step = &j.reads.next
+		l.step = stepNext
 	}
 }
 

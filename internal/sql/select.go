@@ -528,8 +528,10 @@ func (p *selectPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 	}
 	// A locking read sorted before LIMIT/OFFSET: remember each row's lock,
 	// to give back those of the rows the cut drops.
-	out.trackLocks = p.lock != lockNone && p.sortNeed && !p.hasAgg && len(p.srcs) == 1 &&
-		p.srcs[0].tbl != nil && (p.limit != nil || p.offset != nil)
+	if p.lock != lockNone && p.sortNeed && !p.hasAgg && len(p.srcs) == 1 &&
+		p.srcs[0].tbl != nil && (p.limit != nil || p.offset != nil) {
+		out.locks = &rowLocks{}
+	}
 	if p.hasAgg {
 		if err := p.runAggregate(ex, out, constFalse); err != nil {
 			return nil, err
@@ -545,8 +547,8 @@ func (p *selectPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 			if !ok {
 				break
 			}
-			if out.trackLocks {
-				out.lockPK, out.lockFresh = ji.currentPK(0), ji.freshLock(0)
+			if out.locks != nil {
+				out.locks.pk, out.locks.fresh = ji.currentPK(0), ji.freshLock(0)
 			}
 			if err := out.add(row); err != nil {
 				return nil, err
@@ -593,12 +595,17 @@ type rowSink struct {
 	valSlab   Row
 	byteSlab  []byte
 	slabs     int
-	// trackLocks: each row carries a hidden last value, its index in
-	// locks; lockPK/lockFresh describe the row being added.
-	trackLocks bool
-	lockPK     []byte
-	lockFresh  bool
-	locks      []rowLock
+	// locks, when set, records the lock of each row (which carries its
+	// index in locks.rows as a hidden last value).
+	locks *rowLocks
+}
+
+// rowLocks are the locks a sorting locking read took on its result rows;
+// pk and fresh describe the row being added.
+type rowLocks struct {
+	pk    []byte
+	fresh bool
+	rows  []rowLock
 }
 
 // rowLock is the lock a locking read took on a result row.
@@ -649,9 +656,9 @@ func (o *rowSink) add(in Row) error {
 		o.skipped++
 		return nil
 	}
-	if o.trackLocks {
-		o.tmp = append(o.tmp, sqltypes.NewInt64(int64(len(o.locks))))
-		o.locks = append(o.locks, rowLock{pk: append([]byte(nil), o.lockPK...), fresh: o.lockFresh})
+	if l := o.locks; l != nil {
+		o.tmp = append(o.tmp, sqltypes.NewInt64(int64(len(l.rows))))
+		l.rows = append(l.rows, rowLock{pk: append([]byte(nil), l.pk...), fresh: l.fresh})
 	}
 	o.rows = append(o.rows, o.copyOut(o.tmp))
 	return nil
@@ -663,10 +670,10 @@ func (o *rowSink) unlockCut(rows []Row) {
 	src := o.p.srcs[0]
 	for _, r := range rows {
 		i, err := r[len(r)-1].ToInt64()
-		if err != nil || i < 0 || int(i) >= len(o.locks) {
+		if err != nil || i < 0 || int(i) >= len(o.locks.rows) {
 			continue
 		}
-		if l := o.locks[i]; l.fresh && l.pk != nil {
+		if l := o.locks.rows[i]; l.fresh && l.pk != nil {
 			src.tbl.UnlockRow(o.ex.tx, l.pk)
 		}
 	}
@@ -711,13 +718,13 @@ func (o *rowSink) finish() ([]Row, error) {
 		}
 		lo := min(o.offset, uint64(len(rows)))
 		hi := lo + min(o.limit, uint64(len(rows))-lo)
-		if o.trackLocks {
+		if o.locks != nil {
 			o.unlockCut(rows[:lo])
 			o.unlockCut(rows[hi:])
 		}
 		rows = rows[lo:hi]
 	}
-	if p.visible < len(p.proj) || o.trackLocks {
+	if p.visible < len(p.proj) || o.locks != nil {
 		for i := range rows {
 			rows[i] = rows[i][:p.visible]
 		}
