@@ -219,19 +219,20 @@ func (j *joinIter) lockAndReread(ex *execCtx, src *tableSource, l *joinLevel) (R
 		return nil, false, err
 	}
 	l.fresh = fresh
+	// A key with no row stays locked: no other transaction can insert it
+	// before this one ends (what InnoDB's gap lock gives a unique lookup
+	// that finds nothing).
 	row, ok, err := src.tbl.Get(ex.tx, l.pk, true, l.rowBuf[:0])
 	if ok {
 		l.rowBuf = row
-	} else if err == nil {
-		j.unlockMiss(ex, src, l) // deleted before we got the lock
 	}
 	return row, ok, err
 }
 
 // unlockMiss gives back the lock of the row at level l when the row turned
-// out not to match (deleted, or rejected by the conditions at its level): a
-// locking read locks only the rows that match its WHERE, as InnoDB does under
-// READ COMMITTED. Locks the transaction held before the read stay.
+// out not to match the conditions at its level: a locking read locks only
+// the rows that match its WHERE, as InnoDB does under READ COMMITTED. Locks
+// the transaction held before the read stay.
 func (j *joinIter) unlockMiss(ex *execCtx, src *tableSource, l *joinLevel) {
 	if j.lock != lockNone && l.fresh {
 		src.tbl.UnlockRow(ex.tx, l.pk)
