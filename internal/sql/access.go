@@ -26,6 +26,11 @@ type accessPath struct {
 	// subIn[k], when set, gives index column k's values from an
 	// uncorrelated IN (SELECT ...) instead of eq[k] (compat_insub.go).
 	subIn []*inSubquery
+	// tupleOf[k], when tupleOf is set and tupleOf[k].t >= 0, gives index
+	// column k's values from element e of the row-constructor IN
+	// tuples[t] instead of eq[k] (access_tuple.go).
+	tuples  []*tupleIn
+	tupleOf []tupleRef
 	// nullSafe[k]: the predicate on column k was <=> or IS NULL (NULL matches).
 	nullSafe []bool
 	isNull   []bool // column k IS NULL
@@ -47,10 +52,20 @@ type accessPath struct {
 	// sessions, and a plan runs one execution at a time.
 	inexact bool
 	keyBuf  []byte
+
+	// For EXPLAIN: the indexes a predicate could use (possible_keys), and
+	// per equality column its single value (nil for IS NULL or several
+	// values).
+	possible []*catalog.Index
+	eqVals   []sqlparser.Expr
 }
 
-// singleAlts reports whether every equality has exactly one value.
+// singleAlts reports whether every equality has exactly one value (the
+// path reads at most one key prefix).
 func (ap *accessPath) singleAlts() bool {
+	if ap.tuples != nil {
+		return false
+	}
 	for _, alts := range ap.eq {
 		if len(alts) != 1 {
 			return false
@@ -92,9 +107,46 @@ func consumable(p *predicate, ic catalog.IndexColumn) bool {
 type predicate struct {
 	src  sqlparser.Expr // the conjunct it came from
 	col  int            // table column ordinal
-	op   string         // "=", "<=>", "<", "<=", ">", ">=", "in", "between", "isnull", "insub"
+	op   string         // "=", "<=>", "<", "<=", ">", ">=", "in", "between", "isnull", "insub", "tuple"
 	vals []sqlparser.Expr
 	sub  *inSubquery // op "insub": the planned subquery (chooseAccess)
+	// cols: op "tuple" (row-constructor IN, col -1): the table columns of
+	// the left-hand row; each of vals is a ValTuple of as many values.
+	cols []int
+}
+
+// eqRank orders the equality-like predicates on one index column: a single
+// value beats a row-constructor IN (whose rows also fix other columns),
+// which beats an IN list, which beats IN (SELECT ...).
+func eqRank(p *predicate) int {
+	switch p.op {
+	case "=", "<=>", "isnull":
+		return 4
+	case "in":
+		if len(p.vals) == 1 {
+			return 4
+		}
+		return 2
+	case "tuple":
+		return 3
+	case "insub":
+		return 1
+	}
+	return 0
+}
+
+// binds reports whether p gives values of table column col, and for a
+// row-constructor IN which element of its rows does.
+func (p *predicate) binds(col int) (elem int, ok bool) {
+	if p.op == "tuple" {
+		for e, c := range p.cols {
+			if c == col {
+				return e, true
+			}
+		}
+		return 0, false
+	}
+	return 0, p.col == col
 }
 
 // sargable extracts predicates on columns of tbl (columns tblOff..tblOff+n of
@@ -149,6 +201,10 @@ func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int, outer *outerCtx,
 		switch e := c.(type) {
 		case *sqlparser.ComparisonExpr:
 			if e.Operator == sqlparser.InOp {
+				if p, ok := tuplePredicate(e, colOf, avail); ok {
+					out = append(out, p)
+					continue
+				}
 				col := colOf(e.Left)
 				if sq, ok := e.Right.(*sqlparser.Subquery); ok && col >= 0 {
 					out = append(out, predicate{src: c, col: col, op: "insub", vals: []sqlparser.Expr{sq}})
@@ -260,12 +316,14 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexH
 		eqCols  int
 		rngPred *predicate
 		eqPreds []*predicate
+		eqElems []int // for a "tuple" predicate: the element giving the column
 		score   int
 		ordered bool
 		reverse bool
 	}
 	preds = c.resolveInSubqueries(preds)
 	var best *cand
+	var possible []*catalog.Index
 	for ii, ix := range t.Indexes {
 		if t.HiddenPK && ii == 0 {
 			if hints.use != nil {
@@ -278,15 +336,17 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexH
 		cd := &cand{ix: ix}
 		for _, ic := range ix.Columns {
 			var eqp, rp *predicate
+			eqElem := 0
 			for pi := range preds {
 				p := &preds[pi]
-				if p.col != ic.Col {
+				elem, ok := p.binds(ic.Col)
+				if !ok {
 					continue
 				}
 				switch p.op {
-				case "=", "<=>", "in", "isnull", "insub":
-					if eqp == nil || (eqp.op == "insub" && p.op != "insub") || (eqp.op == "in" && p.op != "in" && p.op != "insub") {
-						eqp = p
+				case "=", "<=>", "in", "isnull", "insub", "tuple":
+					if eqp == nil || eqRank(p) > eqRank(eqp) {
+						eqp, eqElem = p, elem
 					}
 				default:
 					if rp == nil {
@@ -299,17 +359,22 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexH
 				// last part only.
 				if eqp != nil {
 					cd.eqPreds = append(cd.eqPreds, eqp)
+					cd.eqElems = append(cd.eqElems, eqElem)
 					cd.eqCols++
 				}
 				break
 			}
 			if eqp != nil {
 				cd.eqPreds = append(cd.eqPreds, eqp)
+				cd.eqElems = append(cd.eqElems, eqElem)
 				cd.eqCols++
 				continue
 			}
 			cd.rngPred = rp
 			break
+		}
+		if cd.eqCols > 0 || cd.rngPred != nil {
+			possible = append(possible, ix)
 		}
 		full := cd.eqCols == len(ix.Columns) && (ix.Primary || ix.Unique) && !t.HiddenPK
 		if full {
@@ -363,16 +428,36 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexH
 		if best != nil {
 			ix = best.ix
 		}
-		ap := &accessPath{ix: ix}
+		ap := &accessPath{ix: ix, possible: possible}
 		ap.ordered, ap.reverse = indexGivesOrder(ix, nil, order)
 		if t.HiddenPK && ix == t.Primary() {
 			ap.ordered = false
 		}
 		return ap, nil
 	}
-	ap := &accessPath{ix: best.ix, ordered: best.ordered, reverse: best.reverse}
+	ap := &accessPath{ix: best.ix, ordered: best.ordered, reverse: best.reverse, possible: possible}
 	ap.unique = best.eqCols == len(best.ix.Columns) && (best.ix.Primary || best.ix.Unique) && best.score >= 1000
 	for k, p := range best.eqPreds {
+		if p.op == "tuple" {
+			if err := ap.bindTuple(c, k, p, best.eqElems[k]); err != nil {
+				return nil, err
+			}
+			ap.eq = append(ap.eq, nil)
+			ap.nullSafe = append(ap.nullSafe, false)
+			ap.isNull = append(ap.isNull, false)
+			continue
+		}
+		if ap.tupleOf != nil {
+			ap.tupleOf = append(ap.tupleOf, tupleRef{t: -1})
+		}
+		var single sqlparser.Expr
+		if len(p.vals) == 1 && p.op != "insub" {
+			single = p.vals[0]
+		}
+		for len(ap.eqVals) < k {
+			ap.eqVals = append(ap.eqVals, nil)
+		}
+		ap.eqVals = append(ap.eqVals, single)
 		if consumable(p, best.ix.Columns[k]) {
 			ap.consumed = append(ap.consumed, p.src)
 		}
@@ -402,6 +487,7 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexH
 		ap.nullSafe = append(ap.nullSafe, p.op == "<=>" || p.op == "isnull")
 		ap.isNull = append(ap.isNull, p.op == "isnull")
 	}
+	ap.consumeTuples(best.ix)
 	if rp := best.rngPred; rp != nil {
 		var err error
 		ap.hasRange = true
@@ -462,13 +548,16 @@ func indexGivesOrder(ix *catalog.Index, eqPreds []*predicate, order []orderCol) 
 		return false, false
 	}
 	for _, p := range eqPreds {
-		if (p.op == "in" && len(p.vals) > 1) || p.op == "insub" {
+		if ((p.op == "in" || p.op == "tuple") && len(p.vals) > 1) || p.op == "insub" {
 			return false, false
 		}
 	}
 	eqCol := map[int]bool{}
 	for _, p := range eqPreds {
 		eqCol[p.col] = true
+		for _, c := range p.cols {
+			eqCol[c] = true // a one-row tuple fixes all its columns
+		}
 	}
 	k := 0
 	dir := 0 // 1 forward, -1 reverse
@@ -559,12 +648,32 @@ func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRang
 		}
 		return append(dst[:0], keyRange{lo: buf, hi: encoding.PrefixEnd(append([]byte(nil), buf...))}), true, nil
 	}
-	base := table.IndexPrefix(nil, ix)
-	prefixes := [][]byte{base}
+	var tparts [][][]byte
+	if ap.tuples != nil {
+		parts, exact, err := ap.tupleParts(ex, t, row)
+		if err != nil {
+			return nil, false, err
+		}
+		if !exact {
+			return ap.wholeRange(dst)
+		}
+		tparts = parts
+	}
+	prefixes := []keyPrefix{{key: table.IndexPrefix(nil, ix), pick: ap.noPicks()}}
 	for k, alts := range ap.eq {
 		ic := ix.Columns[k]
 		col := &t.Def.Columns[ic.Col]
-		var next [][]byte
+		if ap.tupleOf != nil && ap.tupleOf[k].t >= 0 {
+			prefixes = ap.extendTuple(prefixes, ap.tupleOf[k].t, tparts[k])
+			if len(prefixes) > 4096 {
+				return ap.wholeRange(dst)
+			}
+			if len(prefixes) == 0 {
+				return dst[:0], false, nil
+			}
+			continue
+		}
+		var next []keyPrefix
 		var subVals []sqltypes.Value
 		if k < len(ap.subIn) && ap.subIn[k] != nil {
 			vals, err := ap.subIn[k].values(ex, row)
@@ -596,11 +705,11 @@ func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRang
 				v = cv
 			}
 			for _, p := range prefixes {
-				k2, err := t.AppendKeyParts(append([]byte(nil), p...), &catalog.Index{Columns: []catalog.IndexColumn{ic}}, []sqltypes.Value{v})
+				k2, err := t.AppendKeyPart(append([]byte(nil), p.key...), ic, v)
 				if err != nil {
 					return ap.wholeRange(dst)
 				}
-				next = append(next, k2)
+				next = append(next, keyPrefix{key: k2, pick: p.pick})
 			}
 			if len(next) > 4096 {
 				return ap.wholeRange(dst)
@@ -614,7 +723,8 @@ func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRang
 	out := dst[:0]
 	point := ap.unique && !ap.hasRange && ix.Primary
 	if !ap.hasRange {
-		for _, p := range prefixes {
+		for _, pf := range prefixes {
+			p := pf.key
 			if point {
 				out = append(out, keyRange{lo: p, point: true})
 				continue
@@ -670,7 +780,8 @@ func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRang
 		hasLo, hasHi = hasHi, hasLo
 		loIncl, hiIncl = hiIncl, loIncl
 	}
-	for _, p := range prefixes {
+	for _, pf := range prefixes {
+		p := pf.key
 		var lo, hi []byte
 		switch {
 		case hasLo && loIncl:

@@ -297,7 +297,7 @@ func (p *selectPlan) runAggregate(ex *execCtx, out *rowSink, constFalse bool) er
 	gvals := make(Row, len(p.groupBy))
 	gcolls := make([]collations.ID, len(p.groupBy))
 	if !constFalse {
-		ji := newJoinIter(p.srcs, p.width, p.lock)
+		ji := newJoinIter(ex, p.srcs, p.width, p.lock)
 		defer ji.close()
 		for {
 			row, ok, err := ji.next(ex)

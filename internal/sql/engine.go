@@ -39,6 +39,9 @@ type Engine struct {
 	// Stats counters.
 	Questions atomic.Uint64
 	connected atomic.Int64
+	// handlerDone holds the Handler_read_* counts of closed sessions and
+	// of FLUSH STATUS (open sessions keep their own).
+	handlerDone handlerStatus
 }
 
 // Connected adjusts the count of open connections.

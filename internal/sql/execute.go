@@ -377,7 +377,14 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 		return s.execShow(ctx, &sqlparser.Show{Internal: &sqlparser.ShowBasic{Command: sqlparser.Column, Tbl: st.Table, Filter: f}})
 	case *sqlparser.ExplainStmt:
 		return s.execExplain(ctx, st)
-	case *sqlparser.OtherAdmin, *sqlparser.Flush:
+	case *sqlparser.Flush:
+		for _, o := range st.FlushOptions {
+			if strings.EqualFold(o, "status") {
+				s.flushStatus()
+			}
+		}
+		return &sqltypes.Result{}, nil
+	case *sqlparser.OtherAdmin:
 		return &sqltypes.Result{}, nil
 	case *sqlparser.LockTables, *sqlparser.UnlockTables:
 		if _, ok := st.(*sqlparser.UnlockTables); ok {

@@ -230,6 +230,10 @@ func translateErr(err error, e sqlparser.Expr) error {
 	if strings.Contains(msg, "Incorrect parameter count") {
 		return sqlErr(sqlerror.ERWrongParamcountToNativeFct, "42000", "%s", msg)
 	}
+	if i := strings.Index(msg, "Operand should contain"); i >= 0 {
+		// (a, b) = (1, 2, 3), (a, b) IN ((1, 2), (1)): row sizes differ.
+		return sqlErr(sqlerror.EROperandColumns, "21000", "%s", msg[i:])
+	}
 	if strings.Contains(msg, "UNIMPLEMENTED") || strings.Contains(msg, "not supported") {
 		if f, ok := e.(*sqlparser.FuncExpr); ok {
 			return sqlErr(sqlerror.ERSPDoesNotExist, "42000", "FUNCTION %s does not exist", f.Name.String())

@@ -170,13 +170,19 @@ func (b *fromBuilder) usingConds(cols sqlparser.Columns, right int) []sqlparser.
 	return out
 }
 
-// splitAnd splits a condition into its AND-ed conjuncts.
+// splitAnd splits a condition into its AND-ed conjuncts. A row equality
+// counts as the conjunction of its element equalities (splitRowEquality).
 func splitAnd(e sqlparser.Expr) []sqlparser.Expr {
 	if e == nil {
 		return nil
 	}
-	if a, ok := e.(*sqlparser.AndExpr); ok {
-		return append(splitAnd(a.Left), splitAnd(a.Right)...)
+	switch x := e.(type) {
+	case *sqlparser.AndExpr:
+		return append(splitAnd(x.Left), splitAnd(x.Right)...)
+	case *sqlparser.ComparisonExpr:
+		if parts := splitRowEquality(x); parts != nil {
+			return parts
+		}
 	}
 	return []sqlparser.Expr{e}
 }

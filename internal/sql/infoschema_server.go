@@ -45,8 +45,8 @@ func init() {
 	}, processlistRows)
 	defineSys(is, "SESSION_VARIABLES", varColumns, varRows(false, true))
 	defineSys(is, "GLOBAL_VARIABLES", varColumns, varRows(true, true))
-	defineSys(is, "SESSION_STATUS", varColumns, statusRows(true))
-	defineSys(is, "GLOBAL_STATUS", varColumns, statusRows(true))
+	defineSys(is, "SESSION_STATUS", varColumns, statusRows(true, false))
+	defineSys(is, "GLOBAL_STATUS", varColumns, statusRows(true, true))
 	defineSys(is, "USER_PRIVILEGES", []string{
 		"GRANTEE s292", "TABLE_CATALOG s512", "PRIVILEGE_TYPE s64", "IS_GRANTABLE s3",
 	}, userPrivilegesRows)
@@ -67,8 +67,8 @@ func init() {
 	psVarColumns := []string{"VARIABLE_NAME s64", "VARIABLE_VALUE s1024?"}
 	defineSys(ps, "session_variables", psVarColumns, varRows(false, false))
 	defineSys(ps, "global_variables", psVarColumns, varRows(true, false))
-	defineSys(ps, "session_status", psVarColumns, statusRows(false))
-	defineSys(ps, "global_status", psVarColumns, statusRows(false))
+	defineSys(ps, "session_status", psVarColumns, statusRows(false, false))
+	defineSys(ps, "global_status", psVarColumns, statusRows(false, true))
 
 	const my = "mysql"
 	defineSys(my, "user", []string{
@@ -109,10 +109,11 @@ func varRows(global, upper bool) func(*Session, *execCtx, *sysRows) error {
 	}
 }
 
-// statusRows lists status variables (strata keeps no per-session counters).
-func statusRows(upper bool) func(*Session, *execCtx, *sysRows) error {
+// statusRows lists status variables: the session's, or with global the
+// server's.
+func statusRows(upper, global bool) func(*Session, *execCtx, *sysRows) error {
 	return func(s *Session, _ *execCtx, out *sysRows) error {
-		for _, kv := range s.statusVars() {
+		for _, kv := range s.statusVars(global) {
 			name := kv[0]
 			if upper {
 				name = strings.ToUpper(name)

@@ -23,7 +23,10 @@ type tableSource struct {
 	// rangeFilter: conjuncts the key ranges enforce; checked only when the
 	// ranges were widened at execution.
 	rangeFilter []*cexpr
-	outer       bool // LEFT JOIN: emit a NULL row when nothing matches
+	// residual counts the conditions at this level the key ranges do not
+	// enforce (EXPLAIN's "Using where").
+	residual int
+	outer    bool // LEFT JOIN: emit a NULL row when nothing matches
 	// covering: no column of this table is needed (COUNT(*)): secondary
 	// index scans skip the row lookup.
 	covering bool
@@ -40,6 +43,9 @@ type joinIter struct {
 	level []joinLevel
 	depth int // deepest level with an open cursor
 	empty bool
+	// reads counts Handler_read_*; added to the session's at close.
+	reads handlerCounts
+	s     *Session
 }
 
 type joinLevel struct {
@@ -50,14 +56,21 @@ type joinLevel struct {
 	matched bool
 	done    bool
 	nulled  bool
-	virt    []Row
-	vi      int
-	pk      []byte
-	rowBuf  Row
+	// fresh: the lock on pk was taken by this read (the transaction did
+	// not hold it before), so it is given back if the row does not match.
+	fresh bool
+	// step is the Handler_read_* counter of the scan's further rows,
+	// counted for each read once countNext is set.
+	step      readStep
+	countNext bool
+	virt      []Row
+	vi        int
+	pk        []byte
+	rowBuf    Row
 }
 
-func newJoinIter(srcs []*tableSource, width int, lock lockMode) *joinIter {
-	return &joinIter{srcs: srcs, lock: lock, cur: make(Row, width), level: make([]joinLevel, len(srcs))}
+func newJoinIter(ex *execCtx, srcs []*tableSource, width int, lock lockMode) *joinIter {
+	return &joinIter{srcs: srcs, lock: lock, cur: make(Row, width), level: make([]joinLevel, len(srcs)), s: ex.s}
 }
 
 // open positions level i for the current outer row.
@@ -113,6 +126,7 @@ func (j *joinIter) fetch(ex *execCtx, i int) (Row, bool, error) {
 			r := l.ranges[l.ri]
 			if r.point {
 				l.ri++
+				j.reads.key++
 				row, ok, err := j.readPoint(ex, src, l, r.lo, latest)
 				if err != nil {
 					return nil, false, err
@@ -131,11 +145,16 @@ func (j *joinIter) fetch(ex *execCtx, i int) (Row, bool, error) {
 			}
 			l.scan = sc
 			l.ri++
+			j.countScan(src.path, l)
 		}
 		row, pk, ok, err := l.scan.Next()
 		if err != nil {
 			return nil, false, err
 		}
+		if l.countNext {
+			j.reads.count(l.step)
+		}
+		l.countNext = true
 		if !ok {
 			_ = l.scan.Close()
 			l.scan = nil
@@ -155,6 +174,31 @@ func (j *joinIter) fetch(ex *execCtx, i int) (Row, bool, error) {
 	}
 }
 
+// countScan counts the start of a scan of one key range at level l and
+// picks the counter of its further rows. The first row of an index scan
+// comes with its positioning read (read_key, read_first or read_last); in
+// a table scan every row is a read_rnd_next.
+func (j *joinIter) countScan(ap *accessPath, l *joinLevel) {
+	whole := len(ap.eq) == 0 && !ap.hasRange
+	l.countNext = false
+	switch {
+	case whole && ap.ix.Primary && !ap.ordered:
+		l.step, l.countNext = stepRndNext, true
+	case whole && ap.reverse:
+		j.reads.last++
+		l.step = stepPrev
+	case whole:
+		j.reads.first++
+		l.step = stepNext
+	case ap.reverse:
+		j.reads.key++
+		l.step = stepPrev
+	default:
+		j.reads.key++
+		l.step = stepNext
+	}
+}
+
 func (j *joinIter) readPoint(ex *execCtx, src *tableSource, l *joinLevel, pk []byte, latest bool) (Row, bool, error) {
 	if j.lock != lockNone {
 		l.pk = append(l.pk[:0], pk...)
@@ -170,14 +214,30 @@ func (j *joinIter) readPoint(ex *execCtx, src *tableSource, l *joinLevel, pk []b
 // lockAndReread locks the row at l.pk and reads its latest committed version
 // (InnoDB's current read).
 func (j *joinIter) lockAndReread(ex *execCtx, src *tableSource, l *joinLevel) (Row, bool, error) {
-	if err := src.tbl.LockRow(ex.tx, l.pk, j.lock == lockExclusive); err != nil {
+	fresh, err := src.tbl.LockRowFresh(ex.tx, l.pk, j.lock == lockExclusive)
+	if err != nil {
 		return nil, false, err
 	}
+	l.fresh = fresh
+	// A key with no row stays locked: no other transaction can insert it
+	// before this one ends (what InnoDB's gap lock gives a unique lookup
+	// that finds nothing).
 	row, ok, err := src.tbl.Get(ex.tx, l.pk, true, l.rowBuf[:0])
 	if ok {
 		l.rowBuf = row
 	}
 	return row, ok, err
+}
+
+// unlockMiss gives back the lock of the row at level l when the row turned
+// out not to match the conditions at its level: a locking read locks only
+// the rows that match its WHERE, as InnoDB does under READ COMMITTED. Locks
+// the transaction held before the read stay.
+func (j *joinIter) unlockMiss(ex *execCtx, src *tableSource, l *joinLevel) {
+	if j.lock != lockNone && l.fresh {
+		src.tbl.UnlockRow(ex.tx, l.pk)
+		l.fresh = false
+	}
 }
 
 // currentPK returns the primary key of the row at level i (for UPDATE and
@@ -188,6 +248,13 @@ func (j *joinIter) currentPK(i int) []byte {
 		return nil
 	}
 	return l.pk
+}
+
+// freshLock reports whether the lock on the current row of level i was
+// taken by this statement's read (so it may be given back if the row is
+// not used after all).
+func (j *joinIter) freshLock(i int) bool {
+	return j.lock != lockNone && j.level[i].fresh
 }
 
 func (j *joinIter) place(i int, row Row) {
@@ -271,6 +338,7 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 					return nil, false, err
 				}
 				if !pass {
+					j.unlockMiss(ex, src, l)
 					continue
 				}
 			}
@@ -279,6 +347,7 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 				return nil, false, err
 			}
 			if !pass {
+				j.unlockMiss(ex, src, l)
 				continue
 			}
 			l.matched = true
@@ -287,6 +356,7 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 				return nil, false, err
 			}
 			if !pass {
+				j.unlockMiss(ex, src, l)
 				continue
 			}
 		}
@@ -304,6 +374,9 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 }
 
 func (j *joinIter) close() {
+	if j.s != nil {
+		j.s.handler.add(&j.reads)
+	}
 	for i := range j.level {
 		if j.level[i].scan != nil {
 			_ = j.level[i].scan.Close()

@@ -48,7 +48,7 @@ func (s *Session) collectMulti(ex *execCtx, p *selectPlan, targets map[int]*mult
 			return err
 		}
 	}
-	ji := newJoinIter(p.srcs, p.width, lockExclusive)
+	ji := newJoinIter(ex, p.srcs, p.width, lockExclusive)
 	defer ji.close()
 	for {
 		row, ok, err := ji.next(ex)

@@ -221,6 +221,11 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		}
 		var err error
 		onConds, filterConds := it.on, levelConds[lvl]
+		src.residual = len(onConds) + len(filterConds)
+		if src.path != nil {
+			rest, _ := splitConsumed(append(append([]sqlparser.Expr(nil), onConds...), filterConds...), src.path.consumed)
+			src.residual = len(rest)
+		}
 		var consumed []sqlparser.Expr
 		if src.path != nil && len(src.path.consumed) > 0 && p.lock == lockNone {
 			if it.outer {
@@ -373,7 +378,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		p.sortNeed = !ordered
 	}
 	p.singleRead = len(p.srcs) == 1 && p.srcs[0].path != nil && p.srcs[0].path.unique &&
-		p.srcs[0].path.ix.Primary && p.lock == lockNone && !hasSubquery(sel) && !p.hasAgg && allSingleAlts(p.srcs[0].path)
+		p.srcs[0].path.ix.Primary && p.lock == lockNone && !hasSubquery(sel) && !p.hasAgg && p.srcs[0].path.singleAlts()
 	p.distinct = sel.Distinct
 	if p.distinct && p.hasAgg && len(p.groupBy) == 0 {
 		p.distinct = false // a single row
@@ -551,12 +556,18 @@ func (p *selectPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 	if p.distinct {
 		out.seen = map[string]struct{}{}
 	}
+	// A locking read sorted before LIMIT/OFFSET: remember each row's lock,
+	// to give back those of the rows the cut drops.
+	if p.lock != lockNone && p.sortNeed && !p.hasAgg && len(p.srcs) == 1 &&
+		p.srcs[0].tbl != nil && (p.limit != nil || p.offset != nil) {
+		out.locks = &rowLocks{}
+	}
 	if p.hasAgg {
 		if err := p.runAggregate(ex, out, constFalse); err != nil {
 			return nil, err
 		}
 	} else if !constFalse {
-		ji := newJoinIter(p.srcs, p.width, p.lock)
+		ji := newJoinIter(ex, p.srcs, p.width, p.lock)
 		defer ji.close()
 		for !out.full() {
 			row, ok, err := ji.next(ex)
@@ -565,6 +576,9 @@ func (p *selectPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 			}
 			if !ok {
 				break
+			}
+			if out.locks != nil {
+				out.locks.pk, out.locks.fresh = ji.currentPK(0), ji.freshLock(0)
 			}
 			if err := out.add(row); err != nil {
 				return nil, err
@@ -611,6 +625,23 @@ type rowSink struct {
 	valSlab   Row
 	byteSlab  []byte
 	slabs     int
+	// locks, when set, records the lock of each row (which carries its
+	// index in locks.rows as a hidden last value).
+	locks *rowLocks
+}
+
+// rowLocks are the locks a sorting locking read took on its result rows;
+// pk and fresh describe the row being added.
+type rowLocks struct {
+	pk    []byte
+	fresh bool
+	rows  []rowLock
+}
+
+// rowLock is the lock a locking read took on a result row.
+type rowLock struct {
+	pk    []byte
+	fresh bool
 }
 
 func (o *rowSink) full() bool {
@@ -655,8 +686,27 @@ func (o *rowSink) add(in Row) error {
 		o.skipped++
 		return nil
 	}
+	if l := o.locks; l != nil {
+		o.tmp = append(o.tmp, sqltypes.NewInt64(int64(len(l.rows))))
+		l.rows = append(l.rows, rowLock{pk: append([]byte(nil), l.pk...), fresh: l.fresh})
+	}
 	o.rows = append(o.rows, o.copyOut(o.tmp))
 	return nil
+}
+
+// unlockCut gives back the fresh locks of rows a sort-then-LIMIT dropped:
+// the statement does not return them.
+func (o *rowSink) unlockCut(rows []Row) {
+	src := o.p.srcs[0]
+	for _, r := range rows {
+		i, err := r[len(r)-1].ToInt64()
+		if err != nil || i < 0 || int(i) >= len(o.locks.rows) {
+			continue
+		}
+		if l := o.locks.rows[i]; l.fresh && l.pk != nil {
+			src.tbl.UnlockRow(o.ex.tx, l.pk)
+		}
+	}
 }
 
 // copyOut copies a projected row into slabs shared by the result's rows
@@ -696,16 +746,15 @@ func (o *rowSink) finish() ([]Row, error) {
 		if err := sortRows(rows, p.order, o.colls, o.ex); err != nil {
 			return nil, err
 		}
-		if o.offset >= uint64(len(rows)) {
-			rows = rows[:0]
-		} else {
-			rows = rows[o.offset:]
+		lo := min(o.offset, uint64(len(rows)))
+		hi := lo + min(o.limit, uint64(len(rows))-lo)
+		if o.locks != nil {
+			o.unlockCut(rows[:lo])
+			o.unlockCut(rows[hi:])
 		}
-		if uint64(len(rows)) > o.limit {
-			rows = rows[:o.limit]
-		}
+		rows = rows[lo:hi]
 	}
-	if p.visible < len(p.proj) {
+	if p.visible < len(p.proj) || o.locks != nil {
 		for i := range rows {
 			rows[i] = rows[i][:p.visible]
 		}
@@ -889,17 +938,6 @@ func splitConsumed(conds, consumed []sqlparser.Expr) (rest, used []sqlparser.Exp
 		}
 	}
 	return rest, used
-}
-
-// allSingleAlts reports whether every equality of the path has one value
-// (so the path reads at most one key).
-func allSingleAlts(ap *accessPath) bool {
-	for _, alts := range ap.eq {
-		if len(alts) != 1 {
-			return false
-		}
-	}
-	return true
 }
 
 // fixTemporalDecimals sets the fractional-second digits of a temporal

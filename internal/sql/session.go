@@ -91,6 +91,9 @@ type Session struct {
 	// plan is kept there).
 	running *cachedPlan
 	ctes    []map[string]*cteDef
+
+	// handler counts the session's Handler_read_* status.
+	handler handlerStatus
 }
 
 type mdlRef struct{ db, table string }
@@ -310,6 +313,7 @@ func (s *Session) rollback() {
 // Close ends the session, rolling back any open transaction.
 func (s *Session) Close() {
 	s.eng.unregister(s)
+	s.flushStatus()
 	s.rollback()
 	s.releaseUserLocks()
 }

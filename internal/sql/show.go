@@ -191,7 +191,7 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 		return textResult([]string{"Variable_name", "Value"}, rows), nil
 	case sqlparser.StatusGlobal, sqlparser.StatusSession:
 		var rows [][]string
-		for _, kv := range s.statusVars() {
+		for _, kv := range s.statusVars(sh.Command == sqlparser.StatusGlobal) {
 			if like == "" || likeMatch(like, kv[0]) {
 				rows = append(rows, kv)
 			}
@@ -330,12 +330,17 @@ func showVarText(name string, v sqltypes.Value) string {
 	return v.ToString()
 }
 
-func (s *Session) statusVars() [][]string {
+// statusVars lists the status variables: the session's values, or with
+// global the server's.
+func (s *Session) statusVars(global bool) [][]string {
 	st := s.eng.DB.Locks().Stats()
 	uptime := int64(timeSince(s.eng.StartTime).Seconds())
-	return [][]string{
+	rows := [][]string{
 		{"Aborted_clients", "0"},
 		{"Com_commit", "0"},
+	}
+	rows = append(rows, s.handlerRows(global)...)
+	return append(rows, [][]string{
 		{"Innodb_row_lock_current_waits", strconv.FormatInt(st.Waiters, 10)},
 		{"Innodb_row_lock_waits", strconv.FormatUint(st.Waits, 10)},
 		{"Innodb_deadlocks", strconv.FormatUint(st.Deadlocks, 10)},
@@ -343,7 +348,7 @@ func (s *Session) statusVars() [][]string {
 		{"Queries", strconv.FormatUint(s.eng.Questions.Load(), 10)},
 		{"Threads_connected", strconv.FormatInt(int64(s.eng.connected.Load()), 10)},
 		{"Uptime", strconv.FormatInt(uptime, 10)},
-	}
+	}...)
 }
 
 // showTarget resolves the table of SHOW COLUMNS/INDEX.

@@ -18,6 +18,8 @@ import (
 type targetRow struct {
 	pk  []byte
 	row Row
+	// fresh: the statement took the row's lock (see unlockUnused).
+	fresh bool
 }
 
 // dmlPlan is a planned single-table UPDATE or DELETE: the access path and
@@ -65,6 +67,8 @@ func (s *Session) planDML(ex *execCtx, t *catalog.Table, alias string, where *sq
 		return nil, nil, err
 	}
 	p.src = &tableSource{def: t, tbl: p.tbl, alias: alias, width: len(t.Columns), path: ap}
+	rest, _ := splitConsumed(conds, ap.consumed)
+	p.src.residual = len(rest)
 	if p.src.filter, err = c.compileAll(conds); err != nil {
 		return nil, nil, err
 	}
@@ -102,7 +106,7 @@ func (s *Session) collectTargets(ex *execCtx, p *dmlPlan) ([]targetRow, error) {
 			return nil, err
 		}
 	}
-	ji := newJoinIter([]*tableSource{p.src}, len(p.t.Columns), lockExclusive)
+	ji := newJoinIter(ex, []*tableSource{p.src}, len(p.t.Columns), lockExclusive)
 	defer ji.close()
 	var out []targetRow
 	var keyed []Row
@@ -117,7 +121,7 @@ func (s *Session) collectTargets(ex *execCtx, p *dmlPlan) ([]targetRow, error) {
 		if !ok {
 			break
 		}
-		out = append(out, targetRow{pk: append([]byte(nil), ji.currentPK(0)...), row: copyRow(nil, row)})
+		out = append(out, targetRow{pk: append([]byte(nil), ji.currentPK(0)...), row: copyRow(nil, row), fresh: ji.freshLock(0)})
 		if !p.ordered {
 			k := make(Row, len(p.sortKey)+1)
 			for i, e := range p.sortKey {
@@ -143,10 +147,15 @@ func (s *Session) collectTargets(ex *execCtx, p *dmlPlan) ([]targetRow, error) {
 		sorted := make([]targetRow, 0, len(out))
 		for _, k := range keyed {
 			i, _ := k[len(p.sortKey)].ToInt64()
-			sorted = append(sorted, out[i])
 			if uint64(len(sorted)) >= lim {
-				break
+				// Sorted out by LIMIT: the statement does not touch the
+				// row, so it does not keep it locked.
+				if tr := out[i]; tr.fresh {
+					p.tbl.UnlockRow(ex.tx, tr.pk)
+				}
+				continue
 			}
+			sorted = append(sorted, out[i])
 		}
 		out = sorted
 	}

@@ -94,3 +94,21 @@ func (s *Scanner) Next() ([]sqltypes.Value, []byte, bool, error) {
 
 // Close releases the scan.
 func (s *Scanner) Close() error { return s.it.Close() }
+
+// CountKeys counts the entries of an index in [lo, hi) as the transaction
+// sees them, stopping at limit (EXPLAIN's row estimates).
+func (t *Table) CountKeys(tx *txn.Txn, lo, hi []byte, limit int) (int, error) {
+	it, err := tx.NewIter(txn.IterOptions{Lower: lo, Upper: hi})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for ; it.Valid() && n < limit; it.Next() {
+		n++
+	}
+	if err := it.Error(); err != nil {
+		_ = it.Close()
+		return 0, err
+	}
+	return n, it.Close()
+}

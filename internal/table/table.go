@@ -181,6 +181,20 @@ func (t *Table) LockRow(tx *txn.Txn, pkKey []byte, exclusive bool) error {
 	return tx.Lock(pkKey, m)
 }
 
+// LockRowFresh is LockRow that also reports whether the transaction did not
+// hold the row's lock before (so UnlockRow may give it back).
+func (t *Table) LockRowFresh(tx *txn.Txn, pkKey []byte, exclusive bool) (bool, error) {
+	m := lock.Shared
+	if exclusive {
+		m = lock.Exclusive
+	}
+	return tx.LockFresh(pkKey, m)
+}
+
+// UnlockRow releases a row lock LockRowFresh reported fresh: the locking read
+// found that the row does not match its condition.
+func (t *Table) UnlockRow(tx *txn.Txn, pkKey []byte) { tx.Unlock(pkKey) }
+
 // Insert writes a new row (all columns set; auto-increment already assigned).
 // For a hidden-PK table a row id is allocated. It locks the primary key and
 // the unique prefixes, checks them against the latest committed state and the

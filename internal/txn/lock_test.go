@@ -208,3 +208,37 @@ func TestLocksReleasedAtFinish(t *testing.T) {
 		t.Fatalf("locks left: %+v", st)
 	}
 }
+
+// TestUnlockFreshLock: a lock taken fresh can be given back before commit
+// (a locking read whose row did not match); another transaction then gets it
+// at once, and the first transaction's other locks stay held.
+func TestUnlockFreshLock(t *testing.T) {
+	db, _ := openMem(t, txn.Options{})
+	a := begin(t, db)
+	b := begin(t, db)
+	b.LockTimeout = 0
+	if fresh, err := a.LockFresh([]byte("kept"), lock.Exclusive); err != nil || !fresh {
+		t.Fatalf("kept: fresh=%v err=%v", fresh, err)
+	}
+	if fresh, err := a.LockFresh([]byte("kept"), lock.Shared); err != nil || fresh {
+		t.Fatalf("kept again: fresh=%v err=%v, want not fresh", fresh, err)
+	}
+	if fresh, err := a.LockFresh([]byte("miss"), lock.Exclusive); err != nil || !fresh {
+		t.Fatalf("miss: fresh=%v err=%v", fresh, err)
+	}
+	if err := b.Lock([]byte("miss"), lock.Exclusive); !errors.Is(err, lock.ErrLockWaitTimeout) {
+		t.Fatalf("b on a held key: %v, want lock wait timeout", err)
+	}
+	a.Unlock([]byte("miss"))
+	if err := b.Lock([]byte("miss"), lock.Exclusive); err != nil {
+		t.Fatalf("b after a's unlock: %v", err)
+	}
+	if err := b.Lock([]byte("kept"), lock.Shared); !errors.Is(err, lock.ErrLockWaitTimeout) {
+		t.Fatalf("b on a's kept key: %v, want lock wait timeout", err)
+	}
+	mustCommit(t, a)
+	mustCommit(t, b)
+	if st := db.Locks().Stats(); st.Entries != 0 {
+		t.Fatalf("locks left: %+v", st)
+	}
+}

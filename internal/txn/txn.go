@@ -253,6 +253,34 @@ func (t *Txn) Lock(key []byte, mode lock.Mode) error {
 	return nil
 }
 
+// LockFresh is Lock that also reports whether the transaction held no lock
+// on key before (see lock.Manager.AcquireFresh): only such a lock may be
+// given back with Unlock.
+func (t *Txn) LockFresh(key []byte, mode lock.Mode) (fresh bool, err error) {
+	if t.done {
+		return false, ErrDone
+	}
+	ctx := t.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	fresh, err = t.db.locks.AcquireFresh(ctx, t.id, key, mode, t.LockTimeout)
+	if err != nil {
+		return false, err
+	}
+	t.locked = true
+	return fresh, nil
+}
+
+// Unlock gives back a lock LockFresh reported fresh in the current
+// statement, before the transaction ends: a locking read that found the row
+// not matching its condition does not keep it locked.
+func (t *Txn) Unlock(key []byte) {
+	if !t.done {
+		t.db.locks.Release(t.id, key)
+	}
+}
+
 // Savepoint sets (or moves) a named savepoint.
 func (t *Txn) Savepoint(name string) {
 	t.removeSavepoint(name)

@@ -8,7 +8,10 @@
 // key) to lock entries. Acquire takes a lock in Shared or Exclusive mode on
 // behalf of a transaction and blocks while the lock is held in an
 // incompatible mode by other transactions; ReleaseAll drops every lock of a
-// transaction at commit or rollback and grants waiters.
+// transaction at commit or rollback and grants waiters. Release gives back
+// one lock early: a locking read releases the lock of a row that turned out
+// not to match its condition, provided AcquireFresh reported that the
+// transaction did not hold it before.
 //
 //   - Locks are re-entrant: holding Exclusive satisfies a Shared request, and
 //     a Shared holder asking for Exclusive upgrades in place (waiting while

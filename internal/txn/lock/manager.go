@@ -81,8 +81,17 @@ func (m *Manager) reserve() bool {
 // if the lock table is full. A failed Acquire leaves the locks txn already
 // held untouched. The key bytes are copied.
 func (m *Manager) Acquire(ctx context.Context, txn TxnID, key []byte, mode Mode, timeout time.Duration) error {
+	_, err := m.AcquireFresh(ctx, txn, key, mode, timeout)
+	return err
+}
+
+// AcquireFresh is Acquire that also reports whether txn held no lock on key
+// before the call (fresh): only a fresh lock may be given back early with
+// Release, since a lock held before may protect the transaction's earlier
+// reads or writes. A re-entrant request or an upgrade is not fresh.
+func (m *Manager) AcquireFresh(ctx context.Context, txn TxnID, key []byte, mode Mode, timeout time.Duration) (fresh bool, err error) {
 	if mode != Shared && mode != Exclusive {
-		return ErrInvalidMode
+		return false, ErrInvalidMode
 	}
 	s := m.shardFor(key)
 	s.mu.Lock()
@@ -91,18 +100,18 @@ func (m *Manager) Acquire(ctx context.Context, txn TxnID, key []byte, mode Mode,
 		// Uncontended: nobody holds or waits for key.
 		if !m.reserve() {
 			s.mu.Unlock()
-			return ErrTooManyLocks
+			return false, ErrTooManyLocks
 		}
 		e = s.newEntryLocked(key)
 		e.holders = append(e.holders, holder{txn: txn, mode: mode})
 		s.mu.Unlock()
 		m.track(txn, e)
-		return nil
+		return true, nil
 	}
 	if i := e.holderIndex(txn); i >= 0 {
 		if e.holders[i].mode >= mode {
 			s.mu.Unlock()
-			return nil
+			return false, nil
 		}
 		// Upgrade Shared -> Exclusive.
 		if len(e.holders) == 1 {
@@ -114,21 +123,24 @@ func (m *Manager) Acquire(ctx context.Context, txn TxnID, key []byte, mode Mode,
 				m.reg.mu.Unlock()
 			}
 			s.mu.Unlock()
-			return nil
+			return false, nil
 		}
-		return m.waitLocked(ctx, s, e, txn, Exclusive, true, timeout)
+		return false, m.waitLocked(ctx, s, e, txn, Exclusive, true, timeout)
 	}
 	if !m.reserve() {
 		s.mu.Unlock()
-		return ErrTooManyLocks
+		return false, ErrTooManyLocks
 	}
 	if len(e.waiters) == 0 && e.compatibleWithHolders(mode) {
 		e.holders = append(e.holders, holder{txn: txn, mode: mode})
 		s.mu.Unlock()
 		m.track(txn, e)
-		return nil
+		return true, nil
 	}
-	return m.waitLocked(ctx, s, e, txn, mode, false, timeout)
+	if err := m.waitLocked(ctx, s, e, txn, mode, false, timeout); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // ReleaseAll releases every lock txn holds and grants waiters that become

@@ -64,6 +64,25 @@ func (m *Manager) untrack(txn TxnID) *txnLocks {
 	return tl
 }
 
+// untrackOne removes e from txn's lock list (searching from the end: the
+// lock given back early is usually the one taken last).
+func (m *Manager) untrackOne(txn TxnID, e *entry) {
+	ts := m.txnShardFor(txn)
+	ts.mu.Lock()
+	if tl := ts.mu.txns[txn]; tl != nil {
+		for i := len(tl.held) - 1; i >= 0; i-- {
+			if tl.held[i] == e {
+				last := len(tl.held) - 1
+				tl.held[i] = tl.held[last]
+				tl.held[last] = nil
+				tl.held = tl.held[:last]
+				break
+			}
+		}
+	}
+	ts.mu.Unlock()
+}
+
 // recycle returns an emptied lock list to the free list of txn's shard.
 func (m *Manager) recycle(txn TxnID, tl *txnLocks) {
 	clear(tl.held)

@@ -1,0 +1,404 @@
+package sql
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"vitess.io/vitess/go/sqltypes"
+	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/catalog"
+)
+
+// EXPLAIN in MySQL 8's traditional format: one row per table with the
+// access type the plan uses (const, eq_ref, ref, range, index, ALL), the
+// index, the length of the key prefix it uses, what that prefix is compared
+// with, and a row estimate counted from the index itself.
+
+// explainColumns are the columns of EXPLAIN's traditional output.
+var explainColumns = []string{"id", "select_type", "table", "partitions", "type", "possible_keys", "key", "key_len", "ref", "rows", "filtered", "Extra"}
+
+// explainRowCap bounds the index entries counted for one row estimate.
+const explainRowCap = 100000
+
+// explainRow is one row of EXPLAIN output; nullStr marks NULL.
+type explainRow struct {
+	selectType, table, typ, possibleKeys, key, keyLen, ref, rows string
+	extra                                                        []string
+}
+
+func (r *explainRow) strings() []string {
+	extra := nullStr
+	if len(r.extra) > 0 {
+		extra = strings.Join(r.extra, "; ")
+	}
+	return []string{"1", r.selectType, r.table, nullStr, r.typ, r.possibleKeys, r.key, r.keyLen, r.ref, r.rows, "100.00", extra}
+}
+
+// execExplain describes the access paths chosen for a SELECT, UPDATE or
+// DELETE. The statement is planned, not run; row estimates read the
+// indexes inside the statement's transaction.
+func (s *Session) execExplain(ctx context.Context, st *sqlparser.ExplainStmt) (*sqltypes.Result, error) {
+	switch st.Statement.(type) {
+	case *sqlparser.Select, *sqlparser.Update, *sqlparser.Delete:
+	default:
+		return nil, unsupportedErr("EXPLAIN of this statement")
+	}
+	tx := s.txnForStatement(ctx)
+	tx.BeginStatement()
+	ex := s.newExecCtx(ctx, tx, nil)
+	var rows []explainRow
+	var err error
+	switch x := st.Statement.(type) {
+	case *sqlparser.Select:
+		rows, err = s.explainSelect(ex, x)
+	case *sqlparser.Update:
+		rows, err = s.explainUpdate(ex, x)
+	case *sqlparser.Delete:
+		rows, err = s.explainDelete(ex, x)
+	}
+	if err := s.endStatement(err); err != nil {
+		return nil, err
+	}
+	out := make([][]string, len(rows))
+	for i := range rows {
+		out[i] = rows[i].strings()
+	}
+	return textResult(explainColumns, out), nil
+}
+
+func (s *Session) explainSelect(ex *execCtx, sel *sqlparser.Select) ([]explainRow, error) {
+	p, err := s.planSelect(ex.ctx, sel)
+	if err != nil {
+		return nil, err
+	}
+	return s.explainJoin(ex, p, nil, ""), nil
+}
+
+// explainJoin describes the tables of a planned SELECT (or of the join of a
+// multi-table UPDATE/DELETE, whose target tables get dmlType as their
+// select_type).
+func (s *Session) explainJoin(ex *execCtx, p *selectPlan, targets map[int]bool, dmlType string) []explainRow {
+	ex.setBV(s.bindSessionVars(p.bindNames, nil))
+	var rows []explainRow
+	for i := range p.srcs {
+		typ := "SIMPLE"
+		if targets[i] {
+			typ = dmlType
+		}
+		rows = append(rows, s.explainSource(ex, p.sc, p.srcs, i, typ, false))
+	}
+	if p.sortNeed && len(rows) > 0 {
+		rows[0].extra = append(rows[0].extra, "Using filesort")
+	}
+	return rows
+}
+
+func (s *Session) explainUpdate(ex *execCtx, st *sqlparser.Update) ([]explainRow, error) {
+	if _, ok := st.TableExprs[0].(*sqlparser.AliasedTableExpr); len(st.TableExprs) == 1 && ok {
+		return s.explainSingleDML(ex, st.TableExprs[0], st.Where, st.OrderBy, st.Limit, "UPDATE")
+	}
+	// The targets are the tables of the assigned columns.
+	return s.explainMulti(ex, st.TableExprs, st.Where, "UPDATE", func(p *selectPlan) map[int]bool {
+		targets := map[int]bool{}
+		for _, ue := range st.Exprs {
+			if i, err := p.sc.resolve(ue.Name); err == nil {
+				targets[sourceAt(p.srcs, i)] = true
+			}
+		}
+		return targets
+	})
+}
+
+func (s *Session) explainDelete(ex *execCtx, st *sqlparser.Delete) ([]explainRow, error) {
+	if len(st.Targets) > 0 {
+		return s.explainMulti(ex, st.TableExprs, st.Where, "DELETE", func(p *selectPlan) map[int]bool {
+			targets := map[int]bool{}
+			for _, tn := range st.Targets {
+				for i, src := range p.srcs {
+					if src.alias == tn.Name.String() {
+						targets[i] = true
+					}
+				}
+			}
+			return targets
+		})
+	}
+	if len(st.TableExprs) != 1 {
+		return nil, unsupportedErr("multi-table DELETE without targets")
+	}
+	return s.explainSingleDML(ex, st.TableExprs[0], st.Where, st.OrderBy, st.Limit, "DELETE")
+}
+
+func (s *Session) explainSingleDML(ex *execCtx, te sqlparser.TableExpr, where *sqlparser.Where, orderBy sqlparser.OrderBy, limit *sqlparser.Limit, typ string) ([]explainRow, error) {
+	t, alias, err := s.targetTable(ex, te)
+	if err != nil {
+		return nil, err
+	}
+	p, _, err := s.planDML(ex, t, alias, where, orderBy, limit)
+	if err != nil {
+		return nil, err
+	}
+	ex.setBV(s.bindSessionVars(p.names, nil))
+	r := s.explainSource(ex, p.sc, []*tableSource{p.src}, 0, typ, true)
+	if where != nil {
+		r.extra = append([]string{"Using where"}, r.extra...)
+	}
+	if !p.ordered {
+		r.extra = append(r.extra, "Using filesort")
+	}
+	return []explainRow{r}, nil
+}
+
+// explainMulti describes a multi-table UPDATE or DELETE: its join, with the
+// tables targets picks marked by select_type typ.
+func (s *Session) explainMulti(ex *execCtx, from []sqlparser.TableExpr, where *sqlparser.Where, typ string, targets func(*selectPlan) map[int]bool) ([]explainRow, error) {
+	p, err := s.planMultiJoin(ex, from, where)
+	if err != nil {
+		return nil, err
+	}
+	return s.explainJoin(ex, p, targets(p), typ), nil
+}
+
+// explainSource describes table i of a join. dml: a single-table UPDATE or
+// DELETE, which MySQL plans with the range optimizer alone (an index lookup
+// shows as range).
+func (s *Session) explainSource(ex *execCtx, sc *scope, srcs []*tableSource, i int, selectType string, dml bool) explainRow {
+	src := srcs[i]
+	r := explainRow{selectType: selectType, table: src.alias, typ: "ALL", possibleKeys: nullStr, key: nullStr, keyLen: nullStr, ref: nullStr, rows: "1"}
+	ap := src.path
+	if ap == nil {
+		return r
+	}
+	if len(ap.possible) > 0 {
+		names := make([]string, len(ap.possible))
+		for k, ix := range ap.possible {
+			names[k] = ix.Name
+		}
+		r.possibleKeys = strings.Join(names, ",")
+	}
+	refs, outerRef := ap.explainRefs(sc, srcs, i)
+	r.typ = ap.accessType(i > 0 && outerRef)
+	parts := len(ap.eq)
+	if ap.hasRange {
+		parts++
+	}
+	switch r.typ {
+	case "ALL":
+	case "index":
+		r.key, r.keyLen = ap.ix.Name, keyLen(src.def, ap.ix, len(ap.ix.Columns))
+	default:
+		r.key, r.keyLen = ap.ix.Name, keyLen(src.def, ap.ix, parts)
+		if r.typ != "range" {
+			r.ref = strings.Join(refs, ",")
+		}
+	}
+	if dml && (r.typ == "const" || r.typ == "eq_ref" || r.typ == "ref") {
+		r.typ = "range"
+	}
+	switch {
+	case r.typ == "const" || r.typ == "eq_ref":
+		r.rows = "1"
+	case outerRef:
+		r.rows = "1" // depends on the outer row: no estimate without statistics
+	default:
+		r.rows = s.estimateRows(ex, src)
+	}
+	covering := src.covering && !ap.ix.Primary
+	rangeLike := r.typ == "range"
+	if rangeLike && !covering && !ap.ix.Primary && !dml {
+		r.extra = append(r.extra, "Using index condition")
+	}
+	if !dml && (src.residual > 0 || rangeLike && (ap.ix.Primary || covering)) {
+		r.extra = append(r.extra, "Using where")
+	}
+	if covering {
+		r.extra = append(r.extra, "Using index")
+	}
+	if ap.reverse && r.typ != "ALL" {
+		r.extra = append(r.extra, "Backward index scan")
+	}
+	return r
+}
+
+// accessType is MySQL's name for the path's access method. outerRef: an
+// equality value comes from a table read before this one.
+func (ap *accessPath) accessType(outerRef bool) string {
+	switch {
+	case ap.hasRange || ap.tuples != nil || ap.hasSubIn() || !ap.singleAlts():
+		return "range"
+	case ap.unique && len(ap.eq) > 0:
+		if outerRef {
+			return "eq_ref"
+		}
+		return "const"
+	case len(ap.eq) > 0:
+		return "ref"
+	case !ap.ix.Primary || ap.ordered:
+		return "index" // the whole index, in its order
+	}
+	return "ALL"
+}
+
+func (ap *accessPath) hasSubIn() bool {
+	for _, sq := range ap.subIn {
+		if sq != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// explainRefs gives EXPLAIN's ref of each equality key part: const, the
+// db.table.column of an earlier table, or func; outer reports whether one
+// comes from an earlier table.
+func (ap *accessPath) explainRefs(sc *scope, srcs []*tableSource, level int) (refs []string, outer bool) {
+	for k := range ap.eq {
+		var v sqlparser.Expr
+		if k < len(ap.eqVals) {
+			v = ap.eqVals[k]
+		}
+		ref := "const"
+		if v != nil {
+			cols := 0
+			_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+				if _, ok := n.(*sqlparser.ColName); ok {
+					cols++
+				}
+				return true, nil
+			}, v)
+			if cols > 0 {
+				outer = true
+				ref = "func"
+				if cn, ok := v.(*sqlparser.ColName); ok && sc != nil {
+					if i, err := sc.resolve(cn); err == nil {
+						if l := sourceAt(srcs, i); l >= 0 && l < level {
+							ref = srcs[l].def.DB + "." + srcs[l].alias + "." + sc.cols[i].name
+						}
+					}
+				}
+			}
+		}
+		refs = append(refs, ref)
+	}
+	return refs, outer
+}
+
+// sourceAt returns the join level whose columns include scope column i.
+func sourceAt(srcs []*tableSource, i int) int {
+	for l, src := range srcs {
+		if i >= src.off && i < src.off+src.width {
+			return l
+		}
+	}
+	return -1
+}
+
+// estimateRows counts the index entries the path's key ranges cover (points
+// count one each), up to explainRowCap.
+func (s *Session) estimateRows(ex *execCtx, src *tableSource) string {
+	if src.tbl == nil {
+		return "1"
+	}
+	ranges, ok, err := src.path.ranges(ex, src.tbl, make(Row, src.off+src.width), nil)
+	if err != nil || !ok {
+		return "1"
+	}
+	n := 0
+	for _, kr := range ranges {
+		if kr.point {
+			n++
+			continue
+		}
+		c, err := src.tbl.CountKeys(ex.tx, kr.lo, kr.hi, explainRowCap-n)
+		if err != nil {
+			return "1"
+		}
+		n += c
+		if n >= explainRowCap {
+			break
+		}
+	}
+	return strconv.Itoa(max(n, 1))
+}
+
+// keyLen is EXPLAIN's key_len: the bytes of the first parts key parts of ix
+// as MySQL stores them (one more for a nullable column, two more for a
+// variable-length one).
+func keyLen(t *catalog.Table, ix *catalog.Index, parts int) string {
+	if t.HiddenPK && ix.Primary {
+		return nullStr
+	}
+	n := 0
+	for _, ic := range ix.Columns[:min(parts, len(ix.Columns))] {
+		n += keyPartLen(&t.Columns[ic.Col], ic.Prefix)
+	}
+	return strconv.Itoa(n)
+}
+
+// keyPartLen is the length MySQL counts for one key part.
+func keyPartLen(col *catalog.Column, prefix int) int {
+	n := 0
+	fsp := func() int { return (max(col.Scale, 0) + 1) / 2 }
+	switch col.Type {
+	case sqltypes.Int8, sqltypes.Uint8, sqltypes.Year:
+		n = 1
+	case sqltypes.Int16, sqltypes.Uint16:
+		n = 2
+	case sqltypes.Int24, sqltypes.Uint24, sqltypes.Date:
+		n = 3
+	case sqltypes.Int32, sqltypes.Uint32, sqltypes.Float32:
+		n = 4
+	case sqltypes.Int64, sqltypes.Uint64, sqltypes.Float64:
+		n = 8
+	case sqltypes.Time:
+		n = 3 + fsp()
+	case sqltypes.Datetime:
+		n = 5 + fsp()
+	case sqltypes.Timestamp:
+		n = 4 + fsp()
+	case sqltypes.Decimal:
+		n = decimalBinSize(col.Length, max(col.Scale, 0))
+	case sqltypes.Bit:
+		n = (col.Length + 7) / 8
+	case sqltypes.Enum:
+		n = 1
+		if len(col.EnumValues) > 255 {
+			n = 2
+		}
+	case sqltypes.Set:
+		n = (len(col.EnumValues) + 7) / 8
+		if n > 4 {
+			n = 8
+		} else if n == 3 {
+			n = 4
+		}
+	case sqltypes.Char, sqltypes.Binary:
+		chars := col.Length
+		if prefix > 0 {
+			chars = prefix
+		}
+		n = chars * charsetMaxLen(col.Collation)
+	default: // VARCHAR, VARBINARY, TEXT, BLOB
+		chars := col.Length
+		if prefix > 0 {
+			chars = prefix
+		}
+		n = chars*charsetMaxLen(col.Collation) + 2
+	}
+	if col.Nullable {
+		n++
+	}
+	return n
+}
+
+// decimalBinSize is the bytes of MySQL's binary DECIMAL(m, d).
+func decimalBinSize(m, d int) int {
+	dig2bytes := [10]int{0, 1, 1, 2, 2, 3, 3, 4, 4, 4}
+	if m <= 0 {
+		m = 10
+	}
+	intg := m - d
+	return intg/9*4 + dig2bytes[intg%9] + d/9*4 + dig2bytes[d%9]
+}
