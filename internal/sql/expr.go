@@ -183,11 +183,12 @@ func (c *compiler) compile(e sqlparser.Expr) (*cexpr, error) {
 	}
 	e = c.rewriteMySQLSemantics(e)
 	cfg := &evalengine.Config{
-		ResolveColumn: c.sc.resolve,
-		ResolveType:   c.sc.resolveType,
-		Collation:     c.s.collation(),
-		Environment:   c.s.eng.Env,
-		SQLMode:       evalengine.ParseSQLMode(c.s.sqlMode.raw),
+		ResolveColumn:           c.sc.resolve,
+		ResolveType:             c.sc.resolveType,
+		ResolveBindVarCollation: c.outer.bindCollation,
+		Collation:               c.s.collation(),
+		Environment:             c.s.eng.Env,
+		SQLMode:                 evalengine.ParseSQLMode(c.s.sqlMode.raw),
 	}
 	x, err := evalengine.Translate(e, cfg)
 	if err != nil {

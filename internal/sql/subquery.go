@@ -60,6 +60,21 @@ type outerCtx struct {
 type outerRef struct {
 	name string
 	off  int // offset in the outer row
+	// coll is the column's collation for a text column (0 otherwise).
+	coll collations.ID
+}
+
+// bindCollation returns the collation of the text column an outer-reference
+// bind variable stands for.
+func (o *outerCtx) bindCollation(name string) (collations.ID, bool) {
+	for ; o != nil; o = o.parent {
+		for _, r := range o.refs {
+			if r.name == name {
+				return r.coll, r.coll != 0
+			}
+		}
+	}
+	return 0, false
 }
 
 // resolveOuter maps a column that does not resolve locally to a bind
@@ -76,7 +91,11 @@ func (o *outerCtx) resolveOuter(s *Session, cn *sqlparser.ColName) (string, bool
 			}
 		}
 		name := bvPrefix + "outer_" + strconv.FormatUint(s.nextSeq(), 10)
-		o.refs = append(o.refs, outerRef{name: name, off: i})
+		var coll collations.ID
+		if t := o.sc.cols[i].typ; t.Valid() && sqltypes.IsText(t.Type()) {
+			coll = t.Collation()
+		}
+		o.refs = append(o.refs, outerRef{name: name, off: i, coll: coll})
 		o.correlated = true
 		return name, true
 	}

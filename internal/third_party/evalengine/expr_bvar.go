@@ -35,8 +35,23 @@ type (
 		// compilation will be delayed until the expression is first executed with the bind variables
 		// sent by the user. See: UntypedExpr
 		dynamicTypeOffset int
+
+		// Implicit (strata): the value stands for a column of an enclosing
+		// query; its text has that column's collation with implicit
+		// coercibility, as the column itself would, not the connection
+		// collation a client-supplied value has.
+		Implicit bool
 	}
 )
+
+// textCollation is the collation of the bind variable's value of type typ.
+func (bv *BindVariable) textCollation(typ sqltypes.Type) collations.TypedCollation {
+	tc := typedCoercionCollation(typ, collations.CollationForType(typ, bv.Collation))
+	if bv.Implicit && tc.Coercibility == collations.CoerceCoercible {
+		tc.Coercibility = collations.CoerceImplicit
+	}
+	return tc
+}
 
 var (
 	_ IR   = (*BindVariable)(nil)
@@ -85,7 +100,7 @@ func (bv *BindVariable) eval(env *ExpressionEnv) (eval, error) {
 			return nil, vterrors.Errorf(vtrpcpb.Code_INVALID_ARGUMENT, "query argument '%s' cannot be a tuple", bv.Key)
 		}
 		typ := bvar.Type
-		return valueToEval(sqltypes.MakeTrusted(typ, bvar.Value), typedCoercionCollation(typ, collations.CollationForType(typ, bv.Collation)), nil)
+		return valueToEval(sqltypes.MakeTrusted(typ, bvar.Value), bv.textCollation(typ), nil)
 	}
 }
 
@@ -109,7 +124,7 @@ func (bv *BindVariable) typeof(env *ExpressionEnv) (ctype, error) {
 	case sqltypes.BitNum:
 		return ctype{Type: sqltypes.VarBinary, Flag: flagBit | flagNullable, Col: collationNumeric}, nil
 	default:
-		return ctype{Type: tt, Flag: flagNullable, Col: typedCoercionCollation(tt, collations.CollationForType(tt, bv.Collation))}, nil
+		return ctype{Type: tt, Flag: flagNullable, Col: bv.textCollation(tt)}, nil
 	}
 }
 
@@ -118,7 +133,7 @@ func (bvar *BindVariable) compile(c *compiler) (ctype, error) {
 
 	if bvar.typed() {
 		typ.Type = bvar.Type
-		typ.Col = typedCoercionCollation(bvar.Type, collations.CollationForType(bvar.Type, bvar.Collation))
+		typ.Col = bvar.textCollation(bvar.Type)
 	} else if c.dynamicTypes != nil {
 		typ = c.dynamicTypes[bvar.dynamicTypeOffset]
 	} else {

@@ -197,6 +197,14 @@ func (ast *astCompiler) translateIsExpr(left sqlparser.Expr, op sqlparser.IsExpr
 
 func (ast *astCompiler) translateBindVar(arg *sqlparser.Argument) (IR, error) {
 	bvar := NewBindVar(arg.Name, NewType(arg.Type, ast.cfg.Collation))
+	// strata: a bind variable standing for an enclosing query's column
+	// takes that column's collation, with implicit coercibility.
+	if ast.cfg.ResolveBindVarCollation != nil {
+		if coll, ok := ast.cfg.ResolveBindVarCollation(arg.Name); ok {
+			bvar.Collation = coll
+			bvar.Implicit = true
+		}
+	}
 
 	if !bvar.typed() {
 		bvar.dynamicTypeOffset = len(ast.untyped)
@@ -570,6 +578,9 @@ type (
 type Config struct {
 	ResolveColumn ColumnResolver
 	ResolveType   TypeResolver
+	// ResolveBindVarCollation (strata) names the column collation of a bind
+	// variable that stands for a column of an enclosing query.
+	ResolveBindVarCollation func(name string) (collations.ID, bool)
 
 	Collation         collations.ID
 	NoConstantFolding bool
