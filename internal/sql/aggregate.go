@@ -9,6 +9,7 @@ import (
 	"vitess.io/vitess/go/hack"
 
 	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/fastparse"
 	"vitess.io/vitess/go/mysql/collations/colldata"
 	"vitess.io/vitess/go/mysql/decimal"
 	"vitess.io/vitess/go/mysql/sqlerror"
@@ -452,7 +453,9 @@ func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
 		t := v.Type()
 		switch {
 		case sqltypes.IsFloat(t) || sqltypes.IsText(t) || sqltypes.IsBinary(t) || st.isFloat:
-			f, _ := strconv.ParseFloat(strings.TrimSpace(v.ToString()), 64)
+			// A string counts as its leading number, as MySQL casts it
+			// ('2021-03-04' is 2021, 'abc' is 0).
+			f, _ := fastparse.ParseFloat64(v.ToString())
 			if !st.isFloat {
 				st.isFloat = true
 				st.sumFloat = float64(st.sumInt)

@@ -1887,7 +1887,7 @@ func (asm *assembler) Fn_ROUND2_d() {
 		}
 
 		r.i = clampRounding(r.i)
-		digit := min(max(int32(r.i), 0), d.length)
+		digit := min(max(int32(r.i), 0), 30) // strata: MySQL shows D decimals
 		rounded := d.dec.Round(int32(r.i))
 		if rounded.IsZero() {
 			// strata: zero keeps the result's decimals (0.0), as
@@ -1957,11 +1957,6 @@ func (asm *assembler) Fn_TRUNCATE_d() {
 		d := env.vm.stack[env.vm.sp-2].(*evalDecimal)
 		r := env.vm.stack[env.vm.sp-1].(*evalInt64)
 
-		if d.dec.IsZero() {
-			env.vm.sp--
-			return 1
-		}
-
 		if r.i == 0 {
 			d.dec = d.dec.Truncate(0)
 			d.length = 0
@@ -1969,12 +1964,13 @@ func (asm *assembler) Fn_TRUNCATE_d() {
 			return 1
 		}
 
+		// strata: MySQL shows max(D, 0) decimals (at most 30), zero too.
 		r.i = clampRounding(r.i)
-		digit := min(max(int32(r.i), 0), d.length)
+		digit := min(max(int32(r.i), 0), 30)
 		rounded := d.dec.Truncate(int32(r.i))
 		if rounded.IsZero() {
 			d.dec = decimal.Zero
-			d.length = 0
+			d.length = digit
 			env.vm.sp--
 			return 1
 		}

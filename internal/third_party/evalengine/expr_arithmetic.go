@@ -477,6 +477,9 @@ func (op *opArithMod) compile(c *compiler, left, right IR) (ctype, error) {
 			c.asm.Convert_xf(2)
 			c.asm.Mod_ff()
 		default:
+			// strata: the result's scale, as for the other operand orders.
+			ct.Size = max(lt.Size, rt.Size)
+			ct.Scale = max(lt.Scale, rt.Scale)
 			c.asm.Convert_xd(1, 0, 0)
 			c.asm.Mod_dd()
 		}

@@ -88,8 +88,18 @@ func (env *ExpressionEnv) currentTimezone() *time.Location {
 }
 
 func (env *ExpressionEnv) Evaluate(expr Expr) (EvalResult, error) {
-	if p, ok := expr.(*CompiledExpr); ok {
+	switch p := expr.(type) {
+	case *CompiledExpr:
 		return env.EvaluateVM(p)
+	case *UntypedExpr:
+		// strata: compile for the types the bind variables and columns
+		// have now (programs are kept per type combination), so CASE,
+		// COALESCE and friends type their result from every branch as
+		// MySQL does, not only from the values met; the interpreter
+		// remains the fallback.
+		if c, err := p.Compile(env); err == nil {
+			return env.EvaluateVM(c)
+		}
 	}
 	e, err := expr.eval(env)
 	return EvalResult{v: e, collationEnv: env.collationEnv}, err

@@ -149,7 +149,9 @@ func (expr *builtinAbs) compile(c *compiler) (ctype, error) {
 
 	skip := c.compileNullCheck1(arg)
 
-	convt := ctype{Type: arg.Type, Col: collationNumeric, Flag: nullableFlags(arg.Flag)}
+	// strata: keep the argument's size and scale (ABS of a DECIMAL(10,2)
+	// shows two decimals).
+	convt := ctype{Type: arg.Type, Col: collationNumeric, Flag: nullableFlags(arg.Flag), Size: arg.Size, Scale: arg.Scale}
 	switch arg.Type {
 	case sqltypes.Int64:
 		c.asm.Fn_ABS_i()
@@ -938,14 +940,15 @@ func (call *builtinRound) eval(env *ExpressionEnv) (eval, error) {
 	case *evalUint64:
 		return newEvalUint64(roundUnsigned(arg.u, round)), nil
 	case *evalDecimal:
-		// strata: the result has min(max(D, 0), scale) decimals, zero
-		// included (ROUND(0.00, 0) is 0, ROUND(0.04, 1) is 0.0).
+		// strata: the result has max(D, 0) decimals (at most 30), zero
+		// included, as MySQL's ROUND: ROUND(1.5, 2) is 1.50, ROUND(0.04,
+		// 1) is 0.0, ROUND(0.00, 0) is 0.
 		if round == 0 {
 			return newEvalDecimalWithPrec(arg.dec.Round(0), 0), nil
 		}
 
 		round = clampRounding(round)
-		digit := min(max(int32(round), 0), arg.length)
+		digit := min(max(int32(round), 0), 30)
 		rounded := arg.dec.Round(int32(round))
 		if rounded.IsZero() {
 			return newEvalDecimalWithPrec(decimal.Zero, digit), nil
@@ -1046,7 +1049,7 @@ func (expr *builtinRound) compile(c *compiler) (ctype, error) {
 
 	c.asm.jumpDestination(skip1, skip2)
 	// strata: a DECIMAL rounded to a constant number of decimals D has
-	// min(max(D, 0), scale) of them; with one argument, none.
+	// max(D, 0) of them (at most 30); with one argument, none.
 	if arg.Type == sqltypes.Decimal {
 		switch {
 		case len(expr.Arguments) == 1:
@@ -1054,7 +1057,7 @@ func (expr *builtinRound) compile(c *compiler) (ctype, error) {
 		default:
 			if lit, ok := expr.Arguments[1].(*Literal); ok {
 				if d, ok := lit.inner.(*evalInt64); ok {
-					arg.Scale = min(max(int32(d.i), 0), arg.Scale)
+					arg.Scale = min(max(int32(d.i), 0), 30)
 				}
 			}
 		}
@@ -1148,15 +1151,14 @@ func (call *builtinTruncate) eval(env *ExpressionEnv) (eval, error) {
 	case *evalUint64:
 		return newEvalUint64(truncateUnsigned(arg.u, round)), nil
 	case *evalDecimal:
-		if arg.dec.IsZero() {
-			return arg, nil
-		}
+		// strata: max(D, 0) decimals (at most 30), zero included, as
+		// MySQL's TRUNCATE: TRUNCATE(1.5, 3) is 1.500.
 		round = clampRounding(round)
-		digit := min(max(int32(round), 0), arg.length)
+		digit := min(max(int32(round), 0), 30)
 
 		truncated := arg.dec.Truncate(int32(round))
 		if truncated.IsZero() {
-			return newEvalDecimalWithPrec(decimal.Zero, 0), nil
+			return newEvalDecimalWithPrec(decimal.Zero, digit), nil
 		}
 		return newEvalDecimalWithPrec(truncated, digit), nil
 	case *evalFloat:
@@ -1233,6 +1235,14 @@ func (expr *builtinTruncate) compile(c *compiler) (ctype, error) {
 	}
 
 	c.asm.jumpDestination(skip1, skip2)
+	// strata: a DECIMAL truncated to a constant D has max(D, 0) decimals.
+	if arg.Type == sqltypes.Decimal {
+		if lit, ok := expr.Arguments[1].(*Literal); ok {
+			if d, ok := lit.inner.(*evalInt64); ok {
+				arg.Scale = min(max(int32(d.i), 0), 30)
+			}
+		}
+	}
 	return arg, nil
 }
 
