@@ -220,12 +220,20 @@ func NewBindVarTuple(key string, coll collations.ID) *BindVariable {
 
 // NewColumn returns a column expression
 func NewColumn(offset int, typ Type, original sqlparser.Expr) *Column {
+	// strata: a column's text has implicit coercibility (MySQL's
+	// DERIVATION_IMPLICIT), stronger than a literal's: with
+	// collation_connection utf8mb4_bin, ci_col = 'A' still compares in the
+	// column's collation. Vitess made columns coercible like literals.
+	col := typedCoercionCollation(typ.Type(), typ.Collation())
+	if col.Coercibility == collations.CoerceCoercible {
+		col.Coercibility = collations.CoerceImplicit
+	}
 	return &Column{
 		Offset:            offset,
 		Type:              typ.Type(),
 		Size:              typ.size,
 		Scale:             typ.scale,
-		Collation:         typedCoercionCollation(typ.Type(), typ.Collation()),
+		Collation:         col,
 		Original:          original,
 		Nullable:          typ.nullable,
 		Values:            typ.values,

@@ -97,7 +97,7 @@ func (env *ExpressionEnv) Evaluate(expr Expr) (EvalResult, error) {
 		// COALESCE and friends type their result from every branch as
 		// MySQL does, not only from the values met; the interpreter
 		// remains the fallback.
-		if c, err := p.Compile(env); err == nil {
+		if c := compileUntyped(p, env); c != nil {
 			return env.EvaluateVM(c)
 		}
 	}
@@ -194,4 +194,21 @@ func ParseSQLMode(sqlmode string) SQLMode {
 	}
 	mode |= sqlModeParsed
 	return mode
+}
+
+// compileUntyped compiles p for the current types, or returns nil when that
+// fails (an error, or a compiler panic on a type it does not expect): the
+// interpreter evaluates p then (strata).
+func compileUntyped(p *UntypedExpr, env *ExpressionEnv) (c *CompiledExpr) {
+	defer func() {
+		if recover() != nil {
+			vmPanics.Add(1)
+			c = nil
+		}
+	}()
+	c, err := p.Compile(env)
+	if err != nil {
+		return nil
+	}
+	return c
 }
