@@ -217,33 +217,6 @@ func (s *Session) lookupTable(ctx context.Context, tn sqlparser.TableName) (*cat
 	return t, nil, nil
 }
 
-// referencedLevel returns the highest source index whose columns e uses
-// (-1 for none), given the scope offsets of each source. Columns inside
-// subqueries count when they resolve in this scope (correlated references);
-// the subquery's own columns do not.
-func referencedLevel(e sqlparser.Expr, sc *scope, offs []int, outer *outerCtx) (int, error) {
-	level := -1
-	var rerr error
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		switch c := n.(type) {
-		case *sqlparser.Subquery:
-			level = max(level, referencedLevelSub(c, sc, offs))
-			return false, nil
-		case *sqlparser.ColName:
-			i, err := sc.resolve(c)
-			if err != nil {
-				if !outer.canResolve(c) {
-					rerr = err
-				}
-				return false, nil
-			}
-			level = max(level, sourceOf(i, offs))
-		}
-		return true, nil
-	}, e)
-	return level, rerr
-}
-
 // sourceOf returns the index of the source whose columns include scope
 // column i.
 func sourceOf(i int, offs []int) int {
@@ -268,18 +241,3 @@ func (c *compiler) compileAll(es []sqlparser.Expr) ([]*cexpr, error) {
 	return out, nil
 }
 
-// referencedLevelSub is referencedLevel for the inside of a subquery: names
-// that do not resolve are the subquery's own and are ignored.
-func referencedLevelSub(sq *sqlparser.Subquery, sc *scope, offs []int) int {
-	level := -1
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		if c, ok := n.(*sqlparser.ColName); ok {
-			if i, err := sc.resolve(c); err == nil {
-				level = max(level, sourceOf(i, offs))
-			}
-			return false, nil
-		}
-		return true, nil
-	}, sq)
-	return level
-}

@@ -14,8 +14,9 @@ import (
 // written order without a cross product is kept as it is: it is the best
 // information there is until the planner has table statistics.
 
-// maxReorderTables bounds the tables considered (condition sets are bitmasks).
-const maxReorderTables = 64
+// maxJoinTables is MySQL's limit on the tables of one join (error 1116);
+// condition sets are bitmasks of at most 64 sources.
+const maxJoinTables = 61
 
 // joinOrder returns the execution order of items (indexes into items).
 // condSets holds, per condition, the set of items it references. straight
@@ -30,7 +31,7 @@ func joinOrder(items []*fromItem, condSets []uint64, straight bool) []int {
 		}
 		return order
 	}
-	if straight || n < 3 || n > maxReorderTables {
+	if straight || n < 3 {
 		return identity()
 	}
 	for _, it := range items {

@@ -97,6 +97,9 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			return nil, err
 		}
 	}
+	if len(fb.items) > maxJoinTables {
+		return nil, sqlErr(sqlerror.ERTooManyTables, "HY000", "Too many tables; MySQL can only use %d tables in a join", maxJoinTables)
+	}
 	sc := &scope{where: "field list"}
 	offs := make([]int, len(fb.items))
 	for i, it := range fb.items {
@@ -136,16 +139,9 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	for k, cd := range conds {
 		lv := -1
 		for i := range fb.items {
-			if i < 64 && condSets[k]&(1<<i) != 0 {
+			if condSets[k]&(1<<i) != 0 {
 				lv = max(lv, pos[i])
 			}
-		}
-		if len(fb.items) > 64 {
-			l, err := referencedLevel(cd, sc, offs, outer)
-			if err != nil {
-				return nil, err
-			}
-			lv = l
 		}
 		if lv < 0 {
 			e, err := c.compile(cd)
