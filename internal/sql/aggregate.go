@@ -1,13 +1,12 @@
 package sql
 
 import (
-	"bytes"
 	"encoding/binary"
 	"sort"
 	"strconv"
 	"strings"
-	"vitess.io/vitess/go/hack"
 
+	"vitess.io/vitess/go/hack"
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/collations/colldata"
 	"vitess.io/vitess/go/mysql/decimal"
@@ -16,6 +15,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
 
+	"github.com/strata-db/strata/internal/collation"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
@@ -283,6 +283,7 @@ type aggState struct {
 	scale    int32 // largest fractional digit count of summed decimals
 	seen     map[string]struct{}
 	concat   []Row
+	colls    []collations.ID // GROUP_CONCAT: the collation of each argument
 }
 
 type group struct {
@@ -372,8 +373,11 @@ func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
 	}
 	if a.name == "group_concat" {
 		vals := make(Row, len(a.args))
+		if st.colls == nil {
+			st.colls = make([]collations.ID, len(a.args))
+		}
 		for i, e := range a.args {
-			v, err := ex.eval(e, row)
+			v, coll, err := ex.evalColl(e, row)
 			if err != nil {
 				return err
 			}
@@ -381,10 +385,13 @@ func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
 				return nil // GROUP_CONCAT skips rows with a NULL value
 			}
 			vals[i] = v
+			if !v.IsNull() {
+				st.colls[i] = coll
+			}
 		}
 		vals = copyRow(nil, vals)
 		if a.distinct {
-			k := string(groupKey(nil, vals[:a.nvals], nil))
+			k := string(groupKey(nil, vals[:a.nvals], st.colls))
 			if st.seen == nil {
 				st.seen = map[string]struct{}{}
 			}
@@ -402,18 +409,19 @@ func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
 	if len(a.args) > 1 && a.name == "count" {
 		// COUNT(a, b): rows where all are non-NULL (COUNT DISTINCT a, b).
 		vals := make(Row, len(a.args))
+		colls := make([]collations.ID, len(a.args))
 		for i, e := range a.args {
-			x, err := ex.eval(e, row)
+			x, coll, err := ex.evalColl(e, row)
 			if err != nil {
 				return err
 			}
 			if x.IsNull() {
 				return nil
 			}
-			vals[i] = x
+			vals[i], colls[i] = x, coll
 		}
 		if a.distinct {
-			k := string(groupKey(nil, vals, nil))
+			k := string(groupKey(nil, vals, colls))
 			if st.seen == nil {
 				st.seen = map[string]struct{}{}
 			}
@@ -567,7 +575,7 @@ func (a *aggSpec) result(ex *execCtx, st *aggState) (sqltypes.Value, error) {
 			return sqltypes.NULL, nil
 		}
 		if len(a.order) > 0 {
-			if err := sortRows(st.concat, a.order, nil, ex); err != nil {
+			if err := sortRows(st.concat, a.order, st.colls, ex); err != nil {
 				return sqltypes.NULL, err
 			}
 		}
@@ -614,14 +622,11 @@ func groupKey(dst []byte, vals Row, colls []collations.ID) []byte {
 				coll = colls[i]
 			}
 			dst = append(dst, 1)
-			raw := v.Raw()
+			raw := collation.TrimPad(coll, v.Raw())
 			c := colldata.Lookup(coll)
 			if c == nil {
 				dst = appendLenBytes(dst, raw)
 				continue
-			}
-			if !c.IsBinary() && padSpace(coll) {
-				raw = bytes.TrimRight(raw, " ")
 			}
 			// Length-prefixed weight string, written in place.
 			start := len(dst)
@@ -657,27 +662,6 @@ func appendLenBytes(dst, b []byte) []byte {
 	dst = append(dst, ':')
 	return append(dst, b...)
 }
-
-// padSpace reports whether a collation ignores trailing spaces.
-func padSpace(coll collations.ID) bool {
-	if int(coll) < len(padSpaceTab) {
-		return padSpaceTab[coll]
-	}
-	return padSpaceByName(coll)
-}
-
-func padSpaceByName(coll collations.ID) bool {
-	name := collations.MySQL8().LookupName(coll)
-	return !strings.Contains(name, "_0900_") && name != "binary"
-}
-
-// padSpaceTab caches padSpace for the collation ids MySQL uses.
-var padSpaceTab = func() (t [1024]bool) {
-	for i := range t {
-		t[i] = padSpaceByName(collations.ID(i))
-	}
-	return t
-}()
 
 // sortRows sorts rows by keys (stable, NULLs first ascending as MySQL).
 // Sort values are normalised once per row (text trimmed for PAD SPACE,
@@ -759,13 +743,7 @@ func makeSortVal(v sqltypes.Value, coll collations.ID) sortVal {
 			return sortVal{kind: 3, f: f}
 		}
 	case v.IsText():
-		b := v.Raw()
-		if padSpace(coll) {
-			for len(b) > 0 && b[len(b)-1] == ' ' {
-				b = b[:len(b)-1]
-			}
-		}
-		return sortVal{kind: 4, b: b, coll: coll, v: v}
+		return sortVal{kind: 4, b: collation.TrimPad(coll, v.Raw()), coll: coll, v: v}
 	}
 	return sortVal{kind: 5, v: v, coll: coll}
 }
@@ -835,10 +813,7 @@ func compareForSort(a, b sqltypes.Value, env *collations.Environment, coll colla
 			return 1, nil
 		}
 	}
-	if a.IsText() && b.IsText() && padSpace(coll) {
-		a = sqltypes.MakeTrusted(a.Type(), []byte(strings.TrimRight(string(a.Raw()), " ")))
-		b = sqltypes.MakeTrusted(b.Type(), []byte(strings.TrimRight(string(b.Raw()), " ")))
-	}
+	// NullsafeCompare honours PAD SPACE (strata's evalengine fork).
 	return evalengine.NullsafeCompare(a, b, env, coll, nil)
 }
 

@@ -252,6 +252,9 @@ func translateErr(err error, e sqlparser.Expr) error {
 			return sqlErr(sqlerror.ERSPDoesNotExist, "42000", "FUNCTION %s does not exist", fname)
 		}
 	}
+	if strings.Contains(msg, "is not valid for CHARACTER SET") {
+		return sqlErr(sqlerror.ERCollationCharsetMismatch, "42000", "%s", msg)
+	}
 	if strings.Contains(msg, "Unknown column") {
 		return sqlErr(sqlerror.ERBadFieldError, sqlerror.SSBadFieldError, "%s", msg)
 	}

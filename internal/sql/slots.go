@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
@@ -195,32 +194,14 @@ func (c *compiler) defaultSlot(col string) (*slot, error) {
 }
 
 // rewriteMySQLSemantics corrects evalengine where it differs from MySQL:
-// PAD SPACE comparisons of text (trailing spaces are ignored by *_general_ci
-// and *_bin collations) and LIKE ... ESCAPE.
+// LIKE ... ESCAPE, and NOT LIKE on typed columns. (PAD SPACE comparisons
+// are evalengine's own since strata's fork compares text through
+// internal/collation.)
 func (c *compiler) rewriteMySQLSemantics(e sqlparser.Expr) sqlparser.Expr {
 	return sqlparser.Rewrite(e, nil, func(cur *sqlparser.Cursor) bool {
 		switch n := cur.Node().(type) {
 		case *sqlparser.ComparisonExpr:
 			switch n.Operator {
-			case sqlparser.EqualOp, sqlparser.NotEqualOp, sqlparser.LessThanOp, sqlparser.LessEqualOp,
-				sqlparser.GreaterThanOp, sqlparser.GreaterEqualOp, sqlparser.NullSafeEqualOp:
-				if c.padText(n.Left) && c.padText(n.Right) {
-					n.Left, n.Right = rtrim(n.Left), rtrim(n.Right)
-				}
-			case sqlparser.InOp, sqlparser.NotInOp:
-				tup, ok := n.Right.(sqlparser.ValTuple)
-				if !ok || !c.padText(n.Left) {
-					break
-				}
-				for _, v := range tup {
-					if !c.padText(v) {
-						return true
-					}
-				}
-				n.Left = rtrim(n.Left)
-				for i := range tup {
-					tup[i] = rtrim(tup[i])
-				}
 			case sqlparser.LikeOp, sqlparser.NotLikeOp:
 				if n.Escape != nil {
 					esc, ok1 := n.Escape.(*sqlparser.Literal)
@@ -263,34 +244,6 @@ func translateLikeEscape(p string, esc rune) string {
 		}
 	}
 	return b.String()
-}
-
-func rtrim(e sqlparser.Expr) sqlparser.Expr {
-	return &sqlparser.TrimFuncExpr{TrimFuncType: sqlparser.RTrimType, Type: sqlparser.TrailingTrimType, StringArg: e}
-}
-
-// padText reports whether e is statically a text value under a PAD SPACE
-// collation (a text column, or a string literal).
-func (c *compiler) padText(e sqlparser.Expr) bool {
-	switch x := e.(type) {
-	case *sqlparser.Literal:
-		return x.Type == sqlparser.StrVal && padSpace(c.s.collation())
-	case *sqlparser.CollateExpr:
-		id := collations.MySQL8().LookupByName(strings.ToLower(x.Collation))
-		return id != collations.Unknown && id != collations.CollationBinaryID && padSpace(id) && c.padText(x.Expr)
-	case *sqlparser.ColName:
-		i, err := c.sc.resolve(x)
-		if err != nil {
-			return false
-		}
-		t := c.sc.cols[i].typ
-		if !t.Valid() || !sqltypes.IsText(t.Type()) {
-			return false
-		}
-		coll := t.Collation()
-		return coll != collations.CollationBinaryID && padSpace(coll)
-	}
-	return false
 }
 
 // rewriteEnums makes ENUM columns read as their 1-based member number in

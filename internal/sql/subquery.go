@@ -444,10 +444,12 @@ func (u *unionPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 	mode := evalengine.ParseSQLMode(ex.s.sqlMode.raw)
 	left := conformRows(append([]Row(nil), lr.Rows...), fields, types, mode)
 	right := conformRows(append([]Row(nil), rr.Rows...), fields, types, mode)
+	// Text compares, dedups and sorts under each column's collation.
+	colls := fieldCollations(fields)
 	var rows []Row
 	switch u.op {
 	case parse.Except, parse.Intersect:
-		rows = exceptIntersect(left, right, u.op == parse.Except, u.distinct)
+		rows = exceptIntersect(left, right, colls, u.op == parse.Except, u.distinct)
 	default:
 		rows = append(left, right...)
 	}
@@ -456,7 +458,7 @@ func (u *unionPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 		var kb []byte
 		out := rows[:0]
 		for _, r := range rows {
-			kb = groupKey(kb[:0], r, nil)
+			kb = groupKey(kb[:0], r, colls)
 			if _, dup := seen[string(kb)]; dup {
 				continue
 			}
@@ -466,7 +468,7 @@ func (u *unionPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 		rows = out
 	}
 	if len(u.order) > 0 {
-		if err := sortRows(rows, u.order, nil, ex); err != nil {
+		if err := sortRows(rows, u.order, colls, ex); err != nil {
 			return nil, err
 		}
 	}
@@ -506,11 +508,11 @@ func (u *unionPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 // NULLs equal; DISTINCT returns each qualifying row once, ALL returns a row
 // that appears m times on the left and n times on the right max(m-n, 0)
 // times (EXCEPT) or min(m, n) times (INTERSECT). Left order is kept.
-func exceptIntersect(left, right []Row, except, distinct bool) []Row {
+func exceptIntersect(left, right []Row, colls []collations.ID, except, distinct bool) []Row {
 	counts := make(map[string]int, len(right))
 	var kb []byte
 	for _, r := range right {
-		kb = groupKey(kb[:0], r, nil)
+		kb = groupKey(kb[:0], r, colls)
 		counts[string(kb)]++
 	}
 	out := make([]Row, 0, len(left))
@@ -519,7 +521,7 @@ func exceptIntersect(left, right []Row, except, distinct bool) []Row {
 		emitted = map[string]struct{}{}
 	}
 	for _, r := range left {
-		kb = groupKey(kb[:0], r, nil)
+		kb = groupKey(kb[:0], r, colls)
 		n, inRight := counts[string(kb)]
 		if distinct {
 			if _, dup := emitted[string(kb)]; dup || inRight == except {
@@ -540,6 +542,19 @@ func exceptIntersect(left, right []Row, except, distinct bool) []Row {
 		if n > 0 {
 			counts[string(kb)] = n - 1
 			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// fieldCollations returns the collation of each result column: text
+// columns compare, group and sort under it (UNION DISTINCT, EXCEPT,
+// INTERSECT, ORDER BY).
+func fieldCollations(fields []*querypb.Field) []collations.ID {
+	out := make([]collations.ID, len(fields))
+	for i, f := range fields {
+		if sqltypes.IsText(f.Type) {
+			out[i] = collations.ID(f.Charset)
 		}
 	}
 	return out
@@ -775,6 +790,12 @@ func (s *Session) cteSource(ctx context.Context, d *cteDef, alias string) (*from
 		types[i] = o.typ
 	}
 	distinct := u.Distinct
+	colls := make([]collations.ID, len(types))
+	for i, t := range types {
+		if t.Valid() && sqltypes.IsText(t.Type()) {
+			colls[i] = t.Collation()
+		}
+	}
 	item := &fromItem{def: def, alias: alias, types: types}
 	item.virtual = func(ex *execCtx) ([]Row, error) {
 		res, err := anchor.run(ex)
@@ -787,7 +808,7 @@ func (s *Session) cteSource(ctx context.Context, d *cteDef, alias string) (*from
 		if distinct {
 			out := all[:0]
 			for _, r := range all {
-				kb = groupKey(kb[:0], r, nil)
+				kb = groupKey(kb[:0], r, colls)
 				if _, dup := seen[string(kb)]; !dup {
 					seen[string(kb)] = struct{}{}
 					out = append(out, r)
@@ -813,7 +834,7 @@ func (s *Session) cteSource(ctx context.Context, d *cteDef, alias string) (*from
 			var next []Row
 			for _, r := range res.Rows {
 				if distinct {
-					kb = groupKey(kb[:0], r, nil)
+					kb = groupKey(kb[:0], r, colls)
 					if _, dup := seen[string(kb)]; dup {
 						continue
 					}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
@@ -110,6 +111,7 @@ func (s *Session) collectTargets(ex *execCtx, p *dmlPlan) ([]targetRow, error) {
 	defer ji.close()
 	var out []targetRow
 	var keyed []Row
+	var colls []collations.ID // of the ORDER BY keys
 	for {
 		if p.ordered && uint64(len(out)) >= lim {
 			break
@@ -124,12 +126,18 @@ func (s *Session) collectTargets(ex *execCtx, p *dmlPlan) ([]targetRow, error) {
 		out = append(out, targetRow{pk: append([]byte(nil), ji.currentPK(0)...), row: copyRow(nil, row), fresh: ji.freshLock(0)})
 		if !p.ordered {
 			k := make(Row, len(p.sortKey)+1)
+			if colls == nil {
+				colls = make([]collations.ID, len(p.sortKey)+1)
+			}
 			for i, e := range p.sortKey {
-				v, err := ex.eval(e, row)
+				v, coll, err := ex.evalColl(e, row)
 				if err != nil {
 					return nil, err
 				}
 				k[i] = v
+				if !v.IsNull() {
+					colls[i] = coll
+				}
 			}
 			k = copyRow(nil, k)
 			k[len(p.sortKey)] = sqltypes.NewInt64(int64(len(out) - 1))
@@ -141,7 +149,7 @@ func (s *Session) collectTargets(ex *execCtx, p *dmlPlan) ([]targetRow, error) {
 		for i := range p.sortKey {
 			keys[i] = sortKey{idx: i, desc: p.desc[i]}
 		}
-		if err := sortRows(keyed, keys, nil, ex); err != nil {
+		if err := sortRows(keyed, keys, colls, ex); err != nil {
 			return nil, err
 		}
 		sorted := make([]targetRow, 0, len(out))

@@ -3,12 +3,12 @@ package codec
 import (
 	"bytes"
 	"fmt"
-	"strings"
 
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/collations/charset"
 	"vitess.io/vitess/go/mysql/collations/colldata"
 
+	"github.com/strata-db/strata/internal/collation"
 	"github.com/strata-db/strata/internal/encoding"
 )
 
@@ -34,7 +34,7 @@ const (
 // collInfo is what the key encoder needs to know about a collation.
 type collInfo struct {
 	known     bool
-	padSpace  bool // PAD SPACE and the space is the single byte 0x20
+	padSpace  bool // PAD SPACE (trailing spaces stripped by collation.TrimPad)
 	style     textStyle
 	asciiUnit [128]uint16 // styleUnits16: the weight of each ASCII byte
 	asciiByte [128]byte   // styleUnits16: its one-byte units16 form, 0 if longer
@@ -49,19 +49,8 @@ var collInfos = func() []*collInfo {
 		if c == nil {
 			continue
 		}
-		info := &collInfo{known: true, padSpace: true}
-		switch c.(type) {
-		case *colldata.Collation_utf8mb4_uca_0900, *colldata.Collation_utf8mb4_0900_bin, *colldata.Collation_binary:
-			info.padSpace = false
-		}
-		if strings.Contains(c.Name(), "_nopad_") {
-			info.padSpace = false
-		}
+		info := &collInfo{known: true, padSpace: collation.PadSpace(collations.ID(id))}
 		cs := c.Charset().Name()
-		switch cs {
-		case "ucs2", "utf16", "utf16le", "utf32":
-			info.padSpace = false // the space is not the single byte 0x20
-		}
 		utf8 := cs == "utf8mb4" || cs == "utf8mb3"
 		switch c.(type) {
 		case *colldata.Collation_unicode_bin:
@@ -110,7 +99,7 @@ func appendTextKey(b []byte, id collations.ID, s []byte, prefix int) ([]byte, er
 		s = charset.Slice(coll.Charset(), s, 0, prefix)
 	}
 	if info.padSpace {
-		s = bytes.TrimRight(s, " ")
+		s = collation.TrimPad(id, s)
 	}
 	switch info.style {
 	case styleUTF8Bin:

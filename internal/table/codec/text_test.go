@@ -135,3 +135,29 @@ func encodeBytesRef(in []byte) []byte {
 	}
 	return append(out, 0, 1)
 }
+
+// TestTextKeyPadSpaceWide checks that PAD SPACE holds for character sets
+// whose space is wider than one byte: 'a' and 'a ' share a key under
+// utf16_general_ci, utf16le_general_ci and utf32_general_ci (so a unique
+// index rejects the second), but not under a NO PAD collation.
+func TestTextKeyPadSpaceWide(t *testing.T) {
+	for _, tc := range []struct {
+		coll     string
+		a, aPad  string
+		samePads bool
+	}{
+		{"utf16_general_ci", "\x00a", "\x00a\x00 \x00 ", true},
+		{"utf16le_general_ci", "a\x00", "a\x00 \x00", true},
+		{"utf32_general_ci", "\x00\x00\x00a", "\x00\x00\x00a\x00\x00\x00 ", true},
+		{"ucs2_bin", "\x00a", "\x00a\x00 ", true},
+		{"utf8mb4_0900_ai_ci", "a", "a ", false},
+	} {
+		id := collations.MySQL8().LookupByName(tc.coll)
+		col := textCol(tc.coll, sqltypes.VarChar, id)
+		k1 := mustKey(t, &col, val(col.Type, tc.a), false)
+		k2 := mustKey(t, &col, val(col.Type, tc.aPad), false)
+		if got := bytes.Equal(k1, k2); got != tc.samePads {
+			t.Errorf("%s: key(%q) == key(%q) is %v, want %v", tc.coll, tc.a, tc.aPad, got, tc.samePads)
+		}
+	}
+}

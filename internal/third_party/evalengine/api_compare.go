@@ -60,7 +60,7 @@ func compare(v1, v2 sqltypes.Value, collationEnv *collations.Environment, collat
 			if coll == nil {
 				return 0, UnsupportedCollationError{ID: collationID}
 			}
-			result := coll.Collate(v1.Raw(), v2.Raw(), false)
+			result := collateSpace(coll, v1.Raw(), v2.Raw()) // strata: PAD SPACE
 			switch {
 			case result < 0:
 				return -1, nil

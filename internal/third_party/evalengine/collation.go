@@ -20,7 +20,17 @@ import (
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/collations/colldata"
 	"vitess.io/vitess/go/sqltypes"
+
+	strcoll "github.com/strata-db/strata/internal/collation"
 )
+
+// collateSpace compares l and r under col as MySQL does: trailing spaces
+// are insignificant under PAD SPACE collations (every collation except the
+// _0900_ ones and binary). strata: Vitess's Collate compares as NO PAD, so
+// 'a' = 'a ' was false under utf8mb4_bin and utf8mb4_general_ci.
+func collateSpace(col colldata.Collation, l, r []byte) int {
+	return strcoll.Compare(col, l, r)
+}
 
 func typedCoercionCollation(typ sqltypes.Type, id collations.ID) collations.TypedCollation {
 	switch {

@@ -180,7 +180,7 @@ func compareStrings(l, r eval, env *collations.Environment) (int, error) {
 	if collation == nil {
 		return 0, vterrors.Errorf(vtrpcpb.Code_UNKNOWN, "cannot compare strings, collation is unknown or unsupported (collation ID: %d)", col.Collation)
 	}
-	return collation.Collate(l.ToRawBytes(), r.ToRawBytes(), false), nil
+	return collateSpace(collation, l.ToRawBytes(), r.ToRawBytes()), nil // strata: PAD SPACE
 }
 
 func compareJSON(l, r eval) (int, error) {

@@ -704,7 +704,7 @@ func (asm *assembler) CmpString_coerce(coercion *compiledCoercion) {
 		if env.vm.err != nil {
 			return 0
 		}
-		env.vm.flags.cmp = coercion.col.Collate(bl, br, false)
+		env.vm.flags.cmp = collateSpace(coercion.col, bl, br) // strata: PAD SPACE
 		return 1
 	}, "CMP VARCHAR(SP-2), VARCHAR(SP-1) COERCE AND COLLATE '%s'", coercion.col.Name())
 }
@@ -716,7 +716,7 @@ func (asm *assembler) CmpString_collate(collation colldata.Collation) {
 		l := env.vm.stack[env.vm.sp-2]
 		r := env.vm.stack[env.vm.sp-1]
 		env.vm.sp -= 2
-		env.vm.flags.cmp = collation.Collate(l.ToRawBytes(), r.ToRawBytes(), false)
+		env.vm.flags.cmp = collateSpace(collation, l.ToRawBytes(), r.ToRawBytes()) // strata: PAD SPACE
 		return 1
 	}, "CMP VARCHAR(SP-2), VARCHAR(SP-1) COLLATE '%s'", collation.Name())
 }
@@ -2545,7 +2545,7 @@ func (asm *assembler) Fn_FIELD_b(args int, col colldata.Collation) {
 			}
 
 			// Compare target and current string
-			if col.Collate(tar.bytes, str.bytes, false) == 0 {
+			if collateSpace(col, tar.bytes, str.bytes) == 0 { // strata: PAD SPACE
 				env.vm.stack[env.vm.sp-args] = env.vm.arena.newEvalInt64(int64(i + 1))
 				env.vm.sp -= args - 1
 				return 1
@@ -2714,7 +2714,7 @@ func (asm *assembler) Fn_MULTICMP_c(args int, lessThan bool, tc collations.Typed
 		x := env.vm.stack[env.vm.sp-args].ToRawBytes()
 		for sp := env.vm.sp - args + 1; sp < env.vm.sp; sp++ {
 			y := env.vm.stack[sp].ToRawBytes()
-			if lessThan == (col.Collate(y, x, false) < 0) {
+			if lessThan == (collateSpace(col, y, x) < 0) { // strata: PAD SPACE
 				x = y
 			}
 		}

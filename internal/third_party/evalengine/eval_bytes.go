@@ -26,6 +26,8 @@ import (
 	"vitess.io/vitess/go/mysql/datetime"
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/vthash"
+
+	strcoll "github.com/strata-db/strata/internal/collation"
 )
 
 type evalBytes struct {
@@ -116,7 +118,7 @@ func (e *evalBytes) Hash(h *vthash.Hasher) {
 	default:
 		h.Write16(hashPrefixBytes)
 		col := colldata.Lookup(e.col.Collation)
-		col.Hash(h, e.bytes, 0)
+		col.Hash(h, strcoll.TrimPad(e.col.Collation, e.bytes), 0) // strata: PAD SPACE, as collateSpace
 	}
 }
 

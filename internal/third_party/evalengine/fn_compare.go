@@ -464,7 +464,7 @@ func compareAllText(env *ExpressionEnv, args []eval, cmp, _ int) (eval, error) {
 		if err != nil {
 			return nil, err
 		}
-		if (cmp < 0) == (col.Collate(b2, b1, false) < 0) {
+		if (cmp < 0) == (collateSpace(col, b2, b1) < 0) { // strata: PAD SPACE
 			b1 = b2
 		}
 	}

@@ -253,7 +253,7 @@ func (call *builtinField) eval(env *ExpressionEnv) (eval, error) {
 			}
 
 			// Compare target and current string
-			if collation.Collate(tar.bytes, e.bytes, false) == 0 {
+			if collateSpace(collation, tar.bytes, e.bytes) == 0 { // strata: PAD SPACE
 				return newEvalInt64(int64(i + 1)), nil
 			}
 		}
@@ -1332,7 +1332,7 @@ func (call *builtinPad) compile(c *compiler) (ctype, error) {
 }
 
 func strcmpCollate(left, right []byte, col collations.ID) int64 {
-	cmp := colldata.Lookup(col).Collate(left, right, false)
+	cmp := collateSpace(colldata.Lookup(col), left, right) // strata: PAD SPACE
 	switch {
 	case cmp == 0:
 		return 0
