@@ -120,6 +120,9 @@ func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.F
 	if reShowCount.MatchString(sql) || reNamesCollate.MatchString(sql) {
 		return 0, nil, nil
 	}
+	if _, ok := parse.ParseRoutine(sql); ok {
+		return 0, nil, nil // answered at execution (specialStatement)
+	}
 	s.setStatementText(sql)
 	stmt, n, err := s.parse(sql)
 	if err != nil {
@@ -465,6 +468,11 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 		return res, true, err
 	}
 	if res, handled, err := s.execChecksumTable(ctx, sql); handled {
+		return res, true, err
+	}
+	if r, ok := parse.ParseRoutine(sql); ok {
+		s.beginStatementWarnings(nil)
+		res, err := s.execRoutine(r)
 		return res, true, err
 	}
 	switch sql[0] | 0x20 {

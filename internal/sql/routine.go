@@ -1,0 +1,53 @@
+package sql
+
+import (
+	"vitess.io/vitess/go/mysql/sqlerror"
+	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/strata-db/strata/internal/sql/parse"
+)
+
+// MySQL error numbers for stored programs that sqlerror lacks.
+const (
+	erTrgDoesNotExist   = 1360
+	erEventDoesNotExist = 1539
+)
+
+// execRoutine answers a statement on a stored function, procedure, trigger
+// or event. strata has none yet: CREATE and ALTER ... are not supported
+// (1235), DROP finds nothing to drop — the error MySQL gives for a missing
+// object, or a note with IF EXISTS — so scripts that clean up before
+// creating keep working.
+func (s *Session) execRoutine(r parse.Routine) (*sqltypes.Result, error) {
+	if r.Verb == "CREATE" || r.Verb == "ALTER" {
+		return nil, unsupportedErr("%s %s", r.Verb, r.Kind)
+	}
+	db := r.Schema
+	if db == "" {
+		db = s.DB
+	}
+	if db == "" && r.Kind != "TRIGGER" {
+		return nil, noDBErr()
+	}
+	var code uint16
+	var state, msg, note string
+	switch r.Kind {
+	case "TRIGGER":
+		code, state, msg = erTrgDoesNotExist, "HY000", "Trigger does not exist"
+		note = msg
+	case "EVENT":
+		code, state, msg = erEventDoesNotExist, "HY000", "Unknown event '"+r.Name+"'"
+		note = "Event " + r.Name + " does not exist"
+	default:
+		code, state, msg = uint16(sqlerror.ERSPDoesNotExist), "42000", r.Kind+" "+db+"."+r.Name+" does not exist"
+		note = msg
+	}
+	if !r.IfExists {
+		return nil, sqlErr(sqlerror.ErrorCode(code), state, "%s", msg)
+	}
+	if r.Kind == "EVENT" {
+		code = uint16(sqlerror.ERSPDoesNotExist)
+	}
+	s.warn("Note", code, note)
+	return &sqltypes.Result{}, nil
+}
