@@ -4,11 +4,16 @@
 // Usage:
 //
 //	strata serve [--datadir DIR] [--port N] [--bind ADDR] [--root-password PW]
+//	strata stress [flags]
+//	strata bench WORKLOAD [flags]
 //	strata version
 //	strata --help
+//
+// Every command prints its own flags with --help (or -h) and exits 0.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -39,7 +44,7 @@ var version = "0.1.0-dev"
 const usage = `strata — a MySQL-compatible SQL server on a write- and space-optimised LSM engine
 
 Usage:
-  strata serve [flags]     start the server
+  strata serve [flags]     start the server (strata serve --help)
   strata stress [flags]    crash-loop test: kill -9 a server repeatedly and verify (strata stress --help)
   strata bench WORKLOAD    compare strata with MariaDB InnoDB and MyRocks
                            (workloads: sysbench, seed; see strata bench --help)
@@ -47,7 +52,18 @@ Usage:
   strata --help            show this help
 
 Flags of serve:
-  --datadir DIR            data directory (default ./strata-data)
+` + serveFlags
+
+// serveUsage is printed by strata serve --help.
+const serveUsage = `Usage: strata serve [flags]
+
+Starts the server: opens (creating if needed) the data directory and accepts
+MySQL clients until SIGINT or SIGTERM.
+
+Flags:
+` + serveFlags
+
+const serveFlags = `  --datadir DIR            data directory (default ./strata-data)
   --port N                 TCP port (default 3306)
   --bind ADDR              address to listen on (default 127.0.0.1)
   --root-password PW       password of user root (or STRATA_ROOT_PASSWORD);
@@ -56,6 +72,12 @@ Flags of serve:
   --pprof ADDR             serve Go profiling endpoints on ADDR (default off)
   --tls-cert FILE          PEM certificate: clients may connect with TLS
   --tls-key FILE           PEM private key of --tls-cert
+`
+
+// versionUsage is printed by strata version --help.
+const versionUsage = `Usage: strata version
+
+Prints strata's version and the MySQL version it is compatible with.
 `
 
 func main() {
@@ -72,10 +94,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	case "version", "--version", "-version":
+		if len(args) > 1 {
+			if isHelp(args[1]) {
+				fmt.Fprint(stdout, versionUsage)
+				return 0
+			}
+			fmt.Fprintf(stderr, "strata version: unexpected argument %q\n\n%s", args[1], versionUsage)
+			return 2
+		}
 		fmt.Fprintf(stdout, "strata %s (MySQL %s compatible)\n", version, sql.ServerVersion)
 		return 0
 	case "serve":
-		return serve(args[1:], stderr)
+		return serve(args[1:], stdout, stderr)
 	case "bench":
 		return bench.Main(args[1:], stdout, stderr)
 	case "stress":
@@ -85,10 +115,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-func serve(args []string, stderr io.Writer) int {
+// isHelp reports whether arg asks for help.
+func isHelp(arg string) bool {
+	switch arg {
+	case "-h", "--help", "-help", "help":
+		return true
+	}
+	return false
+}
+
+func serve(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	fs.Usage = func() {} // printed below: to stdout for --help, stderr on errors
 	datadir := fs.String("datadir", "./strata-data", "data directory")
 	port := fs.Int("port", 3306, "TCP port")
 	bind := fs.String("bind", "127.0.0.1", "listen address")
@@ -98,6 +137,15 @@ func serve(args []string, stderr io.Writer) int {
 	tlsCert := fs.String("tls-cert", "", "PEM certificate file; enables TLS")
 	tlsKey := fs.String("tls-key", "", "PEM private key file for --tls-cert")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, serveUsage)
+			return 0
+		}
+		fmt.Fprintf(stderr, "\n%s", serveUsage)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "strata serve: unexpected argument %q\n\n%s", fs.Arg(0), serveUsage)
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -119,6 +167,12 @@ func serve(args []string, stderr io.Writer) int {
 	}
 	db, err := kv.Open(kv.Options{Dir: *datadir, MemoryBudget: *memory, Logger: kv.NewSlogLogger(logger)})
 	if err != nil {
+		var locked *kv.LockedError
+		if errors.As(err, &locked) {
+			logger.Error("another strata process holds the data directory; stop it or choose another --datadir",
+				"datadir", locked.Dir, "lockfile", locked.LockFile, "pid", locked.PID)
+			return 1
+		}
 		logger.Error("cannot open data directory", "datadir", *datadir, "err", err)
 		return 1
 	}

@@ -36,9 +36,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	o, err := parseOptions(args[0], args[1:], stderr)
 	if err != nil {
-		if !errors.Is(err, errHelp) {
-			fmt.Fprintf(stderr, "strata bench: %v\n", err)
+		if errors.Is(err, errHelp) {
+			fmt.Fprint(stdout, usage)
+			return 0
 		}
+		fmt.Fprintf(stderr, "strata bench: %v\n\n%s", err, usage)
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
@@ -77,6 +79,13 @@ var errHelp = errors.New("help requested")
 // reportMain is `strata bench report RESULTS.json [OUTDIR]`: it rewrites
 // the report files from a results.json (by default next to it).
 func reportMain(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "-h", "--help", "-help", "help":
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
+	}
 	if len(args) < 1 || len(args) > 2 {
 		fmt.Fprint(stderr, usage)
 		return 2

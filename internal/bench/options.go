@@ -105,7 +105,7 @@ seed flags:
 func parseOptions(workload string, args []string, stderr io.Writer) (*Options, error) {
 	fs := flag.NewFlagSet("bench "+workload, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	fs.Usage = func() {} // Main prints the usage: to stdout for --help, stderr on errors
 	engines := fs.String("engines", strings.Join(AllEngines, ","), "")
 	out := fs.String("out", "", "")
 	quick := fs.Bool("quick", false, "")

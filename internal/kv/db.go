@@ -45,6 +45,9 @@ func Open(opts Options) (*DB, error) {
 	}
 	pdb, err := pebble.Open(opts.Dir, po)
 	if err != nil {
+		if le := lockedError(opts.Dir, po.FS, err); le != nil {
+			return nil, le
+		}
 		return nil, fmt.Errorf("kv: open %s: %w", opts.Dir, err)
 	}
 	return &DB{pdb: pdb, dir: opts.Dir, fs: po.FS}, nil
