@@ -2433,7 +2433,7 @@ func (asm *assembler) Fn_JSON_UNQUOTE() {
 	asm.emit(func(env *ExpressionEnv) int {
 		j := env.vm.stack[env.vm.sp-1].(*evalJSON)
 		b := env.vm.arena.newEvalBytesEmpty()
-		b.tt = int16(sqltypes.Blob)
+		b.tt = int16(sqltypes.Text) // strata: LONGTEXT utf8mb4_bin, as MySQL
 		b.col = collationJSON
 		if jbytes, ok := j.StringBytes(); ok {
 			b.bytes = jbytes

@@ -280,10 +280,12 @@ func (call *builtinJSONUnquote) eval(env *ExpressionEnv) (eval, error) {
 	if err != nil {
 		return nil, err
 	}
+	// strata: LONGTEXT utf8mb4_bin (sqltypes.Text) as in MySQL, not a
+	// binary Blob (UPPER/LOWER left it unchanged; clients saw bytes).
 	if b, ok := j.StringBytes(); ok {
-		return newEvalRaw(sqltypes.Blob, b, collationJSON), nil
+		return newEvalRaw(sqltypes.Text, b, collationJSON), nil
 	}
-	return newEvalRaw(sqltypes.Blob, j.MarshalTo(nil), collationJSON), nil
+	return newEvalRaw(sqltypes.Text, j.MarshalTo(nil), collationJSON), nil
 }
 
 func (call *builtinJSONUnquote) compile(c *compiler) (ctype, error) {
@@ -300,7 +302,7 @@ func (call *builtinJSONUnquote) compile(c *compiler) (ctype, error) {
 
 	c.asm.Fn_JSON_UNQUOTE()
 	c.asm.jumpDestination(skip)
-	return ctype{Type: sqltypes.Blob, Flag: flagNullable, Col: collationJSON}, nil
+	return ctype{Type: sqltypes.Text, Flag: flagNullable, Col: collationJSON}, nil // strata: Text, as eval
 }
 
 var errJSONKeyIsNil = vterrors.Errorf(vtrpcpb.Code_INVALID_ARGUMENT, "JSON documents may not contain NULL member names.")
