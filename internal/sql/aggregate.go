@@ -29,6 +29,7 @@ type aggSpec struct {
 	nvals    int       // GROUP_CONCAT: number of concatenated expressions
 	key      string    // canonical text, for sharing identical aggregates
 	typ      evalengine.Type
+	divPrec  int32 // div_precision_increment when planned (AVG's scale)
 	// argCol is the row offset when the single argument is a plain column
 	// (read directly, no evaluation), else -1.
 	argCol  int
@@ -140,7 +141,7 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 			return nil
 		}
 	}
-	spec := &aggSpec{key: key, name: af.AggrName(), distinct: sqlparser.IsDistinct(af), argCol: -1}
+	spec := &aggSpec{key: key, name: af.AggrName(), distinct: sqlparser.IsDistinct(af), argCol: -1, divPrec: int32(c.s.plan().divPrecision)}
 	var argExprs []sqlparser.Expr
 	switch f := af.(type) {
 	case *sqlparser.CountStar:
@@ -206,7 +207,7 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 				scale = 30
 			}
 			if spec.name == "avg" {
-				scale += 4
+				scale = min(scale+spec.divPrec, 30)
 			}
 			spec.typ = evalengine.NewTypeEx(sqltypes.Decimal, collations.CollationBinaryID, true, 65, scale, nil)
 		}
@@ -216,7 +217,7 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 			spec.typ.SetNullability(true)
 		}
 	case "group_concat":
-		spec.typ = evalengine.NewTypeEx(sqltypes.Text, c.s.collation(), true, 1024, 0, nil)
+		spec.typ = evalengine.NewTypeEx(sqltypes.Text, c.s.plan().collation, true, 1024, 0, nil)
 	default:
 		spec.typ = evalengine.NewTypeEx(sqltypes.Uint64, collations.CollationBinaryID, false, 21, 0, nil)
 	}
@@ -551,11 +552,11 @@ func (a *aggSpec) result(ex *execCtx, st *aggState) (sqltypes.Value, error) {
 		}
 		// The result keeps the fractional digits of the summed values
 		// (SUM of DECIMAL(10,2) has scale 2); AVG adds
-		// div_precision_increment (4) digits.
+		// div_precision_increment digits (at most 30 in all).
 		scale := st.scale
 		if a.name == "avg" {
-			d = d.Div(decimal.NewFromInt(st.count), 4)
-			scale += 4
+			d = d.Div(decimal.NewFromInt(st.count), a.divPrec)
+			scale = min(scale+a.divPrec, 30)
 		}
 		return sqltypes.MakeTrusted(sqltypes.Decimal, []byte(d.StringFixed(scale))), nil
 	case "min", "max":

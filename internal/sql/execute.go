@@ -17,14 +17,16 @@ import (
 )
 
 // cachedPlan is a parsed and planned statement, reusable while the catalog
-// version and current database are unchanged.
+// version, the current database and the plan settings are unchanged.
 type cachedPlan struct {
 	stmt    sqlparser.Statement
 	version uint64
 	db      string
-	params  int
-	sel     *selectPlan
-	tables  []mdlRef
+	// settings are the session settings the statement was compiled under.
+	settings planSettings
+	params   int
+	sel      *selectPlan
+	tables   []mdlRef
 	// dml is the UPDATE/DELETE plan, built at the first execution.
 	dml *dmlPlan
 }
@@ -167,11 +169,19 @@ func (s *Session) ExecutePrepared(ctx context.Context, sql string, bv map[string
 	if res, handled, err := s.specialStatement(ctx, sql); handled {
 		return res, s.noteError(err)
 	}
-	stmt, _, err := s.parse(sql)
+	stmt, n, err := s.parse(sql)
 	if err != nil {
 		return nil, s.noteError(err)
 	}
 	s.beginStatementWarnings(stmt)
+	switch stmt.(type) {
+	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:
+		// Re-planned after a DDL or a SET: cache it again, as Prepare did.
+		cp := &cachedPlan{stmt: stmt, params: n}
+		s.cachePlan(sql, cp)
+		res, err := s.execCached(ctx, cp, bv)
+		return res, s.noteError(err)
+	}
 	res, err := s.execStmt(ctx, stmt, sql, bv)
 	return res, s.noteError(err)
 }
@@ -217,7 +227,7 @@ func (s *Session) cachedPlanFor(sql string) *cachedPlan {
 	if cp == nil {
 		return nil
 	}
-	if cp.version != s.eng.Cat.Version() || cp.db != s.DB {
+	if cp.version != s.eng.Cat.Version() || cp.db != s.DB || cp.settings != *s.plan() {
 		delete(s.plans, sql)
 		return nil
 	}
@@ -233,6 +243,7 @@ func (s *Session) cachePlan(sql string, cp *cachedPlan) {
 	}
 	cp.version = s.eng.Cat.Version()
 	cp.db = s.DB
+	cp.settings = *s.plan()
 	s.plans[sql] = cp
 }
 
@@ -499,9 +510,9 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 			return nil, true, sqlErr(sqlerror.ERUnknownCollation, "HY000", "Unknown collation: '%s'", m[2])
 		}
 		for _, n := range []string{"character_set_client", "character_set_connection", "character_set_results"} {
-			s.vars[n] = sqltypes.NewVarChar(cs)
+			s.setVar(n, sqltypes.NewVarChar(cs))
 		}
-		s.vars["collation_connection"] = sqltypes.NewVarChar(coll)
+		s.setVar("collation_connection", sqltypes.NewVarChar(coll))
 		return &sqltypes.Result{}, true, nil
 	}
 	return nil, false, nil

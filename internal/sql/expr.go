@@ -182,13 +182,16 @@ func (c *compiler) compile(e sqlparser.Expr) (*cexpr, error) {
 		return nil, err
 	}
 	e = c.rewriteMySQLSemantics(e)
+	set := c.s.plan()
 	cfg := &evalengine.Config{
 		ResolveColumn:           c.sc.resolve,
 		ResolveType:             c.sc.resolveType,
 		ResolveBindVarCollation: c.outer.bindCollation,
-		Collation:               c.s.collation(),
+		Collation:               set.collation,
 		Environment:             c.s.eng.Env,
-		SQLMode:                 evalengine.ParseSQLMode(c.s.sqlMode.raw),
+		SQLMode:                 set.sqlModeVal,
+		VCursor:                 &vcursor{s: c.s},
+		DivPrecisionIncrement:   &set.divPrecision,
 	}
 	x, err := evalengine.Translate(e, cfg)
 	if err != nil {

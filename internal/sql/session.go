@@ -63,6 +63,11 @@ type Session struct {
 	clientFoundRows bool
 
 	plans map[string]*cachedPlan
+	// planSet caches the settings plans depend on (plan()); valid while
+	// planOK and the globals are at version planGlobals.
+	planSet     planSettings
+	planOK      bool
+	planGlobals uint64
 
 	// subj is the session's privilege subject, valid while the catalog
 	// version is subjVersion (see subject).
@@ -322,6 +327,7 @@ func (s *Session) Close() {
 func (s *Session) ResetConnection() {
 	s.rollback()
 	s.vars = map[string]sqltypes.Value{}
+	s.planOK = false
 	s.userVars = map[string]sqltypes.Value{}
 	s.lastInsertID = 0
 	s.warnings = nil

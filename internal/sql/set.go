@@ -79,7 +79,7 @@ func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
 			cs = "utf8mb4"
 		}
 		for _, n := range []string{"character_set_client", "character_set_connection", "character_set_results"} {
-			s.vars[n] = sqltypes.NewVarChar(cs)
+			s.setVar(n, sqltypes.NewVarChar(cs))
 		}
 		coll := "utf8mb4_general_ci"
 		if cs != "utf8mb4" {
@@ -88,15 +88,15 @@ func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
 				coll = "binary"
 			}
 		}
-		s.vars["collation_connection"] = sqltypes.NewVarChar(coll)
+		s.setVar("collation_connection", sqltypes.NewVarChar(coll))
 		return nil
 	case "charset", "character set":
 		cs := strings.ToLower(v.ToString())
 		if isDefault {
 			cs = "utf8mb4"
 		}
-		s.vars["character_set_client"] = sqltypes.NewVarChar(cs)
-		s.vars["character_set_results"] = sqltypes.NewVarChar(cs)
+		s.setVar("character_set_client", sqltypes.NewVarChar(cs))
+		s.setVar("character_set_results", sqltypes.NewVarChar(cs))
 		return nil
 	}
 	if name == "tx_isolation" {
@@ -155,12 +155,12 @@ func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
 		return nil
 	}
 	prevAutocommit := s.autocommit
-	s.vars[name] = v
+	s.setVar(name, v)
 	if name == "transaction_isolation" {
-		s.vars["tx_isolation"] = v
+		s.setVar("tx_isolation", v)
 	}
 	if name == "transaction_read_only" {
-		s.vars["tx_read_only"] = v
+		s.setVar("tx_read_only", v)
 	}
 	s.loadVarCaches()
 	if name == "autocommit" {

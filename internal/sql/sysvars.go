@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
@@ -185,7 +186,13 @@ var sysVarDefs = func() map[string]sysVarDef {
 type SysVars struct {
 	mu   sync.RWMutex
 	vals map[string]sqltypes.Value
+	// version counts Sets: sessions re-read the settings their plans depend
+	// on when it moves (Session.plan).
+	version atomic.Uint64
 }
+
+// Version returns a number that changes whenever a global value is set.
+func (g *SysVars) Version() uint64 { return g.version.Load() }
 
 func newGlobalVars() *SysVars {
 	v := &SysVars{vals: make(map[string]sqltypes.Value, len(sysVarDefs))}
@@ -207,6 +214,7 @@ func (g *SysVars) Get(name string) (sqltypes.Value, bool) {
 func (g *SysVars) Set(name string, v sqltypes.Value) {
 	g.mu.Lock()
 	g.vals[name] = v
+	g.version.Add(1)
 	g.mu.Unlock()
 }
 

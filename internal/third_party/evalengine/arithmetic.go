@@ -112,7 +112,8 @@ func multiplyNumericWithError(left, right eval) (eval, error) {
 	return nil, vterrors.Errorf(vtrpcpb.Code_INTERNAL, "invalid arithmetic between: %s %s", evalToSQLValue(v1), evalToSQLValue(v2))
 }
 
-func divideNumericWithError(left, right eval, precise bool) (eval, error) {
+// strata: prec (div_precision_increment) replaces the unused precise flag.
+func divideNumericWithError(left, right eval, prec int32) (eval, error) {
 	v1 := evalToNumeric(left, true)
 	v2 := evalToNumeric(right, true)
 	if v1, ok := v1.(*evalFloat); ok {
@@ -125,7 +126,7 @@ func divideNumericWithError(left, right eval, precise bool) (eval, error) {
 		}
 		return mathDiv_fx(v1f.f, v2)
 	}
-	return mathDiv_xx(v1, v2, divPrecisionIncrement)
+	return mathDiv_xx(v1, v2, prec)
 }
 
 func integerDivideConvert(arg eval) evalNumeric {
@@ -505,6 +506,10 @@ func mathMul_dd0(v1, v2 *evalDecimal) {
 
 const divPrecisionIncrement = 4
 
+// maxDivScale is the largest scale of a division result (MySQL's
+// DECIMAL_MAX_SCALE).
+const maxDivScale = 30
+
 func mathDiv_xx(v1, v2 evalNumeric, incrPrecision int32) (eval, error) {
 	return mathDiv_dd(v1.toDecimal(0, 0), v2.toDecimal(0, 0), incrPrecision)
 }
@@ -513,12 +518,12 @@ func mathDiv_dd(v1, v2 *evalDecimal, incrPrecision int32) (eval, error) {
 	if v2.dec.IsZero() {
 		return nil, nil
 	}
-	return newEvalDecimalWithPrec(v1.dec.Div(v2.dec, incrPrecision), v1.length+incrPrecision), nil
+	return newEvalDecimalWithPrec(v1.dec.Div(v2.dec, incrPrecision), min(v1.length+incrPrecision, maxDivScale)), nil // strata: scale cap
 }
 
 func mathDiv_dd0(v1, v2 *evalDecimal, incrPrecision int32) {
 	v1.dec = v1.dec.Div(v2.dec, incrPrecision)
-	v1.length = v1.length + incrPrecision
+	v1.length = min(v1.length+incrPrecision, maxDivScale) // strata: scale cap
 }
 
 func mathDiv_fx(v1 float64, v2 evalNumeric) (eval, error) {

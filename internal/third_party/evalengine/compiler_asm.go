@@ -1221,7 +1221,7 @@ func (asm *assembler) Convert_tp(offset, prec int) {
 	}, "CONV (SP-%d), PRECISION", offset)
 }
 
-func (asm *assembler) Div_dd() {
+func (asm *assembler) Div_dd(prec int32) { // strata: prec is div_precision_increment
 	asm.adjustStack(-1)
 
 	asm.emit(func(env *ExpressionEnv) int {
@@ -1230,7 +1230,7 @@ func (asm *assembler) Div_dd() {
 		if r.dec.IsZero() {
 			env.vm.stack[env.vm.sp-2] = nil
 		} else {
-			mathDiv_dd0(l, r, divPrecisionIncrement)
+			mathDiv_dd0(l, r, prec)
 		}
 		env.vm.sp--
 		return 1

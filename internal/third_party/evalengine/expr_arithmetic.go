@@ -39,7 +39,7 @@ type (
 	opArithAdd    struct{}
 	opArithSub    struct{}
 	opArithMul    struct{}
-	opArithDiv    struct{}
+	opArithDiv    struct{ prec int32 } // strata: prec is div_precision_increment
 	opArithIntDiv struct{}
 	opArithMod    struct{}
 )
@@ -284,7 +284,7 @@ func (op *opArithMul) compile(c *compiler, left, right IR) (ctype, error) {
 }
 
 func (op *opArithDiv) eval(left, right eval) (eval, error) {
-	return divideNumericWithError(left, right, true)
+	return divideNumericWithError(left, right, op.prec)
 }
 
 func (op *opArithDiv) String() string { return "/" }
@@ -315,9 +315,9 @@ func (op *opArithDiv) compile(c *compiler, left, right IR) (ctype, error) {
 		ct.Type = sqltypes.Decimal
 		c.compileToDecimal(lt, 2)
 		c.compileToDecimal(rt, 1)
-		c.asm.Div_dd()
-		ct.Size = lt.Size + divPrecisionIncrement
-		ct.Scale = lt.Scale + divPrecisionIncrement
+		c.asm.Div_dd(op.prec)
+		ct.Size = lt.Size + op.prec
+		ct.Scale = min(lt.Scale+op.prec, maxDivScale) // strata: MySQL caps the scale at 30
 	}
 	c.asm.jumpDestination(skip1, skip2)
 	return ct, nil

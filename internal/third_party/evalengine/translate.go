@@ -17,6 +17,7 @@ limitations under the License.
 package evalengine
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"sync"
@@ -304,7 +305,7 @@ func (ast *astCompiler) translateBinaryExpr(binary *sqlparser.BinaryExpr) (IR, e
 	case sqlparser.MultOp:
 		return &ArithmeticExpr{BinaryExpr: binaryExpr, Op: &opArithMul{}}, nil
 	case sqlparser.DivOp:
-		return &ArithmeticExpr{BinaryExpr: binaryExpr, Op: &opArithDiv{}}, nil
+		return &ArithmeticExpr{BinaryExpr: binaryExpr, Op: &opArithDiv{prec: ast.cfg.divPrecision()}}, nil // strata: the session's increment
 	case sqlparser.IntDivOp:
 		return &ArithmeticExpr{BinaryExpr: binaryExpr, Op: &opArithIntDiv{}}, nil
 	case sqlparser.ModOp:
@@ -587,6 +588,24 @@ type Config struct {
 	NoCompilation     bool
 	SQLMode           SQLMode
 	Environment       *vtenv.Environment
+	// VCursor is the session the expression is translated for (strata):
+	// constant folding evaluates under its time zone and SQL mode, so a
+	// folded FROM_UNIXTIME(0) shows the session's time. nil folds under
+	// time.Local, as Vitess does. Callers that cache translated expressions
+	// must key them by those settings.
+	VCursor VCursor
+	// DivPrecisionIncrement is the session's div_precision_increment: the
+	// digits a decimal division adds to its dividend's scale (strata).
+	// nil means MySQL's default, 4.
+	DivPrecisionIncrement *int
+}
+
+// divPrecision returns the div_precision_increment to compile with.
+func (cfg *Config) divPrecision() int32 {
+	if cfg.DivPrecisionIncrement == nil {
+		return divPrecisionIncrement
+	}
+	return int32(*cfg.DivPrecisionIncrement)
 }
 
 func Translate(e sqlparser.Expr, cfg *Config) (Expr, error) {
@@ -603,6 +622,9 @@ func Translate(e sqlparser.Expr, cfg *Config) (Expr, error) {
 
 	if !cfg.NoConstantFolding {
 		staticEnv := EmptyExpressionEnv(cfg.Environment)
+		if cfg.VCursor != nil { // strata: fold under the session's settings
+			staticEnv = NewExpressionEnv(context.Background(), nil, cfg.VCursor)
+		}
 		expr, err = simplifyExpr(staticEnv, expr)
 		if err != nil {
 			return nil, err
