@@ -58,7 +58,7 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 		}
 		p.groupBy = append(p.groupBy, x)
 	}
-	c.sc.offsetTypes = map[sqlparser.Expr]evalengine.Type{}
+	c.sc.offsetTypes = map[string]evalengine.Type{}
 	// Collect and compile aggregates in SELECT, HAVING and ORDER BY.
 	collect := func(n sqlparser.SQLNode) error {
 		var err error
@@ -222,6 +222,10 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 		spec.typ = evalengine.NewTypeEx(sqltypes.Uint64, collations.CollationBinaryID, false, 21, 0, nil)
 	}
 	p.aggs = append(p.aggs, spec)
+	if c.sc.offsetTypes != nil {
+		// The Offset that replaces the call is typed as the aggregate.
+		c.sc.offsetTypes[spec.key] = spec.typ
+	}
 	return nil
 }
 
@@ -258,7 +262,7 @@ func (p *selectPlan) rewriteAggs(e sqlparser.Expr) (sqlparser.Expr, error) {
 			if a.key == key {
 				off := &sqlparser.Offset{V: p.width + i, Original: af}
 				if p.sc != nil && p.sc.offsetTypes != nil {
-					p.sc.offsetTypes[af] = a.typ
+					p.sc.offsetTypes[key] = a.typ
 				}
 				cur.Replace(off)
 				return false

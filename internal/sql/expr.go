@@ -32,9 +32,10 @@ type scopeCol struct {
 // scope resolves column names to offsets in the row an expression sees.
 type scope struct {
 	cols []scopeCol
-	// offsetTypes gives the types of Offset nodes (aggregates) by their
-	// Original expression.
-	offsetTypes map[sqlparser.Expr]evalengine.Type
+	// offsetTypes gives the types of Offset nodes (aggregates, VALUES())
+	// by the text of their Original expression (compile clones the AST, so
+	// the node itself is not the key).
+	offsetTypes map[string]evalengine.Type
 	// where names the clause for error messages ("field list", "where clause").
 	where string
 	// coalesced names columns joined with USING.
@@ -96,7 +97,7 @@ func (sc *scope) resolveType(e sqlparser.Expr) (evalengine.Type, bool) {
 		return t, t.Valid()
 	default:
 		if sc.offsetTypes != nil {
-			if t, ok := sc.offsetTypes[e]; ok {
+			if t, ok := sc.offsetTypes[sqlparser.String(e)]; ok {
 				return t, t.Valid()
 			}
 		}
@@ -159,6 +160,9 @@ type cexpr struct {
 type slot struct {
 	name string
 	fn   func(ex *execCtx, row Row) (sqltypes.Value, error)
+	// typ is the compile-time type of fn's values, when known: it types an
+	// expression that is just the slot (column metadata at PREPARE).
+	typ evalengine.Type
 }
 
 // compile rewrites session-dependent nodes and translates e with evalengine.
@@ -199,8 +203,23 @@ func (c *compiler) compile(e sqlparser.Expr) (*cexpr, error) {
 	}
 	out.e = x
 	out.static = staticTypeOf(c.s, x)
-	if a, ok := e.(*sqlparser.Argument); ok && len(out.slots) == 0 {
-		out.arg = a.Name
+	if off, ok := e.(*sqlparser.Offset); ok {
+		// An aggregate's result: evalengine types the column it reads as
+		// VARCHAR for any text; the aggregate's own type (GROUP_CONCAT is
+		// TEXT) is the column's metadata.
+		if t, ok := c.sc.resolveType(off.Original); ok {
+			out.static = t
+		}
+	}
+	if a, ok := e.(*sqlparser.Argument); ok {
+		if len(out.slots) == 0 {
+			out.arg = a.Name
+		}
+		if !out.static.Valid() {
+			// A slot or a session value alone: evalengine sees an untyped
+			// bind variable, strata knows what it holds.
+			out.static = c.argType(a.Name, out)
+		}
 	}
 	return out, nil
 }

@@ -5,8 +5,6 @@ import (
 
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
-
-	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
 // builtin is a SQL function strata implements itself because evalengine
@@ -16,9 +14,10 @@ import (
 type builtin struct {
 	minArgs, maxArgs int // maxArgs < 0: variadic
 	fn               func(ex *execCtx, args []sqltypes.Value) (sqltypes.Value, error)
-	// typ is the static result type (used for column metadata); nil means
-	// the type of the first non-NULL result.
-	typ func() evalengine.Type
+	// typ is the static result type (column metadata at PREPARE and before
+	// any row); nil, or an invalid Type, means it is known only from the
+	// values. See functions_types.go.
+	typ builtinType
 	// volatile functions (RAND, UUID, GET_LOCK, SLEEP) are never folded.
 	volatile bool
 }
@@ -32,17 +31,17 @@ func registerBuiltin(name string, b *builtin) { builtinFuncs[name] = b }
 func init() {
 	upper := &builtin{minArgs: 1, maxArgs: 1, fn: func(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 		return changeCase(a[0], strings.ToUpper), nil
-	}}
+	}, typ: caseType}
 	lower := &builtin{minArgs: 1, maxArgs: 1, fn: func(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 		return changeCase(a[0], strings.ToLower), nil
-	}}
+	}, typ: caseType}
 	registerBuiltin("upper", upper)
 	registerBuiltin("ucase", upper)
 	registerBuiltin("lower", lower)
 	registerBuiltin("lcase", lower)
 	registerBuiltin("any_value", &builtin{minArgs: 1, maxArgs: 1, fn: func(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 		return a[0], nil
-	}})
+	}, typ: argType0})
 }
 
 // changeCase maps the case of text; binary strings are returned unchanged,

@@ -11,31 +11,20 @@ import (
 	"vitess.io/vitess/go/mysql/decimal"
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
-
-	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
 // String functions evalengine lacks: SUBSTRING_INDEX, FIND_IN_SET, FORMAT,
 // QUOTE, SOUNDEX, CHARSET, MAKE_SET, EXPORT_SET.
 
 func init() {
-	registerBuiltin("substring_index", &builtin{minArgs: 3, maxArgs: 3, fn: fnSubstringIndex})
+	registerBuiltin("substring_index", &builtin{minArgs: 3, maxArgs: 3, fn: fnSubstringIndex, typ: strResultType(0, 1)})
 	registerBuiltin("find_in_set", &builtin{minArgs: 2, maxArgs: 2, fn: fnFindInSet, typ: typeOf(sqltypes.Int64)})
 	registerBuiltin("format", &builtin{minArgs: 2, maxArgs: 3, fn: fnFormat, typ: typeOf(sqltypes.VarChar)})
-	registerBuiltin("quote", &builtin{minArgs: 1, maxArgs: 1, fn: fnQuote})
-	registerBuiltin("soundex", &builtin{minArgs: 1, maxArgs: 1, fn: fnSoundex, typ: typeOf(sqltypes.VarChar)})
+	registerBuiltin("quote", &builtin{minArgs: 1, maxArgs: 1, fn: fnQuote, typ: strResultType(0)})
+	registerBuiltin("soundex", &builtin{minArgs: 1, maxArgs: 1, fn: fnSoundex, typ: strResultType(0)})
 	registerBuiltin("charset", &builtin{minArgs: 1, maxArgs: 1, fn: fnCharset, typ: typeOf(sqltypes.VarChar)})
-	registerBuiltin("make_set", &builtin{minArgs: 2, maxArgs: -1, fn: fnMakeSet})
-	registerBuiltin("export_set", &builtin{minArgs: 3, maxArgs: 5, fn: fnExportSet})
-}
-
-// typeOf returns a static result type for builtin.typ.
-func typeOf(t sqltypes.Type) func() evalengine.Type {
-	coll := collations.ID(collations.CollationBinaryID)
-	if sqltypes.IsText(t) {
-		coll = collations.CollationUtf8mb4ID
-	}
-	return func() evalengine.Type { return evalengine.NewType(t, coll) }
+	registerBuiltin("make_set", &builtin{minArgs: 2, maxArgs: -1, fn: fnMakeSet, typ: strResultType(1, -1)})
+	registerBuiltin("export_set", &builtin{minArgs: 3, maxArgs: 5, fn: fnExportSet, typ: strResultType(1, 2)})
 }
 
 // anyNullArg reports whether one of vs is NULL.

@@ -10,7 +10,7 @@ import (
 // STR_TO_DATE(str, format), after MySQL's extract_date_time.
 
 func init() {
-	registerBuiltin("str_to_date", &builtin{minArgs: 2, maxArgs: 2, fn: fnStrToDate})
+	registerBuiltin("str_to_date", &builtin{minArgs: 2, maxArgs: 2, fn: fnStrToDate, typ: strToDateType})
 }
 
 var (

@@ -18,13 +18,13 @@ func init() {
 	registerBuiltin("extract", &builtin{minArgs: 2, maxArgs: 2, fn: fnExtract, typ: typeOf(sqltypes.Int64)})
 	registerBuiltin("addtime", &builtin{minArgs: 2, maxArgs: 2, fn: func(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 		return ex.addTime(a[0], a[1], 1), nil
-	}})
+	}, typ: addTimeType})
 	registerBuiltin("subtime", &builtin{minArgs: 2, maxArgs: 2, fn: func(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 		return ex.addTime(a[0], a[1], -1), nil
-	}})
-	registerBuiltin("timediff", &builtin{minArgs: 2, maxArgs: 2, fn: fnTimediff})
+	}, typ: addTimeType})
+	registerBuiltin("timediff", &builtin{minArgs: 2, maxArgs: 2, fn: fnTimediff, typ: timeDiffType})
 	registerBuiltin("dayname", &builtin{minArgs: 1, maxArgs: 1, fn: fnDayname, typ: typeOf(sqltypes.VarChar)})
-	registerBuiltin("timestamp", &builtin{minArgs: 1, maxArgs: 2, fn: fnTimestamp})
+	registerBuiltin("timestamp", &builtin{minArgs: 1, maxArgs: 2, fn: fnTimestamp, typ: timestampType})
 }
 
 func fnDatediff(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {

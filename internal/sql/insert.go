@@ -534,7 +534,7 @@ func (s *Session) planOnDup(t *catalog.Table, upd sqlparser.OnDup, names *[]stri
 	sc.addTable(t, t.Name)
 	n := len(t.Columns)
 	// VALUES(col) reads the row that was to be inserted.
-	sc.offsetTypes = map[sqlparser.Expr]evalengine.Type{}
+	sc.offsetTypes = map[string]evalengine.Type{}
 	c := &compiler{s: s, sc: sc, names: names}
 	p := &onDupPlan{}
 	for _, ue := range upd {
@@ -551,7 +551,7 @@ func (s *Session) planOnDup(t *catalog.Table, upd sqlparser.OnDup, names *[]stri
 					return false
 				}
 				off := &sqlparser.Offset{V: n + vi, Original: vf}
-				sc.offsetTypes[vf] = sc.cols[vi].typ
+				sc.offsetTypes[sqlparser.String(vf)] = sc.cols[vi].typ
 				cur.Replace(off)
 				return true // post-order: false would end the rewrite here
 			}

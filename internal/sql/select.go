@@ -10,8 +10,6 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
-
-	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
 // selectPlan is a planned SELECT.
@@ -41,6 +39,9 @@ type selectPlan struct {
 	bindNames []string
 	// rowFilter is a HAVING clause of a query without aggregation.
 	rowFilter *cexpr
+	// exprCols are the visible columns computed by expressions (nil until
+	// the first result): reconcileFields checks them against the values.
+	exprCols []int
 	// staticFields caches the result metadata when it depends only on
 	// the plan.
 	staticFields []*querypb.Field
@@ -758,154 +759,49 @@ func (o *rowSink) finish() ([]Row, error) {
 	return rows, nil
 }
 
-// fields returns the result column metadata: static types where known,
-// else the type of the first non-NULL value in rows.
+// fields returns the result column metadata: static types where known
+// (cached in the plan when every column has one), else derived from the
+// values in rows; reconcileFields then makes sure the values match it.
 func (p *selectPlan) fields(ex *execCtx, rows []Row) []*querypb.Field {
-	if p.staticFields != nil {
-		return p.staticFields
-	}
-	out := make([]*querypb.Field, p.visible)
-	static := true
-	defer func() {
+	out := p.staticFields
+	if out == nil {
+		out = make([]*querypb.Field, p.visible)
+		static := true
+		for i := 0; i < p.visible; i++ {
+			if ci := p.projCols[i]; ci >= 0 && p.sc.cols[ci].field != nil {
+				f := cloneField(p.sc.cols[ci].field)
+				f.Name = p.names[i]
+				out[i] = f
+				continue
+			}
+			if f := exprField(ex, p.proj[i], p.names[i]); f != nil {
+				out[i] = f
+				continue
+			}
+			static = false
+			out[i] = valueField(ex, p.names[i], rows, i)
+		}
 		if static {
-			// Every column's metadata came from the plan: reuse it.
 			p.staticFields = out
 		}
-	}()
-	for i := 0; i < p.visible; i++ {
-		if ci := p.projCols[i]; ci >= 0 && p.sc.cols[ci].field != nil {
-			f := cloneField(p.sc.cols[ci].field)
-			f.Name = p.names[i]
-			out[i] = f
-			continue
-		}
-		static = false
-		if f := exprField(ex, p.proj[i], p.names[i]); f != nil {
-			fixTemporalDecimals(f, rows, i)
-			out[i] = f
-			continue
-		}
-		out[i] = valueField(ex, p.names[i], rows, i)
 	}
-	return out
-}
-
-// valueField derives metadata from the values of column i.
-func valueField(ex *execCtx, name string, rows []Row, i int) *querypb.Field {
-	for _, r := range rows {
-		if i < len(r) && !r[i].IsNull() {
-			t := r[i].Type()
-			coll := collations.ID(collations.CollationBinaryID)
-			if sqltypes.IsText(t) {
-				coll = ex.s.collation()
+	if len(rows) == 0 {
+		return out
+	}
+	if p.exprCols == nil {
+		// Table columns carry their values' own types; expressions and
+		// derived-table columns are checked.
+		p.exprCols = []int{}
+		for i := 0; i < p.visible; i++ {
+			if ci := p.projCols[i]; ci < 0 || p.sc.cols[ci].field == nil || p.sc.cols[ci].col == nil {
+				p.exprCols = append(p.exprCols, i)
 			}
-			var scale int32
-			if t == sqltypes.Datetime || t == sqltypes.Timestamp || t == sqltypes.Time || t == sqltypes.Decimal {
-				// Fractional digits as the value shows them; drivers use
-				// the column's DECIMALS to print fractions.
-				if dot := strings.LastIndexByte(r[i].ToString(), '.'); dot >= 0 {
-					scale = int32(len(r[i].ToString()) - dot - 1)
-				}
-			}
-			return typeField(name, evalengine.NewTypeEx(t, coll, true, 0, scale, nil))
 		}
 	}
-	if len(rows) > 0 {
-		return &querypb.Field{Name: name, Type: sqltypes.Null, Charset: 63, Flags: uint32(querypb.MySqlFlag_BINARY_FLAG)}
-	}
-	return &querypb.Field{Name: name, Type: sqltypes.VarChar, Charset: uint32(ex.s.collation()), ColumnLength: 1024}
-}
-
-// exprField derives column metadata from an expression's static type.
-func exprField(ex *execCtx, e *cexpr, name string) *querypb.Field {
-	t := e.static
-	if !t.Valid() {
-		return nil
-	}
-	return typeField(name, t)
-}
-
-// typeField builds column metadata for an evalengine type.
-func typeField(name string, t evalengine.Type) *querypb.Field {
-	typ := t.Type()
-	f := &querypb.Field{Name: name, Type: typ}
-	if typ == sqltypes.Null {
-		f.Type = sqltypes.Null
-		f.Charset = 63
-		f.Flags = uint32(querypb.MySqlFlag_BINARY_FLAG)
-		return f
-	}
-	if sqltypes.IsText(typ) {
-		f.Charset = uint32(t.Collation())
-		if f.Charset == 0 {
-			f.Charset = 45
-		}
-		size := t.Size()
-		if size <= 0 {
-			size = 255
-		}
-		f.ColumnLength = uint32(size) * 4
-		if typ == sqltypes.Text {
-			f.Type = sqltypes.Text
-		}
-	} else {
-		f.Charset = 63
-		if sqltypes.IsBinary(typ) {
-			f.Flags |= uint32(querypb.MySqlFlag_BINARY_FLAG)
-		}
-	}
-	switch {
-	case sqltypes.IsIntegral(typ):
-		f.ColumnLength = 21
-		f.Flags |= uint32(querypb.MySqlFlag_NUM_FLAG)
-		if sqltypes.IsUnsigned(typ) {
-			f.Flags |= uint32(querypb.MySqlFlag_UNSIGNED_FLAG)
-		}
-	case typ == sqltypes.Decimal:
-		f.Decimals = uint32(t.Scale())
-		f.ColumnLength = uint32(t.Size()) + 2
-		if f.ColumnLength < 3 {
-			f.ColumnLength = 67
-		}
-		f.Flags |= uint32(querypb.MySqlFlag_NUM_FLAG)
-	case sqltypes.IsFloat(typ):
-		f.Decimals = 31
-		f.ColumnLength = 23
-		f.Flags |= uint32(querypb.MySqlFlag_NUM_FLAG)
-	case typ == sqltypes.Datetime || typ == sqltypes.Timestamp:
-		f.ColumnLength = 19
-		f.Decimals = uint32(max(t.Scale(), 0))
-		if f.Decimals > 0 {
-			f.ColumnLength += 1 + f.Decimals
-		}
-		f.Flags |= uint32(querypb.MySqlFlag_BINARY_FLAG)
-	case typ == sqltypes.Date:
-		f.ColumnLength = 10
-		f.Flags |= uint32(querypb.MySqlFlag_BINARY_FLAG)
-	case typ == sqltypes.Time:
-		f.ColumnLength = 10
-		f.Decimals = uint32(max(t.Scale(), 0))
-		if f.Decimals > 0 {
-			f.ColumnLength += 1 + f.Decimals
-		}
-		f.Flags |= uint32(querypb.MySqlFlag_BINARY_FLAG)
-	}
-	if !t.Nullable() {
-		f.Flags |= uint32(querypb.MySqlFlag_NOT_NULL_FLAG)
-	}
-	return f
+	return reconcileFields(ex, out, p.exprCols, rows)
 }
 
 func lowerName(s string) string { return strings.ToLower(s) }
-
-// cloneField copies column metadata.
-func cloneField(f *querypb.Field) *querypb.Field {
-	return &querypb.Field{
-		Name: f.Name, Type: f.Type, Table: f.Table, OrgTable: f.OrgTable, Database: f.Database,
-		OrgName: f.OrgName, ColumnLength: f.ColumnLength, Charset: f.Charset, Decimals: f.Decimals,
-		Flags: f.Flags, ColumnType: f.ColumnType,
-	}
-}
 
 // isEnumColumn reports whether e is a plain reference to an ENUM column.
 func isEnumColumn(sc *scope, e sqlparser.Expr) bool {
@@ -934,28 +830,6 @@ func splitConsumed(conds, consumed []sqlparser.Expr) (rest, used []sqlparser.Exp
 		}
 	}
 	return rest, used
-}
-
-// fixTemporalDecimals sets the fractional-second digits of a temporal
-// column from its values when the static type did not carry them (drivers
-// print fractions per the column's DECIMALS in the binary protocol).
-func fixTemporalDecimals(f *querypb.Field, rows []Row, i int) {
-	if f.Decimals != 0 || !(f.Type == sqltypes.Datetime || f.Type == sqltypes.Timestamp || f.Type == sqltypes.Time) {
-		return
-	}
-	for _, r := range rows {
-		if i < len(r) && !r[i].IsNull() {
-			raw := r[i].Raw()
-			for k := len(raw) - 1; k >= 0; k-- {
-				if raw[k] == '.' {
-					f.Decimals = uint32(len(raw) - k - 1)
-					f.ColumnLength += 1 + f.Decimals
-					break
-				}
-			}
-			return
-		}
-	}
 }
 
 // substituteAliases replaces unqualified names that are select-list aliases

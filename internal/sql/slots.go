@@ -9,6 +9,8 @@ import (
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
 // nextSlotName returns a fresh bind-variable name for a slot.
@@ -126,7 +128,15 @@ func (c *compiler) builtinSlot(name string, b *builtin, args []sqlparser.Expr) (
 		compiled[i] = x
 	}
 	vals := make([]sqltypes.Value, len(args))
-	return &slot{name: c.s.nextSlotName(), fn: func(ex *execCtx, row Row) (sqltypes.Value, error) {
+	var typ evalengine.Type
+	if b.typ != nil {
+		types := make([]evalengine.Type, len(compiled))
+		for i, x := range compiled {
+			types[i] = x.static
+		}
+		typ = b.typ(c, args, types)
+	}
+	return &slot{name: c.s.nextSlotName(), typ: typ, fn: func(ex *execCtx, row Row) (sqltypes.Value, error) {
 		for i, x := range compiled {
 			v, err := ex.eval(x, row)
 			if err != nil {
@@ -292,7 +302,7 @@ func enumIndexCall(col sqlparser.Expr, members []string) sqlparser.Expr {
 }
 
 func init() {
-	registerBuiltin("strata_enum_index", &builtin{minArgs: 1, maxArgs: -1, fn: func(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+	registerBuiltin("strata_enum_index", &builtin{minArgs: 1, maxArgs: -1, typ: typeOf(sqltypes.Int64), fn: func(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 		if a[0].IsNull() {
 			return sqltypes.NULL, nil
 		}

@@ -199,7 +199,14 @@ func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlp
 	}
 	cacheable := !oc.correlated
 	name := c.s.nextSlotName()
-	return &slot{name: name, fn: func(ex *execCtx, row Row) (sqltypes.Value, error) {
+	typ := evalengine.NewTypeEx(sqltypes.Int64, collations.CollationBinaryID, kind != subExists, 1, 0, nil)
+	if kind == subScalar {
+		typ = outs[0].typ
+		if typ.Valid() {
+			typ.SetNullability(true) // no row is NULL
+		}
+	}
+	return &slot{name: name, typ: typ, fn: func(ex *execCtx, row Row) (sqltypes.Value, error) {
 		res, err := ex.runSubquery(p, oc, row, cacheable, kind == subExists)
 		if err != nil {
 			return sqltypes.NULL, err
@@ -498,6 +505,15 @@ func (u *unionPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 	}
 	if uint64(len(rows)) > limit {
 		rows = rows[:limit]
+	}
+	if len(rows) > 0 {
+		// conformRows converted what it could: make sure the metadata
+		// describes every value sent.
+		all := make([]int, len(res.Fields))
+		for i := range all {
+			all[i] = i
+		}
+		res.Fields = reconcileFields(ex, res.Fields, all, rows)
 	}
 	res.Rows = rows
 	return res, nil

@@ -380,6 +380,7 @@ func (c *compiler) compileToDateTime(doct ctype, offset, prec int) ctype {
 	switch doct.Type {
 	case sqltypes.Datetime:
 		c.asm.Convert_tp(offset, prec)
+		doct.Size = int32(prec) // strata: the new precision, as the value has
 		return doct
 	default:
 		c.asm.Convert_xDT(offset, prec, c.sqlmode.AllowZeroDate())
@@ -391,6 +392,7 @@ func (c *compiler) compileToTimestamp(doct ctype, offset, prec int) ctype {
 	switch doct.Type {
 	case sqltypes.Timestamp:
 		c.asm.Convert_tp(offset, prec)
+		doct.Size = int32(prec) // strata: the new precision, as the value has
 		return doct
 	default:
 		c.asm.Convert_xDTs(offset, prec, c.sqlmode.AllowZeroDate())
@@ -402,6 +404,7 @@ func (c *compiler) compileToTime(doct ctype, offset, prec int) ctype {
 	switch doct.Type {
 	case sqltypes.Time:
 		c.asm.Convert_tp(offset, prec)
+		doct.Size = int32(prec) // strata: the new precision, as the value has
 		return doct
 	default:
 		c.asm.Convert_xT(offset, prec)
@@ -619,6 +622,18 @@ func (c *compiler) compileToJSON(doct ctype, offset int) (ctype, error) {
 }
 
 func (c *compiler) compileArgToJSON(doct ctype, offset int) (ctype, error) {
+	switch doct.Type {
+	case sqltypes.TypeJSON:
+		return doct, nil
+	case sqltypes.Float64, sqltypes.Int64, sqltypes.Uint64, sqltypes.Decimal, sqltypes.VarChar, sqltypes.VarBinary,
+		sqltypes.Date, sqltypes.Datetime, sqltypes.Timestamp, sqltypes.Time:
+		if doct.nullable() {
+			// strata: a NULL argument is JSON null (JSON_OBJECT('a', NULL
+			// column)); the typed conversions below assume a value.
+			c.asm.ConvertNullable_j(offset, doct.Flag&flagIsBoolean != 0)
+			return ctype{Type: sqltypes.TypeJSON, Col: collationJSON}, nil
+		}
+	}
 	switch doct.Type {
 	case sqltypes.TypeJSON:
 		return doct, nil

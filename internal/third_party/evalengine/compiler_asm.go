@@ -1022,6 +1022,25 @@ func (asm *assembler) Convert_dj(offset int) {
 	}, "CONV DECIMAL(SP-%d), JSON")
 }
 
+// ConvertNullable_j converts a value that may be NULL to JSON (strata):
+// NULL is JSON null, a boolean 0/1 is false/true, anything else converts
+// as argToJSON does.
+func (asm *assembler) ConvertNullable_j(offset int, isBool bool) {
+	asm.emit(func(env *ExpressionEnv) int {
+		arg := env.vm.stack[env.vm.sp-offset]
+		if i, ok := arg.(*evalInt64); ok && isBool && (i.i == 0 || i.i == 1) {
+			if i.i == 0 {
+				env.vm.stack[env.vm.sp-offset] = json.ValueFalse
+			} else {
+				env.vm.stack[env.vm.sp-offset] = json.ValueTrue
+			}
+			return 1
+		}
+		env.vm.stack[env.vm.sp-offset], env.vm.err = argToJSON(arg)
+		return 1
+	}, "CONV NULLABLE(SP-%d), JSON", offset)
+}
+
 func (asm *assembler) Convert_Nj(offset int) {
 	asm.emit(func(env *ExpressionEnv) int {
 		env.vm.stack[env.vm.sp-offset] = json.ValueNull

@@ -18,6 +18,7 @@ package evalengine
 
 import (
 	"math"
+	"strings"
 
 	"vitess.io/vitess/go/sqltypes"
 )
@@ -86,7 +87,11 @@ func (l *Literal) typeof(*ExpressionEnv) (ctype, error) {
 	case *evalTemporal:
 		return ctype{Type: e.t, Col: collationNumeric, Size: int32(e.prec)}, nil
 	case *evalDecimal:
-		return ctype{Type: sqltypes.Decimal, Col: collationNumeric, Size: e.length, Scale: -e.dec.Exponent()}, nil
+		// strata: the value prints e.length fractional digits (a folded
+		// UNIX_TIMESTAMP('...00.5') has scale 1 but exponent -9): that is
+		// the scale; the size counts the integer digits too.
+		intDigits := int32(len(strings.TrimLeft(string(e.dec.FormatMySQL(0)), "-")))
+		return ctype{Type: sqltypes.Decimal, Col: collationNumeric, Size: intDigits + e.length, Scale: e.length}, nil
 	}
 	return ctype{Type: l.inner.SQLType(), Flag: f, Col: evalCollation(l.inner)}, nil
 }

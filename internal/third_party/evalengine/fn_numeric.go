@@ -1062,7 +1062,18 @@ func (expr *builtinRound) compile(c *compiler) (ctype, error) {
 			}
 		}
 	}
-	return arg, nil
+	return roundedType(arg), nil
+}
+
+// roundedType is the type of ROUND and TRUNCATE values (strata): a numeric
+// argument's, a double for anything else (converted above; the argument's
+// own type, e.g. VARCHAR, described the value wrongly).
+func roundedType(arg ctype) ctype {
+	switch arg.Type {
+	case sqltypes.Int64, sqltypes.Uint64, sqltypes.Float64, sqltypes.Decimal:
+		return arg
+	}
+	return ctype{Type: sqltypes.Float64, Col: collationNumeric, Flag: arg.Flag}
 }
 
 type builtinTruncate struct {
@@ -1243,7 +1254,7 @@ func (expr *builtinTruncate) compile(c *compiler) (ctype, error) {
 			}
 		}
 	}
-	return arg, nil
+	return roundedType(arg), nil
 }
 
 type builtinCrc32 struct {

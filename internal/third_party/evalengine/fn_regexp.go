@@ -680,7 +680,7 @@ func (r *builtinRegexpSubstr) compileSlow(c *compiler, input, pat, pos, occ, mat
 
 	c.asm.Fn_REGEXP_SUBSTR_slow(merged, flags, len(r.Arguments)-1)
 	c.asm.jumpDestination(skips...)
-	return ctype{Type: sqltypes.Int64, Col: collationNumeric, Flag: input.Flag | pat.Flag | pos.Flag | occ.Flag | matchType.Flag}, nil
+	return ctype{Type: sqltypes.VarChar, Col: resultCollation(merged), Flag: input.Flag | pat.Flag | pos.Flag | occ.Flag | matchType.Flag | flagNullable}, nil // strata: the text it returns, not Int64
 }
 
 func (r *builtinRegexpSubstr) compile(c *compiler) (ctype, error) {
@@ -750,7 +750,7 @@ func (r *builtinRegexpSubstr) compile(c *compiler) (ctype, error) {
 	c.asm.Fn_REGEXP_SUBSTR(icuregex.NewMatcher(p), merged, len(r.Arguments)-1)
 	c.asm.jumpDestination(skips...)
 
-	return ctype{Type: sqltypes.Int64, Col: collationNumeric, Flag: input.Flag | pat.Flag | pos.Flag | occ.Flag | matchType.Flag}, nil
+	return ctype{Type: sqltypes.VarChar, Col: resultCollation(merged), Flag: input.Flag | pat.Flag | pos.Flag | occ.Flag | matchType.Flag | flagNullable}, nil // strata: the text it returns, not Int64
 }
 
 var _ IR = (*builtinRegexpSubstr)(nil)
@@ -914,7 +914,7 @@ func (r *builtinRegexpReplace) compileSlow(c *compiler, input, pat, repl, pos, o
 
 	c.asm.Fn_REGEXP_REPLACE_slow(merged, flags, len(r.Arguments)-1)
 	c.asm.jumpDestination(skips...)
-	return ctype{Type: sqltypes.Int64, Col: collationNumeric, Flag: input.Flag | pat.Flag | repl.Flag | pos.Flag | occ.Flag | matchType.Flag}, nil
+	return ctype{Type: sqltypes.Text, Col: resultCollation(merged), Flag: input.Flag | pat.Flag | repl.Flag | pos.Flag | occ.Flag | matchType.Flag}, nil // strata: the text it returns, not Int64
 }
 
 func (r *builtinRegexpReplace) compile(c *compiler) (ctype, error) {
@@ -994,7 +994,7 @@ func (r *builtinRegexpReplace) compile(c *compiler) (ctype, error) {
 	c.asm.Fn_REGEXP_REPLACE(icuregex.NewMatcher(p), merged, len(r.Arguments)-1)
 	c.asm.jumpDestination(skips...)
 
-	return ctype{Type: sqltypes.Int64, Col: collationNumeric, Flag: input.Flag | pat.Flag | repl.Flag | pos.Flag | occ.Flag | matchType.Flag}, nil
+	return ctype{Type: sqltypes.Text, Col: resultCollation(merged), Flag: input.Flag | pat.Flag | repl.Flag | pos.Flag | occ.Flag | matchType.Flag}, nil // strata: the text it returns, not Int64
 }
 
 var _ IR = (*builtinRegexpReplace)(nil)

@@ -2136,6 +2136,12 @@ func (call *builtinDateMath) compile(c *compiler) (ctype, error) {
 	var ret ctype
 	ret.Flag = date.Flag | flagNullable
 	ret.Col = collationBinary
+	// strata: the fractional-second precision of the result: the date's,
+	// or 6 when the interval has microseconds (MySQL's DATE_ADD).
+	ret.Size = date.Size
+	if call.unit.NeedsPrecision() {
+		ret.Size = 6
+	}
 
 	switch {
 	case date.Type == sqltypes.Date && !call.unit.HasTimeParts():
