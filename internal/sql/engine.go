@@ -36,6 +36,11 @@ type Engine struct {
 
 	sessMu   sync.Mutex
 	sessions map[uint32]*Session
+
+	// settings interns the planSettings sessions compile under
+	// (internSettings).
+	settingsMu sync.Mutex
+	settings   map[planSettings]*planSettings
 	// Stats counters.
 	Questions atomic.Uint64
 	connected atomic.Int64

@@ -22,8 +22,9 @@ type cachedPlan struct {
 	stmt    sqlparser.Statement
 	version uint64
 	db      string
-	// settings are the session settings the statement was compiled under.
-	settings planSettings
+	// settings are the session settings the statement was compiled under
+	// (interned: equal settings are the same pointer).
+	settings *planSettings
 	params   int
 	sel      *selectPlan
 	tables   []mdlRef
@@ -227,7 +228,7 @@ func (s *Session) cachedPlanFor(sql string) *cachedPlan {
 	if cp == nil {
 		return nil
 	}
-	if cp.version != s.eng.Cat.Version() || cp.db != s.DB || cp.settings != *s.plan() {
+	if cp.version != s.eng.Cat.Version() || cp.db != s.DB || cp.settings != s.plan() {
 		delete(s.plans, sql)
 		return nil
 	}
@@ -243,7 +244,7 @@ func (s *Session) cachePlan(sql string, cp *cachedPlan) {
 	}
 	cp.version = s.eng.Cat.Version()
 	cp.db = s.DB
-	cp.settings = *s.plan()
+	cp.settings = s.plan()
 	s.plans[sql] = cp
 }
 

@@ -39,12 +39,13 @@ type planSettings struct {
 	lcTimeNames string
 }
 
-// plan returns the session's current planSettings. It re-reads the
-// variables only after a SET (session or global) since the last call, so the
-// hot path pays two comparisons.
+// plan returns the session's current planSettings, interned: sessions
+// (and one session at different times) under equal settings get the same
+// pointer, so a cached plan is checked with one comparison. It re-reads the
+// variables only after a SET (session or global) since the last call.
 func (s *Session) plan() *planSettings {
 	if s.planOK && s.planGlobals == s.eng.Globals.Version() {
-		return &s.planSet
+		return s.planSet
 	}
 	s.planGlobals = s.eng.Globals.Version()
 	get := func(n string) string { v, _ := s.sysVar(n); return v.ToString() }
@@ -55,7 +56,7 @@ func (s *Session) plan() *planSettings {
 		}
 		return def
 	}
-	s.planSet = planSettings{
+	s.planSet = s.eng.internSettings(planSettings{
 		collation:    s.collation(),
 		charset:      get("character_set_connection"),
 		sqlMode:      s.sqlMode.raw,
@@ -64,9 +65,29 @@ func (s *Session) plan() *planSettings {
 		divPrecision: int(getInt("div_precision_increment", 4)),
 		weekFormat:   get("default_week_format"),
 		lcTimeNames:  get("lc_time_names"),
-	}
+	})
 	s.planOK = true
-	return &s.planSet
+	return s.planSet
+}
+
+// maxInternedSettings bounds the engine's table of distinct plan settings
+// (each SET of a new combination adds one); past it the table starts over,
+// which only costs plans cached under the forgotten entries a re-plan.
+const maxInternedSettings = 1024
+
+// internSettings returns the engine's one *planSettings equal to ps.
+func (e *Engine) internSettings(ps planSettings) *planSettings {
+	e.settingsMu.Lock()
+	defer e.settingsMu.Unlock()
+	if p := e.settings[ps]; p != nil {
+		return p
+	}
+	if e.settings == nil || len(e.settings) >= maxInternedSettings {
+		e.settings = map[planSettings]*planSettings{}
+	}
+	p := &ps
+	e.settings[ps] = p
+	return p
 }
 
 // setVar sets a session variable; every session write goes through here so

@@ -65,7 +65,7 @@ type Session struct {
 	plans map[string]*cachedPlan
 	// planSet caches the settings plans depend on (plan()); valid while
 	// planOK and the globals are at version planGlobals.
-	planSet     planSettings
+	planSet     *planSettings
 	planOK      bool
 	planGlobals uint64
 
