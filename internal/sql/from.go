@@ -240,4 +240,3 @@ func (c *compiler) compileAll(es []sqlparser.Expr) ([]*cexpr, error) {
 	}
 	return out, nil
 }
-
