@@ -163,6 +163,9 @@ type slot struct {
 	// typ is the compile-time type of fn's values, when known: it types an
 	// expression that is just the slot (column metadata at PREPARE).
 	typ evalengine.Type
+	// fromColumn: a text result derived from a column (LOWER(col)), which
+	// compares with the column's implicit coercibility, not as a literal.
+	fromColumn bool
 }
 
 // compile rewrites session-dependent nodes and translates e with evalengine.
@@ -190,7 +193,20 @@ func (c *compiler) compile(e sqlparser.Expr) (*cexpr, error) {
 	cfg := &evalengine.Config{
 		ResolveColumn:           c.sc.resolve,
 		ResolveType:             c.sc.resolveType,
-		ResolveBindVarCollation: c.outer.bindCollation,
+		ResolveBindVarCollation: func(name string) (collations.ID, bool) {
+			// A strata function's text result derived from a column
+			// carries that collation with implicit coercibility, as the
+			// same function evaluated by evalengine would.
+			for i := range out.slots {
+				if sl := &out.slots[i]; sl.name == name {
+					if sl.fromColumn && sl.typ.Valid() && sqltypes.IsText(sl.typ.Type()) {
+						return sl.typ.Collation(), true
+					}
+					return 0, false
+				}
+			}
+			return c.outer.bindCollation(name)
+		},
 		Collation:               set.collation,
 		Environment:             c.s.eng.Env,
 		SQLMode:                 set.sqlModeVal,

@@ -136,7 +136,20 @@ func (c *compiler) builtinSlot(name string, b *builtin, args []sqlparser.Expr) (
 		}
 		typ = b.typ(c, args, types)
 	}
-	return &slot{name: c.s.nextSlotName(), typ: typ, fn: func(ex *execCtx, row Row) (sqltypes.Value, error) {
+	fromColumn := false
+	for _, a := range args {
+		_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+			switch n.(type) {
+			case *sqlparser.ColName:
+				fromColumn = true
+				return false, nil
+			case *sqlparser.Subquery:
+				return false, nil
+			}
+			return true, nil
+		}, a)
+	}
+	return &slot{name: c.s.nextSlotName(), typ: typ, fromColumn: fromColumn, fn: func(ex *execCtx, row Row) (sqltypes.Value, error) {
 		for i, x := range compiled {
 			v, err := ex.eval(x, row)
 			if err != nil {
