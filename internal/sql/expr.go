@@ -191,8 +191,8 @@ func (c *compiler) compile(e sqlparser.Expr) (*cexpr, error) {
 	e = c.rewriteMySQLSemantics(e)
 	set := c.s.plan()
 	cfg := &evalengine.Config{
-		ResolveColumn:           c.sc.resolve,
-		ResolveType:             c.sc.resolveType,
+		ResolveColumn: c.sc.resolve,
+		ResolveType:   c.sc.resolveType,
 		ResolveBindVarCollation: func(name string) (collations.ID, bool) {
 			// A strata function's text result derived from a column
 			// carries that collation with implicit coercibility, as the
@@ -207,11 +207,11 @@ func (c *compiler) compile(e sqlparser.Expr) (*cexpr, error) {
 			}
 			return c.outer.bindCollation(name)
 		},
-		Collation:               set.collation,
-		Environment:             c.s.eng.Env,
-		SQLMode:                 set.sqlModeVal,
-		VCursor:                 &vcursor{s: c.s},
-		DivPrecisionIncrement:   &set.divPrecision,
+		Collation:             set.collation,
+		Environment:           c.s.eng.Env,
+		SQLMode:               set.sqlModeVal,
+		VCursor:               &vcursor{s: c.s},
+		DivPrecisionIncrement: &set.divPrecision,
 	}
 	x, err := evalengine.Translate(e, cfg)
 	if err != nil {
