@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/collations/colldata"
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
@@ -35,6 +36,9 @@ type execCtx struct {
 	tx  *txn.Txn
 	bv  map[string]*querypb.BindVariable
 	env *evalengine.ExpressionEnv
+	// argColls are the argument collations of the strata function being
+	// called (see argCollation).
+	argColls []collations.TypedCollation
 	// subCache holds results of uncorrelated subqueries for this statement.
 	subCache map[queryPlan]*sqltypes.Result
 }
@@ -79,7 +83,14 @@ func (ex *execCtx) eval(e *cexpr, row Row) (v sqltypes.Value, err error) {
 }
 
 // evalColl evaluates and also returns the result collation.
-func (ex *execCtx) evalColl(e *cexpr, row Row) (v sqltypes.Value, coll collations.ID, err error) {
+func (ex *execCtx) evalColl(e *cexpr, row Row) (sqltypes.Value, collations.ID, error) {
+	v, tc, err := ex.evalTyped(e, row)
+	return v, tc.Collation, err
+}
+
+// evalTyped evaluates and also returns the result's collation with its
+// coercibility.
+func (ex *execCtx) evalTyped(e *cexpr, row Row) (v sqltypes.Value, tc collations.TypedCollation, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = sqlErr(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression evaluation failed: %v", r)
@@ -88,24 +99,53 @@ func (ex *execCtx) evalColl(e *cexpr, row Row) (v sqltypes.Value, coll collation
 	if e.arg != "" {
 		if b, ok := ex.bv[e.arg]; ok {
 			if v, err := sqltypes.BindVariableToValue(b); err == nil {
-				c := collations.ID(collations.CollationBinaryID)
+				tc := collations.TypedCollation{Collation: collations.CollationBinaryID, Coercibility: collations.CoerceCoercible}
 				if v.IsText() {
-					c = ex.s.collation()
+					tc.Collation = ex.s.collation()
 				}
-				return v, c, nil
+				return v, tc, nil
 			}
 		}
 	}
 	if err := ex.prepare(e, row); err != nil {
-		return sqltypes.NULL, 0, err
+		return sqltypes.NULL, collations.TypedCollation{}, err
 	}
 	ex.env.Row = row
 	res, err := ex.env.Evaluate(e.e)
 	if err != nil {
-		return sqltypes.NULL, 0, evalErr(err)
+		return sqltypes.NULL, collations.TypedCollation{}, evalErr(err)
 	}
-	c := res.Collation()
-	return res.Value(c), c, nil
+	tc = res.TypedCollation()
+	return res.Value(tc.Collation), tc, nil
+}
+
+// argCollation is the collation MySQL derives from the text arguments of
+// the strata function being called (ex.argColls, set by its slot): the
+// strongest coercibility wins, a _bin collation between equals; the
+// connection collation when no argument is text.
+func (ex *execCtx) argCollation(args []sqltypes.Value) collations.ID {
+	var (
+		out   collations.TypedCollation
+		found bool
+	)
+	env := ex.s.eng.Env.CollationEnv()
+	for i, v := range args {
+		if i >= len(ex.argColls) || !(v.IsText() || v.IsBinary()) {
+			continue
+		}
+		tc := ex.argColls[i]
+		if !found {
+			out, found = tc, true
+			continue
+		}
+		if m, _, _, err := colldata.Merge(env, out, tc, colldata.CoercionOptions{ConvertToSuperset: true, ConvertWithCoercion: true}); err == nil {
+			out = m
+		}
+	}
+	if !found {
+		return ex.s.collation()
+	}
+	return out.Collation
 }
 
 // evalBool evaluates a condition; NULL is false.

@@ -200,7 +200,8 @@ func fnFindInSet(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 	if a[0].IsBinary() || a[1].IsBinary() {
 		coll = collations.CollationBinaryID
 	} else if ex != nil && ex.s != nil && ex.s.eng != nil {
-		coll = ex.s.collation()
+		// The collation both arguments derive (a _bin column wins).
+		coll = ex.argCollation(a)
 	}
 	return sqltypes.NewInt64(findInSet(a[0].ToString(), a[1].ToString(), coll)), nil
 }
@@ -422,7 +423,7 @@ func fnCharset(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 	if !a[0].IsNull() && a[0].IsText() {
 		name = "utf8mb4"
 		if ex != nil && ex.s != nil && ex.s.eng != nil {
-			if c := colldata.Lookup(ex.s.collation()); c != nil {
+			if c := colldata.Lookup(ex.argCollation(a)); c != nil {
 				name = c.Charset().Name()
 			}
 		}

@@ -112,7 +112,8 @@ func timestampDiff(unit string, x, y mtime) (int64, bool) {
 
 // extractDateUnits are the EXTRACT units read from a date (get_date); the
 // others are read from a time (get_time).
-var extractDateUnits = map[string]bool{"year": true, "quarter": true, "month": true, "week": true, "day": true, "year_month": true}
+var extractDateUnits = map[string]bool{"year": true, "quarter": true, "month": true, "week": true, "day": true, "year_month": true,
+	"day_hour": true, "day_minute": true, "day_second": true, "day_microsecond": true}
 
 func fnExtract(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 	if a[0].IsNull() {

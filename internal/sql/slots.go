@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"vitess.io/vitess/go/mysql/collations"
 
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
@@ -149,14 +150,17 @@ func (c *compiler) builtinSlot(name string, b *builtin, args []sqlparser.Expr) (
 			return true, nil
 		}, a)
 	}
+	colls := make([]collations.TypedCollation, len(args))
 	return &slot{name: c.s.nextSlotName(), typ: typ, fromColumn: fromColumn, fn: func(ex *execCtx, row Row) (sqltypes.Value, error) {
 		for i, x := range compiled {
-			v, err := ex.eval(x, row)
+			v, tc, err := ex.evalTyped(x, row)
 			if err != nil {
 				return sqltypes.NULL, err
 			}
-			vals[i] = v
+			vals[i], colls[i] = v, tc
 		}
+		ex.argColls = colls
+		defer func() { ex.argColls = nil }()
 		return b.fn(ex, vals)
 	}}, nil
 }

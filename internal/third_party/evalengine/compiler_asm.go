@@ -1693,9 +1693,10 @@ func (asm *assembler) Fn_RADIANS() {
 func (asm *assembler) Fn_EXP() {
 	asm.emit(func(env *ExpressionEnv) int {
 		f := env.vm.stack[env.vm.sp-1].(*evalFloat)
+		arg := f.f
 		f.f = math.Exp(f.f)
 		if !isFinite(f.f) {
-			env.vm.stack[env.vm.sp-1] = nil
+			env.vm.err = floatOutOfRange("exp", arg)
 		}
 		return 1
 	}, "FN EXP FLOAT64(SP-1)")
@@ -1758,9 +1759,10 @@ func (asm *assembler) Fn_POW() {
 		f1 := env.vm.stack[env.vm.sp-2].(*evalFloat)
 		f2 := env.vm.stack[env.vm.sp-1].(*evalFloat)
 
+		base := f1.f
 		f1.f = math.Pow(f1.f, f2.f)
 		if !isFinite(f1.f) {
-			env.vm.stack[env.vm.sp-2] = nil
+			env.vm.err = floatOutOfRange("pow", base, f2.f)
 		}
 		env.vm.sp--
 		return 1

@@ -61,6 +61,13 @@ func (er EvalResult) Collation() collations.ID {
 	return evalCollation(er.v).Collation
 }
 
+// TypedCollation is the result's collation with its coercibility (strata:
+// functions strata evaluates itself merge their arguments' collations as
+// MySQL does).
+func (er EvalResult) TypedCollation() collations.TypedCollation {
+	return evalCollation(er.v)
+}
+
 func (er EvalResult) String() string {
 	return er.Value(er.collationEnv.DefaultConnectionCharset()).String()
 }

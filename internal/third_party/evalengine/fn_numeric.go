@@ -21,10 +21,12 @@ import (
 	"hash/crc32"
 	"math"
 	"strconv"
+	"strings"
 
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/decimal"
 	"vitess.io/vitess/go/mysql/fastparse"
+	"vitess.io/vitess/go/mysql/format"
 	"vitess.io/vitess/go/sqltypes"
 	vtrpcpb "vitess.io/vitess/go/vt/proto/vtrpc"
 	"vitess.io/vitess/go/vt/vterrors"
@@ -463,9 +465,25 @@ func (call *builtinExp) eval(env *ExpressionEnv) (eval, error) {
 	f, _ := evalToFloat(arg)
 	a := math.Exp(f.f)
 	if !isFinite(a) {
-		return nil, nil
+		return nil, floatOutOfRange("exp", f.f)
 	}
 	return newEvalFloat(a), nil
+}
+
+// floatOutOfRange is MySQL's error 1690 for a DOUBLE function result that is
+// infinite or not a number (strata: Vitess returned NULL).
+func floatOutOfRange(fn string, args ...float64) error {
+	var b strings.Builder
+	b.WriteString(fn)
+	b.WriteByte('(')
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(format.FormatFloat(a))
+	}
+	b.WriteByte(')')
+	return vterrors.NewErrorf(vtrpcpb.Code_INVALID_ARGUMENT, vterrors.DataOutOfRange, "DOUBLE value is out of range in '%s'", b.String())
 }
 
 func (call *builtinExp) compile(c *compiler) (ctype, error) {
@@ -618,7 +636,7 @@ func (call *builtinPow) eval(env *ExpressionEnv) (eval, error) {
 
 	a := math.Pow(f1.f, f2.f)
 	if !isFinite(a) {
-		return nil, nil
+		return nil, floatOutOfRange("pow", f1.f, f2.f)
 	}
 
 	return newEvalFloat(a), nil
