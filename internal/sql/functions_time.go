@@ -112,8 +112,9 @@ func timestampDiff(unit string, x, y mtime) (int64, bool) {
 
 // extractDateUnits are the EXTRACT units read from a date (get_date); the
 // others are read from a time (get_time).
-var extractDateUnits = map[string]bool{"year": true, "quarter": true, "month": true, "week": true, "day": true, "year_month": true,
-	"day_hour": true, "day_minute": true, "day_second": true, "day_microsecond": true}
+// (MySQL reads DAY_HOUR .. DAY_MICROSECOND from a time; MariaDB from a
+// date, so EXTRACT(DAY_HOUR FROM '2021-03-04') is 0 in MySQL, 400 there.)
+var extractDateUnits = map[string]bool{"year": true, "quarter": true, "month": true, "week": true, "day": true, "year_month": true}
 
 func fnExtract(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 	if a[0].IsNull() {
