@@ -1606,7 +1606,7 @@ func (asm *assembler) Fn_ACOS() {
 			env.vm.stack[env.vm.sp-1] = nil
 			return 1
 		}
-		f.f = math.Acos(f.f)
+		f.f = libmAcos(f.f)
 		return 1
 	}, "FN ACOS FLOAT64(SP-1)")
 }
@@ -1618,7 +1618,7 @@ func (asm *assembler) Fn_ASIN() {
 			env.vm.stack[env.vm.sp-1] = nil
 			return 1
 		}
-		f.f = math.Asin(f.f)
+		f.f = libmAsin(f.f)
 		return 1
 	}, "FN ASIN FLOAT64(SP-1)")
 }
@@ -1626,7 +1626,7 @@ func (asm *assembler) Fn_ASIN() {
 func (asm *assembler) Fn_ATAN() {
 	asm.emit(func(env *ExpressionEnv) int {
 		f := env.vm.stack[env.vm.sp-1].(*evalFloat)
-		f.f = math.Atan(f.f)
+		f.f = libmAtan(f.f)
 		return 1
 	}, "FN ATAN FLOAT64(SP-1)")
 }
@@ -1636,7 +1636,7 @@ func (asm *assembler) Fn_ATAN2() {
 	asm.emit(func(env *ExpressionEnv) int {
 		f1 := env.vm.stack[env.vm.sp-2].(*evalFloat)
 		f2 := env.vm.stack[env.vm.sp-1].(*evalFloat)
-		f1.f = math.Atan2(f1.f, f2.f)
+		f1.f = libmAtan2(f1.f, f2.f)
 		env.vm.sp--
 		return 1
 	}, "FN ATAN2 FLOAT64(SP-2) FLOAT64(SP-1)")
@@ -1645,7 +1645,7 @@ func (asm *assembler) Fn_ATAN2() {
 func (asm *assembler) Fn_COS() {
 	asm.emit(func(env *ExpressionEnv) int {
 		f := env.vm.stack[env.vm.sp-1].(*evalFloat)
-		f.f = math.Cos(f.f)
+		f.f = libmCos(f.f)
 		return 1
 	}, "FN COS FLOAT64(SP-1)")
 }
@@ -1653,7 +1653,7 @@ func (asm *assembler) Fn_COS() {
 func (asm *assembler) Fn_COT() {
 	asm.emit(func(env *ExpressionEnv) int {
 		f := env.vm.stack[env.vm.sp-1].(*evalFloat)
-		f.f = 1.0 / math.Tan(f.f)
+		f.f = 1.0 / libmTan(f.f)
 		return 1
 	}, "FN COT FLOAT64(SP-1)")
 }
@@ -1661,7 +1661,7 @@ func (asm *assembler) Fn_COT() {
 func (asm *assembler) Fn_SIN() {
 	asm.emit(func(env *ExpressionEnv) int {
 		f := env.vm.stack[env.vm.sp-1].(*evalFloat)
-		f.f = math.Sin(f.f)
+		f.f = libmSin(f.f)
 		return 1
 	}, "FN SIN FLOAT64(SP-1)")
 }
@@ -1669,7 +1669,7 @@ func (asm *assembler) Fn_SIN() {
 func (asm *assembler) Fn_TAN() {
 	asm.emit(func(env *ExpressionEnv) int {
 		f := env.vm.stack[env.vm.sp-1].(*evalFloat)
-		f.f = math.Tan(f.f)
+		f.f = libmTan(f.f)
 		return 1
 	}, "FN TAN FLOAT64(SP-1)")
 }
@@ -1693,10 +1693,9 @@ func (asm *assembler) Fn_RADIANS() {
 func (asm *assembler) Fn_EXP() {
 	asm.emit(func(env *ExpressionEnv) int {
 		f := env.vm.stack[env.vm.sp-1].(*evalFloat)
-		arg := f.f
-		f.f = math.Exp(f.f)
+		f.f = libmExp(f.f)
 		if !isFinite(f.f) {
-			env.vm.err = floatOutOfRange("exp", arg)
+			env.vm.stack[env.vm.sp-1] = nil // see builtinExp
 		}
 		return 1
 	}, "FN EXP FLOAT64(SP-1)")
@@ -1759,10 +1758,9 @@ func (asm *assembler) Fn_POW() {
 		f1 := env.vm.stack[env.vm.sp-2].(*evalFloat)
 		f2 := env.vm.stack[env.vm.sp-1].(*evalFloat)
 
-		base := f1.f
-		f1.f = math.Pow(f1.f, f2.f)
+		f1.f = libmPow(f1.f, f2.f)
 		if !isFinite(f1.f) {
-			env.vm.err = floatOutOfRange("pow", base, f2.f)
+			env.vm.stack[env.vm.sp-2] = nil // see builtinExp
 		}
 		env.vm.sp--
 		return 1

@@ -21,12 +21,10 @@ import (
 	"hash/crc32"
 	"math"
 	"strconv"
-	"strings"
 
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/decimal"
 	"vitess.io/vitess/go/mysql/fastparse"
-	"vitess.io/vitess/go/mysql/format"
 	"vitess.io/vitess/go/sqltypes"
 	vtrpcpb "vitess.io/vitess/go/vt/proto/vtrpc"
 	"vitess.io/vitess/go/vt/vterrors"
@@ -214,7 +212,7 @@ func (call *builtinAcos) eval(env *ExpressionEnv) (eval, error) {
 	if f.f < -1 || f.f > 1 {
 		return nil, nil
 	}
-	return newEvalFloat(math.Acos(f.f)), nil
+	return newEvalFloat(libmAcos(f.f)), nil
 }
 
 func (call *builtinAcos) compile(c *compiler) (ctype, error) {
@@ -240,7 +238,7 @@ func (call *builtinAsin) eval(env *ExpressionEnv) (eval, error) {
 	if f.f < -1 || f.f > 1 {
 		return nil, nil
 	}
-	return newEvalFloat(math.Asin(f.f)), nil
+	return newEvalFloat(libmAsin(f.f)), nil
 }
 
 func (call *builtinAsin) compile(c *compiler) (ctype, error) {
@@ -263,7 +261,7 @@ func (call *builtinAtan) eval(env *ExpressionEnv) (eval, error) {
 	}
 
 	f, _ := evalToFloat(arg)
-	return newEvalFloat(math.Atan(f.f)), nil
+	return newEvalFloat(libmAtan(f.f)), nil
 }
 
 func (call *builtinAtan) compile(c *compiler) (ctype, error) {
@@ -287,7 +285,7 @@ func (call *builtinAtan2) eval(env *ExpressionEnv) (eval, error) {
 
 	f1, _ := evalToFloat(arg1)
 	f2, _ := evalToFloat(arg2)
-	return newEvalFloat(math.Atan2(f1.f, f2.f)), nil
+	return newEvalFloat(libmAtan2(f1.f, f2.f)), nil
 }
 
 func (expr *builtinAtan2) compile(c *compiler) (ctype, error) {
@@ -325,7 +323,7 @@ func (call *builtinCos) eval(env *ExpressionEnv) (eval, error) {
 	}
 
 	f, _ := evalToFloat(arg)
-	return newEvalFloat(math.Cos(f.f)), nil
+	return newEvalFloat(libmCos(f.f)), nil
 }
 
 func (call *builtinCos) compile(c *compiler) (ctype, error) {
@@ -348,7 +346,7 @@ func (call *builtinCot) eval(env *ExpressionEnv) (eval, error) {
 	}
 
 	f, _ := evalToFloat(arg)
-	return newEvalFloat(1.0 / math.Tan(f.f)), nil
+	return newEvalFloat(1.0 / libmTan(f.f)), nil
 }
 
 func (call *builtinCot) compile(c *compiler) (ctype, error) {
@@ -371,7 +369,7 @@ func (call *builtinSin) eval(env *ExpressionEnv) (eval, error) {
 	}
 
 	f, _ := evalToFloat(arg)
-	return newEvalFloat(math.Sin(f.f)), nil
+	return newEvalFloat(libmSin(f.f)), nil
 }
 
 func (call *builtinSin) compile(c *compiler) (ctype, error) {
@@ -394,7 +392,7 @@ func (call *builtinTan) eval(env *ExpressionEnv) (eval, error) {
 	}
 
 	f, _ := evalToFloat(arg)
-	return newEvalFloat(math.Tan(f.f)), nil
+	return newEvalFloat(libmTan(f.f)), nil
 }
 
 func (call *builtinTan) compile(c *compiler) (ctype, error) {
@@ -463,27 +461,14 @@ func (call *builtinExp) eval(env *ExpressionEnv) (eval, error) {
 	}
 
 	f, _ := evalToFloat(arg)
-	a := math.Exp(f.f)
+	a := libmExp(f.f)
 	if !isFinite(a) {
-		return nil, floatOutOfRange("exp", f.f)
+		// MySQL raises 1690 here, but only for the branch of a CASE/IF it
+		// takes; evalengine evaluates every branch, so an error would
+		// fail queries MySQL answers. NULL until CASE is lazy.
+		return nil, nil
 	}
 	return newEvalFloat(a), nil
-}
-
-// floatOutOfRange is MySQL's error 1690 for a DOUBLE function result that is
-// infinite or not a number (strata: Vitess returned NULL).
-func floatOutOfRange(fn string, args ...float64) error {
-	var b strings.Builder
-	b.WriteString(fn)
-	b.WriteByte('(')
-	for i, a := range args {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(format.FormatFloat(a))
-	}
-	b.WriteByte(')')
-	return vterrors.NewErrorf(vtrpcpb.Code_INVALID_ARGUMENT, vterrors.DataOutOfRange, "DOUBLE value is out of range in '%s'", b.String())
 }
 
 func (call *builtinExp) compile(c *compiler) (ctype, error) {
@@ -634,9 +619,9 @@ func (call *builtinPow) eval(env *ExpressionEnv) (eval, error) {
 	f1, _ := evalToFloat(arg1)
 	f2, _ := evalToFloat(arg2)
 
-	a := math.Pow(f1.f, f2.f)
+	a := libmPow(f1.f, f2.f)
 	if !isFinite(a) {
-		return nil, floatOutOfRange("pow", f1.f, f2.f)
+		return nil, nil // see builtinExp
 	}
 
 	return newEvalFloat(a), nil
@@ -772,46 +757,14 @@ func (call *builtinSqrt) compile(c *compiler) (ctype, error) {
 // Math helpers extracted from `math` package
 
 func math_log(x float64) (float64, bool) {
-	const (
-		Ln2Hi = 6.93147180369123816490e-01 /* 3fe62e42 fee00000 */
-		Ln2Lo = 1.90821492927058770002e-10 /* 3dea39ef 35793c76 */
-		L1    = 6.666666666666735130e-01   /* 3FE55555 55555593 */
-		L2    = 3.999999999940941908e-01   /* 3FD99999 9997FA04 */
-		L3    = 2.857142874366239149e-01   /* 3FD24924 94229359 */
-		L4    = 2.222219843214978396e-01   /* 3FCC71C5 1D8E78AF */
-		L5    = 1.818357216161805012e-01   /* 3FC74664 96CB03DE */
-		L6    = 1.531383769920937332e-01   /* 3FC39A09 D078C69F */
-		L7    = 1.479819860511658591e-01   /* 3FC2F112 DF3E5244 */
-	)
-
-	// special cases
+	// strata: the domain MySQL accepts, the value from libm.
 	switch {
 	case math.IsNaN(x) || math.IsInf(x, 1):
 		return 0, false
-	case x < 0:
-		return 0, false
-	case x == 0:
+	case x <= 0:
 		return 0, false
 	}
-
-	// reduce
-	f1, ki := math.Frexp(x)
-	if f1 < math.Sqrt2/2 {
-		f1 *= 2
-		ki--
-	}
-	f := f1 - 1
-	k := float64(ki)
-
-	// compute
-	s := f / (2 + f)
-	s2 := s * s
-	s4 := s2 * s2
-	t1 := s2 * (L1 + s4*(L3+s4*(L5+s4*L7)))
-	t2 := s4 * (L2 + s4*(L4+s4*L6))
-	R := t1 + t2
-	hfsq := 0.5 * f * f
-	return k*Ln2Hi - ((hfsq - (s*(hfsq+R) + k*Ln2Lo)) - f), true
+	return libmLog(x), true
 }
 
 func math_logN(f1, f2 float64) (float64, bool) {
@@ -827,21 +780,16 @@ func math_logN(f1, f2 float64) (float64, bool) {
 }
 
 func math_log10(f float64) (float64, bool) {
-	if a, ok := math_log(f); ok {
-		return a * (1 / math.Ln10), true
+	if _, ok := math_log(f); ok {
+		return libmLog10(f), true
 	}
 	return 0, false
 }
 
 func math_log2(f float64) (float64, bool) {
-	frac, exp := math.Frexp(f)
-	// Make sure exact powers of two give an exact answer.
-	// Don't depend on Log(0.5)*(1/Ln2)+exp being exactly exp-1.
-	if frac == 0.5 {
-		return float64(exp - 1), true
-	}
-	if a, ok := math_log(frac); ok {
-		return a*(1/math.Ln2) + float64(exp), true
+	// MySQL's LOG2 is log(x) / M_LN2, not log2(x).
+	if a, ok := math_log(f); ok {
+		return a / math.Ln2, true
 	}
 	return 0, false
 }
