@@ -674,28 +674,60 @@ func (c *CaseExpr) simplify(env *ExpressionEnv) error {
 }
 
 func (cs *CaseExpr) compile(c *compiler) (ctype, error) {
-	var ca collationAggregation
-	var ta typeAggregation
+	// strata: CASE (and IF, IFNULL, NULLIF, which translate to it) is
+	// evaluated lazily, as MySQL does: the WHENs in order until one is
+	// true, then only that branch. Evaluating every branch (Vitess) raised
+	// errors from branches MySQL never takes and wasted work. The result
+	// type aggregates every branch, so the coercion each branch ends with
+	// reads a type filled in once all are compiled.
+	var (
+		ca        collationAggregation
+		ta        typeAggregation
+		result    ctype
+		ends      []*jump
+		allowZero = c.sqlmode.AllowZeroDate()
+	)
+	coerce := func() {
+		c.asm.emit(func(env *ExpressionEnv) int {
+			env.vm.stack[env.vm.sp-1], env.vm.err = evalCoerce(env.vm.stack[env.vm.sp-1], result.Type, result.Size, result.Scale, result.Col.Collation, env.now, allowZero)
+			return 1
+		}, "CASE COERCE (SP-1)")
+	}
 
 	for _, wt := range cs.cases {
 		when, err := wt.when.compile(c)
 		if err != nil {
 			return ctype{}, err
 		}
-
 		if err := c.compileCheckTrue(when, 1); err != nil {
 			return ctype{}, err
 		}
+		next := c.asm.jumpFrom()
+		c.asm.adjustStack(-1)
+		c.asm.emit(func(env *ExpressionEnv) int {
+			v := env.vm.stack[env.vm.sp-1]
+			env.vm.sp--
+			if b, ok := v.(*evalInt64); !ok || b.i == 0 {
+				return next.offset()
+			}
+			return 1
+		}, "CASE WHEN (SP-1) ELSE JUMP")
 
 		then, err := wt.then.compile(c)
 		if err != nil {
 			return ctype{}, err
 		}
-
 		ta.add(then.Type, then.Flag, then.Size, then.Scale)
 		if err := ca.add(then.Col, c.env.CollationEnv()); err != nil {
 			return ctype{}, err
 		}
+		coerce()
+		end := c.asm.jumpFrom()
+		c.asm.emit(func(env *ExpressionEnv) int { return end.offset() }, "CASE JUMP END")
+		ends = append(ends, end)
+		// The next WHEN starts from the stack before this branch.
+		c.asm.adjustStack(-1)
+		c.asm.jumpDestination(next)
 	}
 
 	if cs.Else != nil {
@@ -703,21 +735,23 @@ func (cs *CaseExpr) compile(c *compiler) (ctype, error) {
 		if err != nil {
 			return ctype{}, err
 		}
-
 		ta.add(els.Type, els.Flag, els.Size, els.Scale)
 		if err := ca.add(els.Col, c.env.CollationEnv()); err != nil {
 			return ctype{}, err
 		}
+		coerce()
+	} else {
+		c.asm.PushNull()
 	}
+	c.asm.jumpDestination(ends...)
 
 	var f typeFlag
 	// strata: without ELSE, no match is NULL.
 	if ta.nullable || cs.Else == nil {
 		f |= flagNullable
 	}
-	ct := ctype{Type: ta.result(), Flag: f, Col: ca.result(), Scale: ta.scale, Size: ta.size}
-	c.asm.CmpCase(len(cs.cases), cs.Else != nil, ct.Type, ct.Size, ct.Scale, ct.Col, c.sqlmode.AllowZeroDate())
-	return ct, nil
+	result = ctype{Type: ta.result(), Flag: f, Col: ca.result(), Scale: ta.scale, Size: ta.size}
+	return result, nil
 }
 
 var _ IR = (*CaseExpr)(nil)

@@ -133,15 +133,17 @@ func (c *CallExpr) simplify(env *ExpressionEnv) error {
 }
 
 func simplifyExpr(env *ExpressionEnv, e IR) (IR, error) {
+	// strata: a constant part whose evaluation fails is left for
+	// execution instead of failing the translation: it may sit in a CASE
+	// branch that is never taken (MySQL evaluates only the branch it
+	// takes), and where it is evaluated the same error comes then.
 	if e.constant() {
-		simplified, err := e.eval(env)
-		if err != nil {
-			return nil, err
+		if simplified, err := e.eval(env); err == nil {
+			return evalToIR(simplified), nil
 		}
-		return evalToIR(simplified), nil
 	}
 	if err := e.simplify(env); err != nil {
-		return nil, err
+		return e, nil
 	}
 	return e, nil
 }
