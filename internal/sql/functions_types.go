@@ -68,7 +68,10 @@ func strResultType(idx ...int) builtinType {
 				like = append(like, types[i])
 			}
 		}
-		coll := c.s.plan().collation
+		// The result takes the collation of its first string argument
+		// (SUBSTRING_INDEX(bin_col, ...) is utf8mb4_bin), the connection's
+		// when none is a string.
+		coll := collations.Unknown
 		for _, t := range like {
 			if !t.Valid() {
 				return evalengine.Type{}
@@ -76,6 +79,12 @@ func strResultType(idx ...int) builtinType {
 			if sqltypes.IsBinary(t.Type()) {
 				return evalengine.NewTypeEx(sqltypes.VarBinary, collations.CollationBinaryID, true, 0, 0, nil)
 			}
+			if coll == collations.Unknown && sqltypes.IsText(t.Type()) && t.Collation() != collations.Unknown {
+				coll = t.Collation()
+			}
+		}
+		if coll == collations.Unknown {
+			coll = c.s.plan().collation
 		}
 		return evalengine.NewTypeEx(sqltypes.VarChar, coll, true, 0, 0, nil)
 	}

@@ -1259,7 +1259,9 @@ func (expr *builtinCrc32) compile(c *compiler) (ctype, error) {
 
 	c.asm.Fn_CRC32()
 	c.asm.jumpDestination(skip)
-	return arg, nil
+	// strata: CRC32 is an unsigned integer whatever its argument's type
+	// (Vitess returned the argument's type: VARCHAR, DECIMAL, ...).
+	return ctype{Type: sqltypes.Uint64, Col: collationNumeric, Flag: nullableFlags(arg.Flag)}, nil
 }
 
 type builtinConv struct {
