@@ -26,13 +26,11 @@ func (p *Process) Stop(timeout time.Duration) error {
 	if p.Exited() {
 		return nil
 	}
-	p.expected.Store(true)
-	if err := p.signal(syscall.SIGTERM); err != nil {
+	exited, err := p.signalAndWait(syscall.SIGTERM, timeout)
+	if err != nil {
 		return err
 	}
-	select {
-	case <-p.done:
-	case <-time.After(timeout):
+	if !exited {
 		if err := p.Kill(); err != nil {
 			return err
 		}
@@ -50,15 +48,26 @@ func (p *Process) Kill() error {
 	if p.Exited() {
 		return nil
 	}
+	exited, err := p.signalAndWait(syscall.SIGKILL, KillWait)
+	if err == nil && !exited {
+		err = fmt.Errorf("%s (pid %d) still running %v after SIGKILL", p.name, p.PID(), KillWait)
+	}
+	return err
+}
+
+// signalAndWait marks the coming exit as expected, sends sig to the process
+// group and waits up to wait for the process to be reaped; it reports
+// whether it was.
+func (p *Process) signalAndWait(sig syscall.Signal, wait time.Duration) (bool, error) {
 	p.expected.Store(true)
-	if err := p.signal(syscall.SIGKILL); err != nil {
-		return err
+	if err := p.signal(sig); err != nil {
+		return false, err
 	}
 	select {
 	case <-p.done:
-		return nil
-	case <-time.After(KillWait):
-		return fmt.Errorf("%s (pid %d) still running %v after SIGKILL", p.name, p.PID(), KillWait)
+		return true, nil
+	case <-time.After(wait):
+		return false, nil
 	}
 }
 
