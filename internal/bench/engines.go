@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/strata-db/strata/internal/proc"
 )
 
 // EngineConfig is what every engine is configured from, so that they are
@@ -57,7 +59,7 @@ func StartEngine(ctx context.Context, engine, dir string, cfg EngineConfig, in *
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
-	port, err := freePort()
+	port, err := proc.FreePort()
 	if err != nil {
 		return nil, err
 	}

@@ -475,7 +475,7 @@ func (r *runner) runStep(s *Server, d Driver, st Step, n Noise) error {
 		return r.ctx.Err()
 	}
 	if s.Exited() {
-		return fmt.Errorf("server exited during %s; log tail:\n%s", label, s.LogTail(20))
+		return fmt.Errorf("server exited during %s; log tail:\n%s", label, s.LogTail())
 	}
 	return nil
 }

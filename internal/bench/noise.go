@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/strata-db/strata/internal/proc"
 )
 
 // Disk-noise levels of the seed study, in report order.
@@ -134,43 +136,28 @@ func parseFioIOPS(b []byte) (float64, error) {
 
 // runningNoise is a started noise level.
 type runningNoise struct {
-	cmd  *exec.Cmd
-	done chan struct{}
+	p *proc.Process // nil for "none"
 }
 
 // start launches the level's fio jobs in their own process group (nothing
-// for "none").
+// for "none"); logDir/fio-noise.log holds the output of the latest level.
 func (f *fioNoise) start(n Noise, logDir string) (*runningNoise, error) {
 	if n.Jobs == 0 {
 		return &runningNoise{}, nil
 	}
-	cmd := exec.Command("fio", f.fioArgs("noise", n.Jobs, n.RateIOPS, 0)...)
-	lf, err := os.Create(filepath.Join(logDir, "fio-noise.log"))
+	log := filepath.Join(logDir, "fio-noise.log")
+	_ = os.Remove(log)
+	p, err := proc.Start(proc.Spec{Path: "fio", Args: f.fioArgs("noise", n.Jobs, n.RateIOPS, 0), LogPath: log})
 	if err != nil {
-		return nil, fmt.Errorf("create fio log: %w", err)
+		return nil, err
 	}
-	defer lf.Close()
-	cmd.Stdout, cmd.Stderr = lf, lf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start fio: %w", err)
-	}
-	r := &runningNoise{cmd: cmd, done: make(chan struct{})}
-	go func() { _ = cmd.Wait(); close(r.done) }()
-	return r, nil
+	return &runningNoise{p: p}, nil
 }
 
 // stop ends the noise jobs (SIGTERM to the group, SIGKILL after 5 s).
 func (r *runningNoise) stop() {
-	if r == nil || r.cmd == nil {
+	if r == nil || r.p == nil {
 		return
 	}
-	pgid := r.cmd.Process.Pid
-	_ = syscall.Kill(-pgid, syscall.SIGTERM)
-	select {
-	case <-r.done:
-	case <-time.After(5 * time.Second):
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		<-r.done
-	}
+	_ = r.p.Stop(5 * time.Second)
 }

@@ -9,12 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
+	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	_ "github.com/go-sql-driver/mysql" // driver "mysql" for readiness checks
+
+	"github.com/strata-db/strata/internal/proc"
 )
 
 // Engine names accepted by --engines, in report order.
@@ -62,16 +63,16 @@ type Server struct {
 	// size figure), relative to DataDir.
 	tableFiles func(rel string) bool
 
-	cmd     *exec.Cmd
-	logFile *os.File
-	done    chan struct{}
-	waitErr error
+	p       *proc.Process
 	stopped sync.Once
 	cgroups []string
 }
 
+// logTailBytes is how much of the server log LogTail returns.
+const logTailBytes = 4 << 10
+
 // PID is the server's process id.
-func (s *Server) PID() int { return s.cmd.Process.Pid }
+func (s *Server) PID() int { return s.p.PID() }
 
 // DSN is a go-sql-driver DSN for user root over TCP.
 func (s *Server) DSN(db string) string {
@@ -82,56 +83,33 @@ func (s *Server) DSN(db string) string {
 // appended to Dir/server.log (a restart on the same directory keeps the
 // first run's log). The kernel kills it if the bench dies (Pdeathsig).
 func (s *Server) spawn(name string, args ...string) error {
-	lf, err := os.OpenFile(filepath.Join(s.Dir, "server.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	p, err := proc.Start(proc.Spec{
+		Name:    s.Engine,
+		Path:    name,
+		Args:    args,
+		Dir:     s.Dir,
+		LogPath: filepath.Join(s.Dir, "server.log"),
+	})
 	if err != nil {
-		return fmt.Errorf("create server log: %w", err)
-	}
-	cmd := exec.Command(name, args...)
-	cmd.Stdout, cmd.Stderr = lf, lf
-	cmd.Dir = s.Dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
-		lf.Close()
-		return fmt.Errorf("start %s: %w", name, err)
+		return err
 	}
 	s.Args = append([]string{name}, args...)
-	s.cmd, s.logFile, s.done = cmd, lf, make(chan struct{})
-	go func() {
-		s.waitErr = cmd.Wait()
-		close(s.done)
-	}()
+	s.p = p
 	return nil
 }
 
 // waitReady polls SELECT 1 until it works, the process exits or the timeout
 // passes.
 func (s *Server) waitReady(ctx context.Context, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	db, err := sql.Open("mysql", fmt.Sprintf("root@tcp(127.0.0.1:%d)/?timeout=2s", s.Port))
-	if err != nil {
-		return fmt.Errorf("open client: %w", err)
-	}
-	defer db.Close()
-	for {
-		select {
-		case <-s.done:
-			return fmt.Errorf("%s exited during startup (%v); log tail:\n%s", s.Engine, s.waitErr, s.LogTail(20))
-		case <-ctx.Done():
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(s.Port))
+	check := proc.SelectOne("mysql", fmt.Sprintf("root@tcp(%s)/?timeout=2s", addr))
+	if err := s.p.WaitReady(ctx, addr, timeout, check); err != nil {
+		if ctx.Err() != nil {
 			return ctx.Err()
-		default:
 		}
-		var one int
-		qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		err := db.QueryRowContext(qctx, "SELECT 1").Scan(&one)
-		cancel()
-		if err == nil {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%s not ready after %v: %v; log tail:\n%s", s.Engine, timeout, err, s.LogTail(20))
-		}
-		time.Sleep(200 * time.Millisecond)
+		return fmt.Errorf("%w; log tail:\n%s", err, s.LogTail())
 	}
+	return nil
 }
 
 // Query runs a statement returning one string (or nothing).
@@ -168,23 +146,19 @@ func (s *Server) Exec(ctx context.Context, stmts ...string) error {
 }
 
 // Stop sends SIGTERM to the server's process group, waits up to timeout for
-// a clean shutdown, then SIGKILLs the group. Safe to call more than once.
+// a clean shutdown, then SIGKILLs the group; having to kill it is an error,
+// the exit status is not (it is no measurement). Safe to call more than
+// once.
 func (s *Server) Stop(timeout time.Duration) error {
 	var err error
 	s.stopped.Do(func() {
-		if s.cmd == nil || s.cmd.Process == nil {
+		if s.p == nil {
 			return
 		}
-		pgid := s.cmd.Process.Pid
-		_ = syscall.Kill(-pgid, syscall.SIGTERM)
-		select {
-		case <-s.done:
-		case <-time.After(timeout):
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
-			<-s.done
-			err = fmt.Errorf("%s did not stop within %v; killed", s.Engine, timeout)
+		var exit *exec.ExitError
+		if serr := s.p.Stop(timeout); !errors.As(serr, &exit) {
+			err = serr
 		}
-		s.logFile.Close()
 		for i := len(s.cgroups) - 1; i >= 0; i-- {
 			_ = os.Remove(s.cgroups[i])
 		}
@@ -193,34 +167,7 @@ func (s *Server) Stop(timeout time.Duration) error {
 }
 
 // Exited reports whether the process has exited.
-func (s *Server) Exited() bool {
-	select {
-	case <-s.done:
-		return true
-	default:
-		return false
-	}
-}
+func (s *Server) Exited() bool { return s.p.Exited() }
 
-// LogTail returns the last n lines of the server log.
-func (s *Server) LogTail(n int) string {
-	b, err := os.ReadFile(filepath.Join(s.Dir, "server.log"))
-	if err != nil {
-		return ""
-	}
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
-
-// freePort returns a TCP port on loopback that is free right now.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
+// LogTail returns the end of the server log (at most 4 KiB).
+func (s *Server) LogTail() string { return proc.Tail(filepath.Join(s.Dir, "server.log"), logTailBytes) }

@@ -1,9 +1,0 @@
-package testserver
-
-import "syscall"
-
-// procAttr makes the kernel SIGKILL the server if the thread that started
-// it dies, so an aborted test run leaves no servers behind.
-func procAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-}
