@@ -42,6 +42,11 @@ type (
 	// ExpressionEnv contains the environment that the expression
 	// evaluates in, such as the current row and bindvars
 	ExpressionEnv struct {
+		// fold (strata): the compiler settings constant folding compiles
+		// constant parts with, so they get the statically aggregated type
+		// (IFNULL(1, CAST(x AS DECIMAL(6,2))) folds to 1.00).
+		fold *compiler
+
 		vm vmstate
 
 		BindVars map[string]*querypb.BindVariable

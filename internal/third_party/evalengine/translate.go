@@ -625,6 +625,7 @@ func Translate(e sqlparser.Expr, cfg *Config) (Expr, error) {
 		if cfg.VCursor != nil { // strata: fold under the session's settings
 			staticEnv = NewExpressionEnv(context.Background(), nil, cfg.VCursor)
 		}
+		staticEnv.fold = &compiler{collation: cfg.Collation, env: cfg.Environment, sqlmode: cfg.SQLMode}
 		expr, err = simplifyExpr(staticEnv, expr)
 		if err != nil {
 			return nil, err

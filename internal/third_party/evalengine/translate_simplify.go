@@ -138,6 +138,9 @@ func simplifyExpr(env *ExpressionEnv, e IR) (IR, error) {
 	// branch that is never taken (MySQL evaluates only the branch it
 	// takes), and where it is evaluated the same error comes then.
 	if e.constant() {
+		if v, ok := foldCompiled(env, e); ok {
+			return v, nil
+		}
 		if simplified, err := e.eval(env); err == nil {
 			return evalToIR(simplified), nil
 		}
@@ -160,4 +163,49 @@ func evalToIR(simplified eval) IR {
 		return te
 	}
 	return &Literal{inner: simplified}
+}
+
+// foldCompiled evaluates the constant e compiled, so its value has the type
+// the compiler aggregates statically (the interpreter types CASE and
+// COALESCE from the values met), and returns it as a literal the VM's
+// arena does not own (strata).
+func foldCompiled(env *ExpressionEnv, e IR) (IR, bool) {
+	if env.fold == nil {
+		return nil, false
+	}
+	if _, isLit := e.(*Literal); isLit {
+		return nil, false
+	}
+	comp := compiler{collation: env.fold.collation, env: env.fold.env, sqlmode: env.fold.sqlmode}
+	p, err := func() (p *CompiledExpr, err error) {
+		defer func() {
+			if recover() != nil {
+				p, err = nil, errDeoptimize
+			}
+		}()
+		return comp.compile(e)
+	}()
+	if err != nil || p.interpret {
+		return nil, false
+	}
+	res, err := env.EvaluateVM(p)
+	if err != nil {
+		return nil, false
+	}
+	if _, isTuple := res.v.(*evalTuple); isTuple {
+		return nil, false
+	}
+	if res.v == nil {
+		return NullExpr, true
+	}
+	if i, ok := res.v.(*evalInt64); ok && p.typed.Flag&flagIsBoolean != 0 {
+		// Keep a boolean's identity (JSON_ARRAY(1=1) is [true]).
+		return &Literal{inner: newEvalBool(i.i != 0)}, true
+	}
+	tc := evalCollation(res.v)
+	v, err := valueToEval(res.Value(tc.Collation), tc, nil)
+	if err != nil {
+		return nil, false
+	}
+	return &Literal{inner: v}, true
 }
