@@ -213,7 +213,7 @@ func (c *compiler) compile(e sqlparser.Expr) (*cexpr, error) {
 		VCursor:               &vcursor{s: c.s},
 		DivPrecisionIncrement: &set.divPrecision,
 	}
-	x, err := evalengine.Translate(e, cfg)
+	x, err := translateSafe(e, cfg)
 	if err != nil {
 		return nil, translateErr(err, e)
 	}
@@ -238,6 +238,18 @@ func (c *compiler) compile(e sqlparser.Expr) (*cexpr, error) {
 		}
 	}
 	return out, nil
+}
+
+// translateSafe is evalengine.Translate with its panics (an input its
+// translator did not expect) turned into an error: planning has no side
+// effects, so the statement fails and the connection stays.
+func translateSafe(e sqlparser.Expr, cfg *evalengine.Config) (x evalengine.Expr, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			x, err = nil, sqlErr(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression translation failed: %v", r)
+		}
+	}()
+	return evalengine.Translate(e, cfg)
 }
 
 // staticTypeOf returns the compile-time type of x when evalengine knows it.

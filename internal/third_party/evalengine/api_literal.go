@@ -142,25 +142,42 @@ func parseHexLiteral(val []byte) ([]byte, error) {
 }
 
 func parseHexNumber(val []byte) ([]byte, error) {
-	if val[0] != '0' || val[1] != 'x' {
-		panic("malformed hex literal from parser")
+	if len(val) < 2 || val[0] != '0' || val[1] != 'x' {
+		return nil, vterrors.Errorf(vtrpc.Code_INVALID_ARGUMENT, "malformed hex literal: %q (missing 0x prefix)", val)
 	}
-	if len(val)%2 == 0 {
-		return parseHexLiteral(val[2:])
+	digits := val[2:]
+	if len(digits)%2 == 0 {
+		return parseHexLiteral(digits)
 	}
-	// If the hex literal doesn't have an even amount of hex digits, we need
-	// to pad it with a '0' in the left. Instead of allocating a new slice
-	// for padding pad in-place by replacing the 'x' in the original slice with
-	// a '0', and clean it up after parsing.
-	val[1] = '0'
-	defer func() {
-		val[1] = 'x'
-	}()
-	return parseHexLiteral(val[1:])
+	// An odd number of hex digits has an implied leading '0'. The literal's
+	// bytes may be shared (a cached plan, a bind variable), so the padding
+	// is decoded separately rather than written into them.
+	hi, ok := fromHexDigit(digits[0])
+	if !ok {
+		return nil, vterrors.Errorf(vtrpc.Code_INVALID_ARGUMENT, "malformed hex literal: %q", val)
+	}
+	raw := make([]byte, 1+len(digits)/2)
+	raw[0] = hi
+	if err := hex.DecodeBytes(raw[1:], digits[1:]); err != nil {
+		return nil, err
+	}
+	return raw, nil
+}
+
+func fromHexDigit(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }
 
 func parseBitNum(val []byte) ([]byte, error) {
-	if val[0] != '0' || val[1] != 'b' {
+	if len(val) < 2 || val[0] != '0' || val[1] != 'b' {
 		return nil, vterrors.Errorf(vtrpc.Code_INVALID_ARGUMENT, "malformed Bit literal: %q (missing 0b prefix)", val)
 	}
 	var i big.Int

@@ -23,6 +23,7 @@ import (
 	"sync"
 
 	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	vtrpcpb "vitess.io/vitess/go/vt/proto/vtrpc"
@@ -257,6 +258,13 @@ func (ast *astCompiler) translateColName(colname *sqlparser.ColName) (IR, error)
 }
 
 func translateLiteral(lit *sqlparser.Literal, collation collations.ID) (*Literal, error) {
+	if (lit.Type == sqlparser.HexNum || lit.Type == sqlparser.BitNum) && len(lit.Val) > 1 && (lit.Val[1] == 'X' || lit.Val[1] == 'B') {
+		// strata: the 0x and 0b prefixes are case-sensitive in MySQL; 0X00
+		// and 0B1 are identifiers, which Vitess's tokenizer reads as
+		// numbers. strata does not look such names up as columns (a column
+		// so named is vanishingly rare); MySQL's answer without one.
+		return nil, sqlerror.NewSQLErrorf(sqlerror.ERBadFieldError, sqlerror.SSBadFieldError, "Unknown column '%s' in 'field list'", lit.Val)
+	}
 	switch lit.Type {
 	case sqlparser.IntVal:
 		return NewLiteralIntegralFromBytes(lit.Bytes())
