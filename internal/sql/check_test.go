@@ -16,9 +16,9 @@ import (
 	"github.com/strata-db/strata/internal/txn"
 )
 
-// newCheckEngine opens an engine on an in-memory Pebble and returns a
-// session with database d selected.
-func newCheckEngine(t *testing.T) (*Engine, *Session) {
+// newTestEngine opens an engine on an in-memory Pebble and returns it with
+// a root session.
+func newTestEngine(t *testing.T) (*Engine, *Session) {
 	t.Helper()
 	db, err := kv.Open(kv.Options{Dir: "/db", FS: vfs.NewMem()})
 	if err != nil {
@@ -36,6 +36,14 @@ func newCheckEngine(t *testing.T) (*Engine, *Session) {
 	}
 	sess := eng.NewSession("root", "localhost")
 	t.Cleanup(sess.Close)
+	return eng, sess
+}
+
+// newCheckEngine opens an engine on an in-memory Pebble and returns a
+// session with database d selected.
+func newCheckEngine(t *testing.T) (*Engine, *Session) {
+	t.Helper()
+	eng, sess := newTestEngine(t)
 	checkExec(t, sess,
 		"CREATE DATABASE d",
 		"USE d",

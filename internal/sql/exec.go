@@ -149,40 +149,41 @@ func (ex *execCtx) argCollation(args []sqltypes.Value) collations.ID {
 }
 
 // evalBool evaluates a condition; NULL is false.
-func (ex *execCtx) evalBool(e *cexpr, row Row) (b bool, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = sqlErr(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression evaluation failed: %v", r)
-		}
-	}()
-	if err := ex.prepare(e, row); err != nil {
-		return false, err
-	}
-	ex.env.Row = row
-	res, err := ex.env.Evaluate(e.e)
+func (ex *execCtx) evalBool(e *cexpr, row Row) (bool, error) {
+	res, err := ex.evalResult(e, row)
 	if err != nil {
-		return false, evalErr(err)
+		return false, err
 	}
 	return res.ToBoolean(), nil
 }
 
 // evalFalse evaluates a condition and reports whether it is FALSE (NULL is
 // not), the test of a CHECK constraint.
-func (ex *execCtx) evalFalse(e *cexpr, row Row) (b bool, err error) {
+func (ex *execCtx) evalFalse(e *cexpr, row Row) (bool, error) {
+	res, err := ex.evalResult(e, row)
+	if err != nil {
+		return false, err
+	}
+	return res.IsFalse(), nil
+}
+
+// evalResult evaluates e over row, a panic in the evaluator becoming the
+// statement's error.
+func (ex *execCtx) evalResult(e *cexpr, row Row) (res evalengine.EvalResult, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = sqlErr(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression evaluation failed: %v", r)
 		}
 	}()
 	if err := ex.prepare(e, row); err != nil {
-		return false, err
+		return res, err
 	}
 	ex.env.Row = row
-	res, err := ex.env.Evaluate(e.e)
+	res, err = ex.env.Evaluate(e.e)
 	if err != nil {
-		return false, evalErr(err)
+		return res, evalErr(err)
 	}
-	return res.IsFalse(), nil
+	return res, nil
 }
 
 func evalErr(err error) error {

@@ -4,37 +4,13 @@ import (
 	"context"
 	"testing"
 
-	"github.com/cockroachdb/pebble/v2/vfs"
 	querypb "vitess.io/vitess/go/vt/proto/query"
-
-	"github.com/strata-db/strata/internal/catalog"
-	"github.com/strata-db/strata/internal/kv"
-	"github.com/strata-db/strata/internal/txn"
 )
 
 func newPlanTestSession(t *testing.T) *Session {
 	t.Helper()
-	db, err := kv.Open(kv.Options{Dir: "/db", FS: vfs.NewMem()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	tdb := txn.New(db.Pebble(), txn.Options{})
-	cat, err := catalog.Load(tdb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := NewEngine(tdb, cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := eng.NewSession("root", "localhost")
-	t.Cleanup(s.Close)
-	for _, q := range []string{"CREATE DATABASE d", "USE d", "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(40))", "INSERT INTO t VALUES (1, '')"} {
-		if _, err := s.Query(context.Background(), q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	_, s := newTestEngine(t)
+	checkExec(t, s, "CREATE DATABASE d", "USE d", "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(40))", "INSERT INTO t VALUES (1, '')")
 	return s
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -229,7 +230,7 @@ func (r *fileRunner) run(ctx context.Context, rec *Record) (Outcome, string, uin
 			}
 			return Pass, "", 0
 		}
-		if !equalStrings(vals, rec.Expected) {
+		if !slices.Equal(vals, rec.Expected) {
 			return Fail, fmt.Sprintf("expected %s\ngot      %s", preview0(rec.Expected), preview0(vals)), 0
 		}
 		return Pass, "", 0
@@ -447,18 +448,6 @@ func hashValues(vals []string) string {
 		h.Write([]byte{'\n'})
 	}
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func preview(vals []string) string {

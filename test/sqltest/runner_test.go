@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -179,7 +180,7 @@ func (r *runner) query(s *sqltest.Script, idx int, rec *sqltest.Record) {
 		return
 	}
 	r.actual[idx] = lines
-	if !equalLines(lines, rec.Expected) && !r.rewrite {
+	if !slices.Equal(lines, rec.Expected) && !r.rewrite {
 		r.fail(s, rec, "expected:\n%s\nactual:\n%s", indent(strings.Join(rec.Expected, "\n")),
 			indent(strings.Join(lines, "\n")))
 	}
@@ -332,18 +333,6 @@ func drain(rows *sql.Rows, err error) error {
 		return err
 	}
 	return rows.Close()
-}
-
-func equalLines(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func indent(s string) string {
