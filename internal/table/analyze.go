@@ -798,7 +798,9 @@ func equiHeight(vals []weightedValue, n int, total float64) []catalog.Bucket {
 	if len(vals) == 0 {
 		return nil
 	}
-	sort.Slice(vals, func(i, j int) bool { return bytes.Compare(vals[i].key, vals[j].key) < 0 })
+	// Stable: a group of equal values (x and X under a case-insensitive
+	// collation) shows the text of its first row in primary key order.
+	sort.SliceStable(vals, func(i, j int) bool { return bytes.Compare(vals[i].key, vals[j].key) < 0 })
 	// Group equal values.
 	type group struct {
 		histValue
