@@ -166,15 +166,9 @@ func (s *Session) analyzeOne(ctx context.Context, tg checkTarget, st analyzeStmt
 		op = "histogram"
 	}
 	msg := func(typ, text string) []string { return []string{name, op, typ, text} }
-	if isSystemSchema(tg.db) {
-		if _, _, err := s.systemTable(tg.db, tg.name); err != nil {
-			return [][]string{msg("Error", ToSQLError(err).Message), msg("status", "Operation failed")}, nil
-		}
-		return [][]string{msg("note", "The storage engine for the table doesn't support analyze")}, nil
-	}
-	def := s.eng.Cat.Table(tg.db, tg.name)
+	def, rows := s.maintenanceTable(tg, "analyze", msg)
 	if def == nil {
-		return [][]string{msg("Error", "Table '"+name+"' doesn't exist"), msg("status", "Operation failed")}, nil
+		return rows, nil
 	}
 	switch st.histogram {
 	case 'u':
