@@ -206,6 +206,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		}()
 	}
 	go srv.Serve()
+	eng.StartBackground()
 	logger.Info("strata ready for connections", "version", version, "addr", srv.Addr().String(), "datadir", *datadir)
 
 	sig := make(chan os.Signal, 1)
@@ -213,6 +214,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	s := <-sig
 	logger.Info("shutting down", "signal", s.String())
 	srv.Close()
+	eng.Close()
 	if err := db.Close(); err != nil {
 		logger.Error("closing the store", "err", err)
 		return 1

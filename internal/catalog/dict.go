@@ -20,6 +20,7 @@ import (
 //	kind 'D'   rest = db-name                  -> Database JSON
 //	kind 'T'   rest = db-name 0x00 table-name  -> Table JSON
 //	kind 'N'   rest = ""                       -> next index id (uint32 BE)
+//	kind 'S'   rest = index-id (uint32 BE)     -> index statistics JSON (stats.go)
 //
 // Names are stored as written (table and database names are case-sensitive,
 // as with lower_case_table_names=0 on Linux).
@@ -55,6 +56,9 @@ type Catalog struct {
 	nextIndexID uint32 // guarded by ddlMu
 	ddlMu       sync.Mutex
 	version     atomic.Uint64
+	// stats holds the published statistics snapshots (copy on write
+	// under ddlMu; read without locks).
+	stats atomic.Pointer[statsMap]
 
 	mdl mdlTable
 }
@@ -66,6 +70,7 @@ func Load(db *txn.DB) (*Catalog, error) {
 	c.mu.tables = map[string]map[string]*Table{}
 	c.mu.users = map[string]*User{}
 	c.mdl.init()
+	var statsRecs []*statsRecord
 	kv := db.KV()
 	lower := dictKey('D')
 	upper := binary.BigEndian.AppendUint32(nil, DictIndexID+1)
@@ -110,6 +115,12 @@ func Load(db *txn.DB) (*Catalog, error) {
 				return nil, fmt.Errorf("load dictionary: user: %w", err)
 			}
 			c.mu.users[userKey(u.Name, u.Host)] = u
+		case 'S':
+			r := &statsRecord{}
+			if err := json.Unmarshal(v, r); err != nil {
+				return nil, fmt.Errorf("load dictionary: statistics: %w", err)
+			}
+			statsRecs = append(statsRecs, r)
 		case 'N':
 			if len(v) == 4 {
 				c.nextIndexID = binary.BigEndian.Uint32(v)
@@ -119,6 +130,7 @@ func Load(db *txn.DB) (*Catalog, error) {
 	if err := it.Error(); err != nil {
 		return nil, fmt.Errorf("load dictionary: %w", err)
 	}
+	c.loadStats(statsRecs)
 	return c, nil
 }
 
@@ -178,6 +190,8 @@ type DDL struct {
 	dropTbls  [][2]string
 	putUsers  []*User
 	dropUsers []string
+	// dropStats: indexes whose data (and statistics) this change drops.
+	dropStats []uint32
 	idsUsed   bool
 	done      bool
 }
@@ -274,11 +288,15 @@ func (d *DDL) DropTable(t *Table) error {
 	return nil
 }
 
-// DropIndexData deletes every key of an index.
+// DropIndexData deletes every key of an index and its statistics.
 func (d *DDL) DropIndexData(id uint32) error {
 	lo := binary.BigEndian.AppendUint32(nil, id)
 	hi := binary.BigEndian.AppendUint32(nil, id+1)
-	return d.b.DeleteRange(lo, hi, nil)
+	if err := d.b.DeleteRange(lo, hi, nil); err != nil {
+		return err
+	}
+	d.dropStats = append(d.dropStats, id)
+	return d.b.Delete(statsKey(id), nil)
 }
 
 // Commit applies the change durably and publishes it.
@@ -325,8 +343,36 @@ func (d *DDL) Commit() error {
 		m[t.Name] = t
 	}
 	c.mu.Unlock()
+	d.republishStats()
 	c.version.Add(1)
 	return nil
+}
+
+// republishStats drops the statistics of tables whose primary index was
+// dropped and binds those of redefined tables to their new definition.
+// The caller holds ddlMu.
+func (d *DDL) republishStats() {
+	m := d.c.stats.Load()
+	if m == nil || len(*m) == 0 {
+		return
+	}
+	put := map[uint32]*TableStats{}
+	for _, id := range d.dropStats {
+		if (*m)[id] != nil {
+			put[id] = nil
+		}
+	}
+	for _, t := range d.putTbls {
+		id := t.Primary().ID
+		if _, dropped := put[id]; !dropped {
+			if s := (*m)[id]; s != nil {
+				put[id] = s.bind(t)
+			}
+		}
+	}
+	if len(put) > 0 {
+		d.c.publishStatsLocked(put)
+	}
 }
 
 // Abort discards the change. Index ids allocated by it are not reused.

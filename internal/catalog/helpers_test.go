@@ -158,6 +158,13 @@ func dump(t *testing.T, c *Catalog) map[string]string {
 				t.Fatal(err)
 			}
 			out[db+"."+tb.Name] = string(j)
+			if st := c.Stats(tb); st != nil {
+				j, err := json.Marshal(st.records())
+				if err != nil {
+					t.Fatal(err)
+				}
+				out["stats "+db+"."+tb.Name] = string(j)
+			}
 		}
 	}
 	return out

@@ -85,15 +85,9 @@ func (s *Session) execCheckTable(ctx context.Context, sql string) (*sqltypes.Res
 func (s *Session) checkOneTable(ctx context.Context, tg checkTarget) ([][]string, error) {
 	name := tg.db + "." + tg.name
 	msg := func(typ, text string) []string { return []string{name, "check", typ, text} }
-	if isSystemSchema(tg.db) {
-		if _, _, err := s.systemTable(tg.db, tg.name); err != nil {
-			return [][]string{msg("Error", ToSQLError(err).Message), msg("status", "Operation failed")}, nil
-		}
-		return [][]string{msg("note", "The storage engine for the table doesn't support check")}, nil
-	}
-	def := s.eng.Cat.Table(tg.db, tg.name)
+	def, rows := s.maintenanceTable(tg, "check", msg)
 	if def == nil {
-		return [][]string{msg("Error", "Table '"+name+"' doesn't exist"), msg("status", "Operation failed")}, nil
+		return rows, nil
 	}
 	if err := s.eng.Cat.LockShared(ctx, tg.db, tg.name, s.mdlTimeout); err != nil {
 		return [][]string{msg("Error", "Lock wait timeout exceeded; try restarting transaction"), msg("status", "Operation failed")}, nil
@@ -119,6 +113,23 @@ func (s *Session) checkOneTable(ctx context.Context, tg checkTarget) ([][]string
 		out = append(out, msg("warning", p))
 	}
 	return append(out, msg("error", "Corrupt")), nil
+}
+
+// maintenanceTable returns the user table a maintenance statement (CHECK,
+// ANALYZE) names, or nil and the result rows MySQL gives instead: a note
+// for a system table, an error for a missing one.
+func (s *Session) maintenanceTable(tg checkTarget, op string, msg func(typ, text string) []string) (*catalog.Table, [][]string) {
+	if isSystemSchema(tg.db) {
+		if _, _, err := s.systemTable(tg.db, tg.name); err != nil {
+			return nil, [][]string{msg("Error", ToSQLError(err).Message), msg("status", "Operation failed")}
+		}
+		return nil, [][]string{msg("note", "The storage engine for the table doesn't support "+op)}
+	}
+	def := s.eng.Cat.Table(tg.db, tg.name)
+	if def == nil {
+		return nil, [][]string{msg("Error", "Table '"+tg.db+"."+tg.name+"' doesn't exist"), msg("status", "Operation failed")}
+	}
+	return def, nil
 }
 
 // tableCheck holds the findings of checkTableData.

@@ -47,6 +47,26 @@ type Engine struct {
 	// handlerDone holds the Handler_read_* counts of closed sessions and
 	// of FLUSH STATUS (open sessions keep their own).
 	handlerDone handlerStatus
+
+	// autoAnalyze is the background statistics refresh (nil until
+	// StartBackground).
+	autoAnalyze *table.AutoAnalyzer
+}
+
+// StartBackground starts the engine's background work: the automatic
+// statistics refresh (innodb_stats_auto_recalc). Close stops it.
+func (e *Engine) StartBackground() {
+	if e.autoAnalyze == nil {
+		e.autoAnalyze = e.startAutoAnalyze()
+	}
+}
+
+// Close stops the background work; call it before closing the store.
+func (e *Engine) Close() {
+	if e.autoAnalyze != nil {
+		e.autoAnalyze.Stop()
+		e.autoAnalyze = nil
+	}
 }
 
 // Connected adjusts the count of open connections.

@@ -123,7 +123,7 @@ func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.F
 	if reShowCount.MatchString(sql) || reNamesCollate.MatchString(sql) {
 		return 0, nil, nil
 	}
-	if _, ok := parse.ParseRoutine(sql); ok {
+	if _, ok := parse.ParseRoutine(sql); ok || isAnalyze(sql) {
 		return 0, nil, nil // answered at execution (specialStatement)
 	}
 	s.setStatementText(sql)
@@ -467,7 +467,7 @@ var (
 
 // specialStatement handles statements Vitess's parser does not know. Each
 // checks its privilege rule once parsed (account statements, CHECK TABLE,
-// CHECKSUM TABLE); SHOW COUNT(*) WARNINGS and SET NAMES … COLLATE are
+// CHECKSUM TABLE, ANALYZE TABLE); SHOW COUNT(*) WARNINGS and SET NAMES … COLLATE are
 // KindShowPublic and KindSet, which need nothing.
 func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.Result, bool, error) {
 	if len(sql) < 4 {
@@ -480,6 +480,9 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 		return res, true, err
 	}
 	if res, handled, err := s.execChecksumTable(ctx, sql); handled {
+		return res, true, err
+	}
+	if res, handled, err := s.execAnalyzeSQL(ctx, sql); handled {
 		return res, true, err
 	}
 	if r, ok := parse.ParseRoutine(sql); ok {

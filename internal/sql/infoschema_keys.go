@@ -103,7 +103,7 @@ func statisticsRows(s *Session, _ *execCtx, out *sysRows) error {
 					null = "YES"
 				}
 				out.add("def", db, t.Name, nonUnique, db, ix.Name, i+1, c.Name, coll,
-					int64(0), sub, nil, null, "BTREE", "", ix.Comment, "YES", nil)
+					s.indexCardinality(t, ix, i+1), sub, nil, null, "BTREE", "", ix.Comment, "YES", nil)
 			}
 		}
 	})

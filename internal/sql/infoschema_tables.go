@@ -13,8 +13,8 @@ import (
 )
 
 // information_schema tables describing schemas, tables and columns:
-// SCHEMATA, TABLES, COLUMNS, PARTITIONS and the always-empty VIEWS,
-// ROUTINES, TRIGGERS, PARAMETERS, EVENTS, FILES and COLUMN_STATISTICS.
+// SCHEMATA, TABLES, COLUMNS, PARTITIONS, COLUMN_STATISTICS and the
+// always-empty VIEWS, ROUTINES, TRIGGERS, PARAMETERS, EVENTS and FILES.
 
 func init() {
 	const is = "information_schema"
@@ -92,8 +92,8 @@ func init() {
 		"LAST_ALTERED dt", "LAST_EXECUTED dt?", "EVENT_COMMENT s2048", "ORIGINATOR iu",
 		"CHARACTER_SET_CLIENT s64", "COLLATION_CONNECTION s64", "DATABASE_COLLATION s64",
 	}, noRows)
-	// mysqldump reads FILES (tablespaces) and COLUMN_STATISTICS
-	// (histograms); strata has neither.
+	// mysqldump reads FILES (tablespaces; strata has none) and
+	// COLUMN_STATISTICS (histograms, analyze.go).
 	defineSys(is, "FILES", []string{
 		"FILE_ID b?", "FILE_NAME t?", "FILE_TYPE s256?", "TABLESPACE_NAME s268?",
 		"TABLE_CATALOG s64", "TABLE_SCHEMA bin0?", "TABLE_NAME bin0?",
@@ -109,7 +109,7 @@ func init() {
 	}, noRows)
 	defineSys(is, "COLUMN_STATISTICS", []string{
 		"SCHEMA_NAME s64", "TABLE_NAME s64", "COLUMN_NAME s64", "HISTOGRAM lt",
-	}, noRows)
+	}, columnStatisticsRows)
 }
 
 // sysTime formats a Unix time as a DATETIME value (nil for 0).
@@ -172,7 +172,7 @@ func tablesRows(s *Session, ex *execCtx, out *sysRows) error {
 					ai = v
 				}
 			}
-			out.add("def", db, t.Name, "BASE TABLE", "InnoDB", 10, "Dynamic", uint64(0),
+			out.add("def", db, t.Name, "BASE TABLE", "InnoDB", 10, "Dynamic", s.tableRows(t),
 				uint64(0), uint64(0), uint64(0), uint64(0), uint64(0), ai, sysTime(t.CreateTime),
 				nil, nil, coltype.CollationName(tableCollation(t)), nil, "", t.Comment)
 		}

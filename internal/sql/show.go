@@ -498,7 +498,7 @@ func (s *Session) showIndex(t *catalog.Table) *sqltypes.Result {
 			if c.Nullable {
 				null = "YES"
 			}
-			rows = append(rows, []string{t.Name, nonUnique, ix.Name, strconv.Itoa(i + 1), c.Name, coll, "0", sub, nullStr, null, "BTREE", "", ix.Comment, "YES", nullStr})
+			rows = append(rows, []string{t.Name, nonUnique, ix.Name, strconv.Itoa(i + 1), c.Name, coll, s.cardinalityText(t, ix, i+1), sub, nullStr, null, "BTREE", "", ix.Comment, "YES", nullStr})
 		}
 	}
 	return textResult(names, rows)
@@ -541,7 +541,10 @@ func (s *Session) showTableStatus(ctx context.Context, db, like string) (*sqltyp
 		if like != "" && !likeMatch(like, t.Name) {
 			continue
 		}
-		ai := nullStr
+		ai, nrows := nullStr, "0"
+		if !isSystemSchema(db) {
+			nrows = strconv.FormatUint(s.tableRows(t), 10)
+		}
 		if t.AutoIncCol >= 0 && !isSystemSchema(db) {
 			tx := s.eng.DB.Begin(ctx, s.iso, s.lockTimeout)
 			if v, err := s.eng.Store.Open(t).PeekAutoInc(tx); err == nil {
@@ -549,7 +552,7 @@ func (s *Session) showTableStatus(ctx context.Context, db, like string) (*sqltyp
 			}
 			tx.Rollback()
 		}
-		rows = append(rows, []string{t.Name, "InnoDB", "10", "Dynamic", "0", "0", "0", "0", "0", "0", ai, unixTime(t.CreateTime), nullStr, nullStr, coltype.CollationName(t.Collation), nullStr, "", t.Comment})
+		rows = append(rows, []string{t.Name, "InnoDB", "10", "Dynamic", nrows, "0", "0", "0", "0", "0", ai, unixTime(t.CreateTime), nullStr, nullStr, coltype.CollationName(t.Collation), nullStr, "", t.Comment})
 	}
 	return textResult(names, rows), nil
 }

@@ -130,6 +130,7 @@ var sysVarDefs = func() map[string]sysVarDef {
 		intVar("long_query_time", 10, scopeBoth),
 		intVar("innodb_buffer_pool_size", 134217728, scopeGlobal),
 		boolVar("innodb_strict_mode", true, scopeBoth),
+		boolVar("innodb_stats_auto_recalc", true, scopeGlobal),
 		intVar("innodb_flush_log_at_trx_commit", 1, scopeGlobal),
 		intVar("sync_binlog", 1, scopeGlobal),
 		roVar(boolVar("log_bin", false, scopeGlobal)),

@@ -24,7 +24,8 @@ type Store struct {
 	mu struct {
 		sync.Mutex
 		tables  map[*catalog.Table]*Table
-		autoInc map[uint32]*autoInc // by primary index id
+		autoInc map[uint32]*autoInc    // by primary index id
+		mods    map[uint32]*modCounter // by primary index id
 	}
 }
 
@@ -33,6 +34,7 @@ func NewStore(db *txn.DB) *Store {
 	s := &Store{db: db}
 	s.mu.tables = map[*catalog.Table]*Table{}
 	s.mu.autoInc = map[uint32]*autoInc{}
+	s.mu.mods = map[uint32]*modCounter{}
 	return s
 }
 
@@ -52,7 +54,7 @@ func (s *Store) Open(def *catalog.Table) *Table {
 		ai = &autoInc{}
 		s.mu.autoInc[pid] = ai
 	}
-	t := &Table{Def: def, store: s, rc: codec.NewRowCodec(def), ai: ai}
+	t := &Table{Def: def, store: s, rc: codec.NewRowCodec(def), ai: ai, mods: s.counterLocked(def)}
 	t.pkCols = make([]*catalog.Column, 0, len(def.Primary().Columns))
 	for _, ic := range def.Primary().Columns {
 		t.pkCols = append(t.pkCols, &def.Columns[ic.Col])
@@ -68,6 +70,7 @@ func (s *Store) Forget(def *catalog.Table, dropData bool) {
 	delete(s.mu.tables, def)
 	if dropData {
 		delete(s.mu.autoInc, def.Primary().ID)
+		delete(s.mu.mods, def.Primary().ID)
 	}
 }
 
@@ -77,6 +80,7 @@ type Table struct {
 	store  *Store
 	rc     *codec.RowCodec
 	ai     *autoInc
+	mods   *modCounter
 	pkCols []*catalog.Column
 }
 
@@ -246,6 +250,7 @@ func (t *Table) Insert(tx *txn.Txn, row []sqltypes.Value, buf []byte) ([]byte, e
 			return nil, err
 		}
 	}
+	t.mods.inserted()
 	return pkKey, nil
 }
 
@@ -379,6 +384,7 @@ func (t *Table) Update(tx *txn.Txn, oldPK []byte, oldRow, newRow []sqltypes.Valu
 			return nil, err
 		}
 	}
+	t.mods.updated()
 	return newPK, nil
 }
 
@@ -399,6 +405,7 @@ func (t *Table) Delete(tx *txn.Txn, pkKey []byte, row []sqltypes.Value) error {
 			return err
 		}
 	}
+	t.mods.deleted()
 	return nil
 }
 
