@@ -202,7 +202,12 @@ func TestBeginDDLSerializes(t *testing.T) {
 	c := mustLoad(t, s.db)
 	d1 := c.BeginDDL()
 	got := make(chan uint32, 1)
+	done := make(chan struct{})
+	// The store closes when the test returns: the second DDL must have
+	// finished with it by then.
+	defer func() { <-done }()
 	go func() {
+		defer close(done)
 		d2 := c.BeginDDL()
 		got <- d2.NewIndexID()
 		d2.Abort()
