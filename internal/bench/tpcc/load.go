@@ -3,11 +3,11 @@ package tpcc
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync"
+
+	"github.com/strata-db/strata/internal/bench/query"
 )
 
 // loadDate is the entry and delivery date of every initial order, the
@@ -26,73 +26,29 @@ func Load(ctx context.Context, db *sql.DB, s Scale, seed uint64, workers int) er
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	stmts := make(chan string, 2*workers)
-	var wg sync.WaitGroup
-	for range max(workers, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for q := range stmts {
-				if ctx.Err() != nil {
-					continue
-				}
-				if _, err := db.ExecContext(ctx, q); err != nil {
-					cancel(fmt.Errorf("tpcc load: %.80s…: %w", q, err))
-				}
-			}
-		}()
-	}
-	g := &generator{s: s, r: rand.New(rand.NewPCG(seed, 0x7cc)), send: func(q string) bool {
-		select {
-		case stmts <- q:
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	}}
-	g.c = constantsFor(seed)
+	l := query.NewLoader(ctx, db, workers)
+	g := &generator{s: s, r: rand.New(rand.NewPCG(seed, 0x7cc)), c: constantsFor(seed), l: l}
 	g.all()
-	close(stmts)
-	wg.Wait()
-	if err := context.Cause(ctx); err != nil && !errors.Is(err, context.Canceled) {
-		return err
-	}
-	return ctx.Err()
+	return l.Wait()
 }
 
 // generator produces the initial database as INSERT statements.
 type generator struct {
-	s    Scale
-	r    *rand.Rand
-	c    constants
-	send func(string) bool // false: stop
-	ok   bool
+	s Scale
+	r *rand.Rand
+	c constants
+	l *query.Loader
 }
 
-// batch accumulates VALUES tuples and sends them as multi-row INSERTs.
-type batch struct {
-	g      *generator
-	prefix string
-	rows   []string
-}
+// batchRows is the number of rows per INSERT.
+const batchRows = 200
 
-func (g *generator) batch(prefix string) *batch { return &batch{g: g, prefix: prefix} }
+// batch accumulates rows of one table.
+type batch struct{ *query.Batch }
 
-func (b *batch) add(format string, args ...any) {
-	b.rows = append(b.rows, fmt.Sprintf(format, args...))
-	if len(b.rows) >= 200 {
-		b.flush()
-	}
-}
+func (g *generator) batch(prefix string) batch { return batch{g.l.Batch(prefix, batchRows)} }
 
-func (b *batch) flush() {
-	if len(b.rows) > 0 && b.g.ok {
-		b.g.ok = b.g.send(b.prefix + strings.Join(b.rows, ","))
-	}
-	b.rows = b.rows[:0]
-}
+func (b batch) add(format string, args ...any) { b.Add(fmt.Sprintf(format, args...)) }
 
 // cents renders a random amount in [lo, hi] hundredths.
 func (g *generator) cents(lo, hi int64) string { return formatCents(lo + g.r.Int64N(hi-lo+1)) }
@@ -100,32 +56,34 @@ func (g *generator) cents(lo, hi int64) string { return formatCents(lo + g.r.Int
 // fraction renders a random DECIMAL(4,4) in [0, hi/10000].
 func (g *generator) fraction(hi int) string { return fmt.Sprintf("0.%04d", g.r.IntN(hi+1)) }
 
+// ok reports whether the loader still takes statements.
+func (g *generator) ok() bool { return g.l.Err() == nil }
+
 func (g *generator) all() {
-	g.ok = true
 	items := g.batch("INSERT INTO item (i_id, i_im_id, i_name, i_price, i_data) VALUES ")
-	for i := 1; i <= g.s.Items && g.ok; i++ {
+	for i := 1; i <= g.s.Items && g.ok(); i++ {
 		items.add("(%d,%d,'%s',%s,'%s')", i, 1+g.r.IntN(10000), astring(g.r, 14, 24), g.cents(100, 10000), data(g.r))
 	}
-	items.flush()
-	for w := 1; w <= g.s.Warehouses && g.ok; w++ {
+	items.Flush()
+	for w := 1; w <= g.s.Warehouses && g.ok(); w++ {
 		g.warehouse(w)
 	}
 }
 
 func (g *generator) warehouse(w int) {
 	ytd := formatCents(int64(g.s.Districts) * 3000000)
-	g.ok = g.ok && g.send(fmt.Sprintf("INSERT INTO warehouse (w_id, w_name, w_street_1, w_city, w_state, w_zip, w_tax, w_ytd) VALUES (%d,'%s',%s,%s,%s)",
+	g.l.Exec(fmt.Sprintf("INSERT INTO warehouse (w_id, w_name, w_street_1, w_city, w_state, w_zip, w_tax, w_ytd) VALUES (%d,'%s',%s,%s,%s)",
 		w, astring(g.r, 6, 10), g.address(), g.fraction(2000), ytd))
 	stock := g.batch("INSERT INTO stock VALUES ")
-	for i := 1; i <= g.s.Items && g.ok; i++ {
+	for i := 1; i <= g.s.Items && g.ok(); i++ {
 		var dists strings.Builder
 		for range 10 {
 			fmt.Fprintf(&dists, "'%s',", astring(g.r, 24, 24))
 		}
 		stock.add("(%d,%d,%d,%s0,0,0,'%s')", i, w, 10+g.r.IntN(91), dists.String(), data(g.r))
 	}
-	stock.flush()
-	for d := 1; d <= g.s.Districts && g.ok; d++ {
+	stock.Flush()
+	for d := 1; d <= g.s.Districts && g.ok(); d++ {
 		g.district(w, d)
 	}
 }
@@ -137,11 +95,11 @@ func (g *generator) address() string {
 }
 
 func (g *generator) district(w, d int) {
-	g.ok = g.ok && g.send(fmt.Sprintf("INSERT INTO district VALUES (%d,%d,'%s',%s,%s,30000.00,%d)",
+	g.l.Exec(fmt.Sprintf("INSERT INTO district VALUES (%d,%d,'%s',%s,%s,30000.00,%d)",
 		d, w, astring(g.r, 6, 10), g.address(), g.fraction(2000), g.s.Orders()+1))
 	cust := g.batch("INSERT INTO customer VALUES ")
 	hist := g.batch("INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES ")
-	for c := 1; c <= g.s.Customers && g.ok; c++ {
+	for c := 1; c <= g.s.Customers && g.ok(); c++ {
 		name := c - 1
 		if c > g.s.Names {
 			name = randomName(g.r, g.c.nameLoad, g.s.Names)
@@ -154,15 +112,15 @@ func (g *generator) district(w, d int) {
 			c, d, w, astring(g.r, 8, 16), lastName(name), nstring(g.r, 16, 16), loadDate, credit, g.fraction(5000), astring(g.r, 300, 500))
 		hist.add("(%d,%d,%d,%d,%d,%s,10.00,'%s')", c, d, w, d, w, loadDate, astring(g.r, 12, 24))
 	}
-	cust.flush()
-	hist.flush()
+	cust.Flush()
+	hist.Flush()
 
 	orders := g.batch("INSERT INTO orders VALUES ")
 	lines := g.batch("INSERT INTO order_line VALUES ")
 	newOrders := g.batch("INSERT INTO new_orders VALUES ")
 	perm := g.r.Perm(g.s.Customers)
 	firstNew := g.s.Orders() - g.s.NewOrders() + 1
-	for o := 1; o <= g.s.Orders() && g.ok; o++ {
+	for o := 1; o <= g.s.Orders() && g.ok(); o++ {
 		delivered := o < firstNew
 		olCnt := 5 + g.r.IntN(11)
 		carrier := "NULL"
@@ -181,7 +139,7 @@ func (g *generator) district(w, d int) {
 			newOrders.add("(%d,%d,%d)", o, d, w)
 		}
 	}
-	for _, b := range []*batch{orders, lines, newOrders} {
-		b.flush()
+	for _, b := range []batch{orders, lines, newOrders} {
+		b.Flush()
 	}
 }

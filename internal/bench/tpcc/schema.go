@@ -40,8 +40,8 @@ func (s Scale) NewOrders() int { return s.Customers * 3 / 10 }
 
 // Validate reports a scale the loader and transactions cannot work with.
 func (s Scale) Validate() error {
-	if s.Warehouses < 1 || s.Districts < 1 || s.Districts > 10 || s.Customers < 1 || s.Items < 15 || s.Names < 1 || s.Names > 1000 {
-		return fmt.Errorf("tpcc: bad scale %+v (want ≥1 warehouse and customer, 1–10 districts, ≥15 items, 1–1000 names)", s)
+	if s.Warehouses < 1 || s.Districts < 1 || s.Districts > 10 || s.Customers < 1 || s.Items < 15 || s.Names < 1 || s.Names > 1000 || s.Names > s.Customers {
+		return fmt.Errorf("tpcc: bad scale %+v (want ≥1 warehouse and customer, 1–10 districts, ≥15 items, 1–1000 names and no more names than customers)", s)
 	}
 	return nil
 }
