@@ -140,7 +140,7 @@ func (g *Generator) supplierRows(emit Emit) bool {
 			comment = embed(r, comment, "Customer ", "Recommends")
 		}
 		row := []string{strconv.Itoa(k), quote(fmt.Sprintf("Supplier#%09d", k)), quote(vstring(r, 10, 40)),
-			strconv.Itoa(nation), quote(phone(r, nation)), money(-99999+r.Int64N(1099999)), quote(comment)}
+			strconv.Itoa(nation), quote(phone(r, nation)), money(-99999 + r.Int64N(1099999)), quote(comment)}
 		if !emit("supplier", row) {
 			return false
 		}
