@@ -243,25 +243,40 @@ func (r *Results) metricTable(m metric, rows []rowKey) *table {
 	return t
 }
 
-// buildDoc assembles the report.
-func buildDoc(r *Results) []block {
-	var d []block
-	title := "strata bench: sysbench"
-	if r.isSeed() {
-		title = "strata bench: seed study (parallel clients × disk noise)"
-	}
-	d = append(d, block{Heading: title, Level: 1})
-	engines := r.engineList()
+// introBlocks are the report's title and the paragraph naming the
+// command, its time and the engines; ratios says how they are compared.
+func introBlocks(r *Results, title, ratios string) []block {
 	var labels []string
-	for _, e := range engines {
+	for _, e := range r.engineList() {
 		labels = append(labels, EngineLabel(e))
+	}
+	if len(labels) == 0 {
+		labels = []string{"none"}
 	}
 	dur := r.Finished.Sub(r.Started)
 	if r.Finished.IsZero() {
 		dur = 0
 	}
-	d = append(d, block{Text: fmt.Sprintf("Command: `%s`. Started %s, took %s. Engines: %s; ratios compare each peer with %s (“2.00× slower” = half the throughput or twice the latency; “more”/“less” for costs).",
-		r.Command, r.Started.Format(time.RFC3339), fmtDuration(dur), strings.Join(labels, ", "), labels[0])})
+	return []block{{Heading: title, Level: 1}, {Text: fmt.Sprintf("Command: `%s`. Started %s, took %s. Engines: %s; %s",
+		r.Command, r.Started.Format(time.RFC3339), fmtDuration(dur), strings.Join(labels, ", "), ratios)}}
+}
+
+// buildDoc assembles the report.
+func buildDoc(r *Results) []block {
+	if r.Options != nil {
+		switch r.Options.Workload {
+		case "tpch":
+			return tpchDoc(r)
+		case "tpcc":
+			return tpccDoc(r)
+		}
+	}
+	title := "strata bench: sysbench"
+	if r.isSeed() {
+		title = "strata bench: seed study (parallel clients × disk noise)"
+	}
+	engines := r.engineList()
+	d := introBlocks(r, title, fmt.Sprintf("ratios compare each peer with %s (“2.00× slower” = half the throughput or twice the latency; “more”/“less” for costs).", EngineLabel(engines[0])))
 	if o := r.Options; o != nil {
 		p := fmt.Sprintf("Data: %d table(s) × %d rows; %s per step; %d repetition(s); cache budget %s per engine.",
 			o.Tables, o.TableSize, o.Time, o.Reps, fmtBytes(float64(o.CacheBytes)))
@@ -277,6 +292,31 @@ func buildDoc(r *Results) []block {
 		d = append(d, block{Text: p})
 	}
 	d = append(d, goalsBlocks(r)...)
+	d = append(d, setupBlocks(r)...)
+	d = append(d, loadBlocks(r)...)
+	rows := r.rowKeys()
+	if len(rows) > 0 {
+		d = append(d, block{Heading: "Results", Level: 2, Text: "Throughput and p95 latency are trimmed means of sysbench’s per-second reports (first and last 10 % of the seconds dropped); mean latency is client threads ÷ trimmed TPS (Little’s law; sysbench clients have no think time); p99 is from sysbench’s latency histogram of the whole run. CPU and bytes written are the server process’s /proc/PID/stat utime+stime and /proc/PID/io write_bytes over the step ÷ transactions (background flushes and compactions are charged to the step in which they run)."})
+		for _, key := range []string{"tps", "lat_p95", "lat_mean", "lat_p99", "qps", "cpu", "wb"} {
+			d = append(d, block{Heading: metricByKey(key).title, Level: 3, Table: r.metricTable(metricByKey(key), rows)})
+		}
+		d = append(d, errorBlock(r))
+	}
+	d = append(d, connsBlocks(r)...)
+	d = append(d, writeAmpBlocks(r)...)
+	if len(rows) > 0 {
+		d = append(d, block{Heading: "Charts", Level: 2})
+		for _, c := range buildCharts(r) {
+			d = append(d, block{Chart: c})
+		}
+	}
+	return d
+}
+
+// setupBlocks describe the machine, each engine's configuration, the disk
+// noise levels (seed) and the run's problems.
+func setupBlocks(r *Results) []block {
+	var d []block
 	m := r.Machine
 	d = append(d, block{Heading: "Machine", Level: 2, Bullets: []string{
 		fmt.Sprintf("%d CPUs (%s), %s RAM", m.CPUs, m.CPUModel, fmtBytes(float64(m.MemBytes))),
@@ -333,24 +373,6 @@ func buildDoc(r *Results) []block {
 	if len(r.Notes) > 0 {
 		d = append(d, block{Heading: "Problems", Level: 2, Bullets: r.Notes})
 	}
-
-	d = append(d, loadBlocks(r)...)
-	rows := r.rowKeys()
-	if len(rows) > 0 {
-		d = append(d, block{Heading: "Results", Level: 2, Text: "Throughput and p95 latency are trimmed means of sysbench’s per-second reports (first and last 10 % of the seconds dropped); mean latency is client threads ÷ trimmed TPS (Little’s law; sysbench clients have no think time); p99 is from sysbench’s latency histogram of the whole run. CPU and bytes written are the server process’s /proc/PID/stat utime+stime and /proc/PID/io write_bytes over the step ÷ transactions (background flushes and compactions are charged to the step in which they run)."})
-		for _, key := range []string{"tps", "lat_p95", "lat_mean", "lat_p99", "qps", "cpu", "wb"} {
-			d = append(d, block{Heading: metricByKey(key).title, Level: 3, Table: r.metricTable(metricByKey(key), rows)})
-		}
-		d = append(d, errorBlock(r))
-	}
-	d = append(d, connsBlocks(r)...)
-	d = append(d, writeAmpBlocks(r)...)
-	if len(rows) > 0 {
-		d = append(d, block{Heading: "Charts", Level: 2})
-		for _, c := range buildCharts(r) {
-			d = append(d, block{Chart: c})
-		}
-	}
 	return d
 }
 
@@ -362,6 +384,7 @@ func loadBlocks(r *Results) []block {
 	refName := EngineLabel(ref.Engine)
 	t := &table{Header: []string{"engine", "load time (s)", "data dir after load", "tables after load", "data dir after run", "tables after run",
 		"vs " + refName + " (data dir after run)", "vs " + refName + " (tables after run)"}}
+	settled := false
 	for i, l := range r.Loads {
 		var dirRatio, tblRatio string
 		if i > 0 {
@@ -373,8 +396,19 @@ func loadBlocks(r *Results) []block {
 		}
 		t.Rows = append(t.Rows, []string{EngineLabel(l.Engine), fmtNum(l.Seconds), fmtBytes(float64(l.DataDirBytes)), fmtBytes(float64(l.TableBytes)),
 			fmtBytes(float64(l.DataDirBytesAfter)), fmtBytes(float64(l.TableBytesAfter)), dirRatio, tblRatio})
+		if l.SettleSeconds > 0 {
+			settled = true
+		}
 	}
-	return []block{{Heading: "Load and on-disk size", Level: 2, Text: "Allocated bytes (du) of the whole data directory (InnoDB: including its preallocated redo log and system tablespace) and of the table files alone (InnoDB sbtest/*.ibd, MyRocks #rocksdb/*.sst, strata *.sst/*.blob — LSM data still in memtables and WAL is not in the table files).", Table: t}}
+	text := "Allocated bytes (du) of the whole data directory (InnoDB: including its preallocated redo log and system tablespace) and of the table files alone (InnoDB: the benchmark database's *.ibd, MyRocks #rocksdb/*.sst, strata *.sst/*.blob — LSM data still in memtables and WAL is not in the table files)."
+	if settled {
+		t.Header = append(t.Header, "ANALYZE + settle (s)")
+		for i, l := range r.Loads {
+			t.Rows[i] = append(t.Rows[i], fmtNum(l.SettleSeconds))
+		}
+		text += fmt.Sprintf(" After the load every table was analyzed (ANALYZE TABLE) and the bench waited until the server's CPU stayed under %.0f %% of a core for a second (at most %s), so that background flushes and compactions do not land in the first measurement.", settleIdle*100, settleMax)
+	}
+	return []block{{Heading: "Load and on-disk size", Level: 2, Text: text, Table: t}}
 }
 
 // clipError shortens an error message for a report table cell.
