@@ -15,8 +15,8 @@ import (
 )
 
 // WriteReport writes the results directory: results.json, loads.csv,
-// steps.csv, samples.csv, aggregates.csv, charts/*.svg, summary.md and a
-// self-contained report.html.
+// steps.csv, samples.csv, aggregates.csv (tpch: tpch.csv; tpcc: tpcc.csv),
+// charts/*.svg, summary.md and a self-contained report.html.
 func WriteReport(dir string, res *Results) error {
 	if err := os.MkdirAll(filepath.Join(dir, "charts"), 0o755); err != nil {
 		return fmt.Errorf("create results directory: %w", err)
@@ -94,7 +94,26 @@ func writeCSVs(dir string, res *Results) error {
 			f(a.TPS.Min), f(a.TPS.Median), f(a.TPS.Max), f(a.QPS.Median), f(a.LatMean.Median), f(a.LatP95.Min), f(a.LatP95.Median), f(a.LatP95.Max),
 			f(a.LatP99.Median), f(a.CPUPerTxn.Median * 1000), f(a.WriteBytesPerTxn.Median), i(a.IgnoredErrors), i(a.Reconnects), strconv.Itoa(a.Errors), a.Kind})
 	}
-	for name, rows := range map[string][][]string{"loads.csv": loads, "steps.csv": steps, "samples.csv": samples, "aggregates.csv": aggs} {
+	files := map[string][][]string{"loads.csv": loads, "steps.csv": steps, "samples.csv": samples, "aggregates.csv": aggs}
+	if len(res.TPCH) > 0 {
+		q := [][]string{{"engine", "query", "name", "status", "seconds", "cpu_seconds", "result_rows", "match", "error", "diff"}}
+		for _, run := range res.TPCH {
+			for _, x := range run.Queries {
+				q = append(q, []string{run.Engine, strconv.Itoa(x.N), x.Name, x.Status, f(x.Seconds), f(x.CPUSeconds), strconv.Itoa(x.ResultRows), x.Match, x.Error, x.Diff})
+			}
+		}
+		files["tpch.csv"] = q
+	}
+	if len(res.TPCC) > 0 {
+		tx := [][]string{{"engine", "transaction", "count", "retries", "per_minute", "lat_mean_ms", "lat_p50_ms", "lat_p95_ms", "lat_p99_ms", "lat_max_ms", "run_tpmc"}}
+		for _, run := range res.TPCC {
+			for _, x := range run.Tx {
+				tx = append(tx, []string{run.Engine, x.Name, strconv.Itoa(x.Count), strconv.Itoa(x.Retries), f(x.PerMinute), f(x.LatMean), f(x.LatP50), f(x.LatP95), f(x.LatP99), f(x.LatMax), f(run.TpmC)})
+			}
+		}
+		files["tpcc.csv"] = tx
+	}
+	for name, rows := range files {
 		err := writeFile(filepath.Join(dir, name), func(w io.Writer) {
 			cw := csv.NewWriter(w)
 			_ = cw.WriteAll(rows)

@@ -109,6 +109,9 @@ func TestTPCHReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := string(b)
+	if csv, err := os.ReadFile(filepath.Join(dir, "tpch.csv")); err != nil || !strings.Contains(string(csv), "strata,4,q,timeout,") {
+		t.Errorf("tpch.csv: %v\n%s", err, csv)
+	}
 	for _, want := range []string{
 		"# strata bench: TPC-H",
 		"strata: 3 of 4 queries ran (2 with the same result as MariaDB InnoDB, 1 different), 0 failed, 1 timed out",
