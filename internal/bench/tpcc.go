@@ -97,46 +97,17 @@ func (r *runner) tpccEngine(run *TPCCRun, loadPlan, checkPlan time.Duration) (er
 	o := r.o
 	engine := run.Engine
 	r.prog.begin(fmt.Sprintf("%s: start and load TPC-C, %d warehouse(s)", engine, o.Warehouses), loadPlan)
-	cfg := r.engineConfig(o.CacheBytes)
-	cfg.Database = tpccDatabase
-	s, _, err := r.startEngine(engine, cfg)
-	if err != nil {
-		r.prog.end()
-		r.skip(3)
-		return err
-	}
-	defer func() {
-		if serr := r.stopServer(s); serr != nil && err == nil {
-			err = serr
-		}
-	}()
-	db, err := sql.Open("mysql", s.LongDSN(tpccDatabase))
-	if err != nil {
-		r.prog.end()
-		return err
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(run.Terminals + o.LoadWorkers + 2)
-	db.SetMaxIdleConns(run.Terminals + o.LoadWorkers + 2)
-	load := r.measureLoad(s, func() error {
-		if err := s.Exec(r.ctx, "CREATE DATABASE "+tpccDatabase); err != nil {
-			return err
-		}
-		if err := tpcc.CreateSchema(r.ctx, db); err != nil {
-			return err
-		}
+	e, err := r.startTPC(engine, tpccDatabase, tpcc.Schema, tpccTables, run.Terminals+o.LoadWorkers+2, func(db *sql.DB) error {
 		return tpcc.Load(r.ctx, db, run.Scale, o.Seed, o.LoadWorkers)
 	})
-	if load.Error == "" {
-		load.SettleSeconds, load.Error = r.analyze(s, db, tpccTables)
+	if e != nil {
+		defer r.stopTPC(e, &err)
 	}
-	r.res.Loads = append(r.res.Loads, load)
-	r.prog.end()
-	if load.Error != "" {
+	if err != nil {
 		r.skip(3)
-		return fmt.Errorf("load: %s", load.Error)
+		return err
 	}
-	li := len(r.res.Loads) - 1
+	s, db := e.s, e.db
 
 	r.prog.begin(engine+": consistency checks after the load", checkPlan)
 	run.ChecksAfterLoad, err = tpcc.RunChecks(r.ctx, db, o.QueryTimeout)
@@ -166,8 +137,6 @@ func (r *runner) tpccEngine(run *TPCCRun, loadPlan, checkPlan time.Duration) (er
 	r.prog.begin(engine+": consistency checks after the run", checkPlan)
 	run.ChecksAfterRun, err = tpcc.RunChecks(r.ctx, db, o.QueryTimeout)
 	r.prog.end()
-	r.res.Loads[li].DataDirBytesAfter, _ = DiskUsage(s.DataDir, nil)
-	r.res.Loads[li].TableBytesAfter, _ = DiskUsage(s.DataDir, s.tableFiles)
 	return err
 }
 

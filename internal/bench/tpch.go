@@ -106,83 +106,40 @@ func (r *runner) tpchEngine(engine string, gen *tpch.Generator, queries []tpch.Q
 	o := r.o
 	cells := len(o.Queries) * o.Reps
 	r.prog.begin(fmt.Sprintf("%s: start and load TPC-H SF %g", engine, o.ScaleFactor), loadPlan)
-	cfg := r.engineConfig(o.CacheBytes)
-	cfg.Database = tpchDatabase
-	s, _, err := r.startEngine(engine, cfg)
-	if err != nil {
-		r.prog.end()
-		r.skip(cells)
-		return err
-	}
-	defer func() {
-		if serr := r.stopServer(s); serr != nil && err == nil {
-			err = serr
-		}
-	}()
-	db, err := sql.Open("mysql", s.LongDSN(tpchDatabase))
-	if err != nil {
-		r.prog.end()
-		return err
-	}
-	defer db.Close()
 	run := TPCHRun{Engine: engine}
-	load := r.measureLoad(s, func() error {
-		if err := s.Exec(r.ctx, "CREATE DATABASE "+tpchDatabase); err != nil {
-			return err
-		}
-		if err := tpch.CreateSchema(r.ctx, db); err != nil {
-			return err
-		}
+	e, err := r.startTPC(engine, tpchDatabase, tpch.Schema, tpch.Tables, 2+o.LoadWorkers, func(db *sql.DB) error {
 		var err error
 		run.Rows, err = tpch.Load(r.ctx, db, gen, o.LoadWorkers)
 		return err
 	})
-	if load.Error == "" {
-		load.SettleSeconds, load.Error = r.analyze(s, db, tpch.Tables)
+	if e != nil {
+		defer r.stopTPC(e, &err)
 	}
-	r.res.Loads = append(r.res.Loads, load)
-	r.prog.end()
-	if load.Error != "" {
+	if err != nil {
 		r.skip(cells)
-		return fmt.Errorf("load: %s", load.Error)
+		return err
 	}
+	defer func() { r.res.TPCH = append(r.res.TPCH, run) }()
 	for _, q := range queries {
 		if !slices.Contains(o.Queries, q.N) {
 			continue
 		}
-		tq, res, err := r.tpchQuery(s, db, q)
-		if err != nil {
-			return err
-		}
+		tq, res, err := r.tpchQuery(e.s, e.db, q)
 		run.Queries = append(run.Queries, tq)
 		if res != nil {
 			results[q.N] = res
 			writeResult(filepath.Join(o.Out, "raw", fmt.Sprintf("%s-q%02d.tsv", engine, q.N)), res)
 		}
+		if err != nil {
+			return err
+		}
 	}
-	r.res.Loads[len(r.res.Loads)-1].DataDirBytesAfter, _ = DiskUsage(s.DataDir, nil)
-	r.res.Loads[len(r.res.Loads)-1].TableBytesAfter, _ = DiskUsage(s.DataDir, s.tableFiles)
-	r.res.TPCH = append(r.res.TPCH, run)
 	return nil
 }
 
-// analyze runs ANALYZE TABLE on tables and waits for s to become idle,
-// returning the seconds both took (and an error message).
-func (r *runner) analyze(s *Server, db *sql.DB, tables []string) (float64, string) {
-	start := time.Now()
-	for _, t := range tables {
-		rows, err := db.QueryContext(r.ctx, "ANALYZE TABLE "+t)
-		if err != nil {
-			return time.Since(start).Seconds(), fmt.Sprintf("ANALYZE TABLE %s: %v", t, err)
-		}
-		rows.Close()
-	}
-	r.settle(s)
-	return time.Since(start).Seconds(), ""
-}
-
 // tpchQuery runs q --reps times on s. It returns an error only when the
-// engine cannot go on (it died, or the run was interrupted).
+// engine cannot go on (it died, or the run was interrupted); the query's
+// record is valid then too.
 func (r *runner) tpchQuery(s *Server, db *sql.DB, q tpch.Query) (TPCHQuery, *query.Result, error) {
 	tq := TPCHQuery{N: q.N, Name: q.Name, Status: query.OK}
 	var res *query.Result
@@ -197,6 +154,7 @@ func (r *runner) tpchQuery(s *Server, db *sql.DB, q tpch.Query) (TPCHQuery, *que
 		out, err := query.Run(r.ctx, db, q.SQL, r.o.QueryTimeout)
 		r.prog.end()
 		if err != nil {
+			tq.Status, tq.Error = query.Failed, err.Error()
 			return tq, nil, err
 		}
 		tq.Runs = append(tq.Runs, out)

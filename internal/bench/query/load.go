@@ -95,3 +95,13 @@ func (b *Batch) Flush() bool {
 	b.rows = b.rows[:0]
 	return ok
 }
+
+// ExecAll executes stmts (a schema's DDL) in order on db.
+func ExecAll(ctx context.Context, db *sql.DB, stmts []string) error {
+	for _, q := range stmts {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("%.60s…: %w", q, err)
+		}
+	}
+	return nil
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/strata-db/strata/internal/bench/query"
 )
 
 // Scale is the size of a TPC-C database. Full gives the specification's
@@ -162,11 +164,4 @@ var Schema = []string{
 }
 
 // CreateSchema creates the tables in db's current database.
-func CreateSchema(ctx context.Context, db *sql.DB) error {
-	for _, q := range Schema {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("tpcc schema: %.60s…: %w", q, err)
-		}
-	}
-	return nil
-}
+func CreateSchema(ctx context.Context, db *sql.DB) error { return query.ExecAll(ctx, db, Schema) }

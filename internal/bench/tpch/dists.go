@@ -1,10 +1,10 @@
 package tpch
 
-// This file holds the value lists of the TPC-H specification (clause
-// 4.2.2.13 and 4.2.3) and the word lists of its text grammar (4.2.2.14),
-// with the weights of the reference generator's distributions.
+// This file holds the value lists of the TPC-H specification (clause 4.2)
+// and the word lists of its text grammar with the weights of the
+// reference generator's distribution file (dists.dss).
 
-// nation is a row of NATION: name and region key (clause 4.2.3).
+// nation is a row of NATION: name and region key.
 type nation struct {
 	name   string
 	region int
@@ -78,7 +78,7 @@ func (w *weighted) pick(n int) string {
 	return w.words[len(w.words)-1]
 }
 
-// The text grammar's word classes and productions (clause 4.2.2.14).
+// The text grammar's word classes and productions.
 var (
 	nouns = newWeighted(
 		"packages", 40, "requests", 40, "accounts", 40, "deposits", 40, "foxes", 20, "ideas", 20,
@@ -97,10 +97,11 @@ var (
 		"poach", 1, "serve", 1, "run", 1, "dazzle", 1, "snooze", 1, "doze", 1, "unwind", 1,
 		"kindle", 1, "play", 1, "hang", 1, "believe", 1, "doubt", 1)
 	adjectives = newWeighted(
-		"special", 20, "pending", 20, "unusual", 20, "express", 20, "furious", 1, "sly", 1, "careful", 1, "blithe", 1, "quick", 1, "fluffy", 1, "slow", 1,
-		"quiet", 1, "ruthless", 1, "thin", 1, "close", 1, "dogged", 1, "daring", 1, "brave", 1,
-		"stealthy", 1, "permanent", 1, "enticing", 1, "idle", 1, "busy", 1, "regular", 50,
-		"final", 40, "ironic", 40, "even", 30, "bold", 20, "silent", 10)
+		"special", 20, "pending", 20, "unusual", 20, "express", 20, "furious", 1, "sly", 1,
+		"careful", 1, "blithe", 1, "quick", 1, "fluffy", 1, "slow", 1, "quiet", 1, "ruthless", 1,
+		"thin", 1, "close", 1, "dogged", 1, "daring", 1, "brave", 1, "stealthy", 1, "permanent", 1,
+		"enticing", 1, "idle", 1, "busy", 1, "regular", 50, "final", 40, "ironic", 40, "even", 30,
+		"bold", 20, "silent", 10)
 	adverbs = newWeighted(
 		"sometimes", 1, "always", 1, "never", 1, "furiously", 50, "slyly", 50, "carefully", 50,
 		"blithely", 40, "quickly", 30, "fluffily", 20, "slowly", 1, "quietly", 1, "ruthlessly", 1,

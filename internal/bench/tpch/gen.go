@@ -12,7 +12,8 @@ import (
 // Tables are the TPC-H tables in load order.
 var Tables = []string{"region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem"}
 
-// Dates of clause 4.2.2.12, as days since startDate.
+// STARTDATE, CURRENTDATE and ENDDATE of the specification, as days since
+// startDate.
 var (
 	startDate   = time.Date(1992, 1, 1, 0, 0, 0, 0, time.UTC)
 	currentDate = days(time.Date(1995, 6, 17, 0, 0, 0, 0, time.UTC))
@@ -63,7 +64,7 @@ func (g *Generator) stream(i uint64) *rand.Rand { return rand.New(rand.NewPCG(g.
 
 func (g *Generator) scaled(base int) int { return max(1, int(math.Round(g.sf*float64(base)))) }
 
-// Cardinalities at the scale factor (clause 4.2.5); lineitem has 1 to 7
+// Cardinalities at the scale factor; lineitem has 1 to 7
 // rows per order (about 4 × orders).
 func (g *Generator) suppliers() int { return g.scaled(10000) }
 func (g *Generator) parts() int     { return g.scaled(200000) }
@@ -132,7 +133,7 @@ func (g *Generator) supplierRows(emit Emit) bool {
 	for k := 1; k <= g.suppliers(); k++ {
 		nation := r.IntN(len(nations))
 		comment := g.text(r, 25, 100)
-		// 5 of every 10,000 suppliers complain, 5 recommend (clause 4.2.3).
+		// 5 of every 10,000 suppliers complain, 5 recommend.
 		switch n := r.IntN(10000); {
 		case n < 5:
 			comment = embed(r, comment, "Customer ", "Complaints")
@@ -162,13 +163,13 @@ func (g *Generator) customerRows(emit Emit) bool {
 	return true
 }
 
-// retailPrice is P_RETAILPRICE of part k in cents (clause 4.2.3).
+// retailPrice is P_RETAILPRICE of part k in cents.
 func retailPrice(k int) int64 {
 	return int64(90000 + (k/10)%20001 + 100*(k%1000))
 }
 
 // partSupplier is the i-th (0–3) supplier of part k among s suppliers
-// (clause 4.2.3's PS_SUPPKEY formula).
+// (the specification's PS_SUPPKEY formula).
 func partSupplier(k, i, s int) int {
 	return (k+i*(s/4+(k-1)/s))%s + 1
 }
@@ -206,7 +207,7 @@ func (g *Generator) partRows(emit Emit) bool {
 }
 
 // orderKey is the key of the n-th order (1-based): only the first 8 of
-// every 32 keys are used (clause 4.2.3).
+// every 32 keys are used.
 func orderKey(n int) int { return (n-1)/8*32 + (n-1)%8 + 1 }
 
 func (g *Generator) orderRows(emit Emit) bool {
@@ -277,7 +278,7 @@ func (g *Generator) orderRows(emit Emit) bool {
 }
 
 // text is a random substring of the text pool with a length in [lo, hi]
-// (clause 4.2.2.10).
+// (the specification's text strings).
 func (g *Generator) text(r *rand.Rand, lo, hi int) string {
 	n := lo + r.IntN(hi-lo+1)
 	at := r.IntN(len(g.pool) - n)
@@ -296,7 +297,7 @@ func embed(r *rand.Rand, s, first, last string) string {
 	return s[:at] + first + s[at+len(first):at+len(first)+gap] + last + s[at+len(first)+gap+len(last):]
 }
 
-// vstring is a random v-string (clause 4.2.2.7) of length in [lo, hi].
+// vstring is a random v-string of length in [lo, hi].
 func vstring(r *rand.Rand, lo, hi int) string {
 	const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ,"
 	b := make([]byte, lo+r.IntN(hi-lo+1))
@@ -306,7 +307,7 @@ func vstring(r *rand.Rand, lo, hi int) string {
 	return string(b)
 }
 
-// phone is a phone number of a nation (clause 4.2.2.9).
+// phone is a phone number of a nation: country code nation+10.
 func phone(r *rand.Rand, nation int) string {
 	return fmt.Sprintf("%02d-%03d-%03d-%04d", nation+10, 100+r.IntN(900), 100+r.IntN(900), 1000+r.IntN(9000))
 }

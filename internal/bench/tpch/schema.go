@@ -3,15 +3,14 @@ package tpch
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"strings"
 
 	"github.com/strata-db/strata/internal/bench/query"
 )
 
-// Schema creates the eight tables (clause 1.4) with their primary keys and
-// an index on every foreign key not covered by a primary key's prefix —
-// the indexes clause 1.5.4 allows. The tables name no storage engine, so
+// Schema creates the eight tables with their primary keys and an index on
+// every foreign key not covered by a primary key's prefix — indexes the
+// specification allows. The tables name no storage engine, so
 // each server's default engine holds them.
 var Schema = []string{
 	`CREATE TABLE region (
@@ -109,14 +108,7 @@ var Schema = []string{
 }
 
 // CreateSchema creates the tables in db's current database.
-func CreateSchema(ctx context.Context, db *sql.DB) error {
-	for _, q := range Schema {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("tpch schema: %.60s…: %w", q, err)
-		}
-	}
-	return nil
-}
+func CreateSchema(ctx context.Context, db *sql.DB) error { return query.ExecAll(ctx, db, Schema) }
 
 // batchRows is the number of rows per INSERT (lineitem rows are ~150
 // bytes of SQL: ~75 KB statements).
