@@ -44,8 +44,9 @@ const killGrace = 30 * time.Second
 
 // Run runs q on a connection of db and reads the whole result. When it
 // has not finished after timeout, Run sends KILL QUERY for it on another
-// connection and reports Timeout; when the server does not stop it within
-// killGrace either, Run closes the connection. Errors of the query are
+// connection and reports Timeout (whatever the query returns then); when
+// the server does not stop it within killGrace either, Run closes the
+// connection. Errors of the query are
 // reported in the Outcome, not returned; the error is for failures to get
 // a connection.
 func Run(ctx context.Context, db *sql.DB, q string, timeout time.Duration) (Outcome, error) {
@@ -77,26 +78,22 @@ func Run(ctx context.Context, db *sql.DB, q string, timeout time.Duration) (Outc
 	elapsed := time.Since(start)
 	stopped := timer.Stop()
 	out := Outcome{Status: OK, Seconds: elapsed.Seconds(), Result: res}
+	if !stopped {
+		// The timer fired: KILL QUERY is on its way (or sent), so the
+		// connection must not run another statement.
+		<-killed
+		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
 	switch {
-	case err != nil && !stopped && isClosed(killed):
+	case !stopped: // over the limit, even if it returned (SLEEP returns 1 when killed)
 		out = Outcome{Status: Timeout, Seconds: elapsed.Seconds(), Error: fmt.Sprintf("stopped by KILL QUERY after %s", timeout)}
 		if qctx.Err() != nil && ctx.Err() == nil {
 			out.Error = fmt.Sprintf("still running %s after KILL QUERY (sent after %s); connection closed", killGrace, timeout)
 		}
-		_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // do not reuse the connection
 	case err != nil:
 		out = Outcome{Status: Failed, Seconds: elapsed.Seconds(), Error: err.Error()}
 	}
 	return out, ctx.Err()
-}
-
-func isClosed(c chan struct{}) bool {
-	select {
-	case <-c:
-		return true
-	default:
-		return false
-	}
 }
 
 // read runs q and returns its rows as text.
