@@ -15,8 +15,9 @@ import (
 )
 
 // WriteReport writes the results directory: results.json, loads.csv,
-// steps.csv, samples.csv, aggregates.csv (tpch: tpch.csv; tpcc: tpcc.csv),
-// charts/*.svg, summary.md and a self-contained report.html.
+// steps.csv, samples.csv, aggregates.csv (tpch: tpch.csv instead of the
+// last three; tpcc: tpcc.csv), charts/*.svg, summary.md and a
+// self-contained report.html.
 func WriteReport(dir string, res *Results) error {
 	if err := os.MkdirAll(filepath.Join(dir, "charts"), 0o755); err != nil {
 		return fmt.Errorf("create results directory: %w", err)
@@ -94,7 +95,10 @@ func writeCSVs(dir string, res *Results) error {
 			f(a.TPS.Min), f(a.TPS.Median), f(a.TPS.Max), f(a.QPS.Median), f(a.LatMean.Median), f(a.LatP95.Min), f(a.LatP95.Median), f(a.LatP95.Max),
 			f(a.LatP99.Median), f(a.CPUPerTxn.Median * 1000), f(a.WriteBytesPerTxn.Median), i(a.IgnoredErrors), i(a.Reconnects), strconv.Itoa(a.Errors), a.Kind})
 	}
-	files := map[string][][]string{"loads.csv": loads, "steps.csv": steps, "samples.csv": samples, "aggregates.csv": aggs}
+	files := map[string][][]string{"loads.csv": loads}
+	if len(res.TPCH) == 0 && len(res.TPCC) == 0 { // sysbench steps
+		files["steps.csv"], files["samples.csv"], files["aggregates.csv"] = steps, samples, aggs
+	}
 	if len(res.TPCH) > 0 {
 		q := [][]string{{"engine", "query", "name", "status", "seconds", "cpu_seconds", "result_rows", "match", "error", "diff"}}
 		for _, run := range res.TPCH {
