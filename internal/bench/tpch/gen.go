@@ -140,22 +140,25 @@ func (g *Generator) supplierRows(emit Emit) bool {
 		case n < 10:
 			comment = embed(r, comment, "Customer ", "Recommends")
 		}
-		row := []string{strconv.Itoa(k), quote(fmt.Sprintf("Supplier#%09d", k)), quote(vstring(r, 10, 40)),
-			strconv.Itoa(nation), quote(phone(r, nation)), money(-99999 + r.Int64N(1099999)), quote(comment)}
-		if !emit("supplier", row) {
+		if !emit("supplier", append(party(r, "Supplier", k, nation), quote(comment))) {
 			return false
 		}
 	}
 	return true
 }
 
+// party is the columns suppliers and customers share: key, name
+// ("Supplier#000000001"), address, nation, phone and account balance.
+func party(r *rand.Rand, kind string, k, nation int) []string {
+	return []string{strconv.Itoa(k), quote(fmt.Sprintf("%s#%09d", kind, k)), quote(vstring(r, 10, 40)),
+		strconv.Itoa(nation), quote(phone(r, nation)), money(-99999 + r.Int64N(1099999))}
+}
+
 func (g *Generator) customerRows(emit Emit) bool {
 	r := g.stream(4)
 	for k := 1; k <= g.customers(); k++ {
-		nation := r.IntN(len(nations))
-		row := []string{strconv.Itoa(k), quote(fmt.Sprintf("Customer#%09d", k)), quote(vstring(r, 10, 40)),
-			strconv.Itoa(nation), quote(phone(r, nation)), money(-99999 + r.Int64N(1099999)),
-			quote(segments[r.IntN(len(segments))]), quote(g.text(r, 29, 116))}
+		row := party(r, "Customer", k, r.IntN(len(nations)))
+		row = append(row, quote(segments[r.IntN(len(segments))]), quote(g.text(r, 29, 116)))
 		if !emit("customer", row) {
 			return false
 		}
