@@ -47,7 +47,7 @@ Usage:
   strata serve [flags]     start the server (strata serve --help)
   strata stress [flags]    crash-loop test: kill -9 a server repeatedly and verify (strata stress --help)
   strata bench WORKLOAD    compare strata with MariaDB InnoDB and MyRocks
-                           (workloads: sysbench, seed; see strata bench --help)
+                           (workloads: sysbench, seed, tpch, tpcc; see strata bench --help)
   strata version           print the version
   strata --help            show this help
 

@@ -1,19 +1,23 @@
 // Package bench implements `strata bench`: it starts strata, MariaDB with
 // InnoDB and MariaDB with MyRocks in private data directories on loopback
 // ports, loads the same data into each, drives the same load with sysbench
-// (optionally under fio disk noise, a cgroup memory limit or an IOPS
-// throttle), measures throughput, latency, server CPU and bytes written per
-// transaction and on-disk size, and writes a report directory (results.json,
-// CSVs, summary.md, SVG charts and a self-contained report.html).
+// or the bench's TPC-H and TPC-C clients (optionally under fio disk noise,
+// a cgroup memory limit or an IOPS throttle), measures throughput, latency,
+// server CPU and bytes written per transaction and on-disk size, and writes
+// a report directory (results.json, CSVs, summary.md, SVG charts and a
+// self-contained report.html).
 //
 // # Basics
 //
-// Main is the command entry point. Two workloads exist: "sysbench" (the
-// eight oltp_* scripts at a list of thread counts) and "seed" (the MyRocks
+// Main is the command entry point. Four workloads exist: "sysbench" (the
+// eight oltp_* scripts at a list of thread counts), "seed" (the MyRocks
 // seed study's grid of parallel clients × disk-noise levels running
-// write-heavy scripts). Everything else — statistics, sysbench output
-// parsing, noise levels, report generation — is plain functions over
-// recorded data and is unit-tested without servers.
+// write-heavy scripts), "tpch" (the 22 TPC-H queries over generated data,
+// results compared between engines; package tpch) and "tpcc" (the TPC-C
+// transaction mix with consistency checks; package tpcc). Everything else —
+// statistics, sysbench output parsing, noise levels, result comparison,
+// report generation — is plain functions over recorded data and is
+// unit-tested without servers.
 //
 // # Caveats
 //

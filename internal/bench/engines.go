@@ -31,6 +31,9 @@ type EngineConfig struct {
 	// Reuse starts the engine on the data directory of an earlier run of
 	// the same engine in the same directory (no mariadb-install-db).
 	Reuse bool
+	// Database is the database holding the benchmark's tables, for the
+	// on-disk size of InnoDB's table files (default "sbtest").
+	Database string
 }
 
 // mariadbMaxConnections is MariaDB's max_connections when
@@ -217,8 +220,12 @@ func startMariaDB(ctx context.Context, s *Server, cfg EngineConfig, in *installe
 	if s.Engine == EngineInnoDB {
 		args = append(args, "--innodb-buffer-pool-size="+cache)
 		s.Settings = append(s.Settings, Setting{"innodb_buffer_pool_size", fmtBytes(float64(cfg.CacheBytes))})
+		db := cfg.Database
+		if db == "" {
+			db = "sbtest"
+		}
 		s.tableFiles = func(rel string) bool {
-			return strings.HasPrefix(rel, "sbtest"+string(filepath.Separator)) && strings.HasSuffix(rel, ".ibd")
+			return strings.HasPrefix(rel, db+string(filepath.Separator)) && strings.HasSuffix(rel, ".ibd")
 		}
 	} else {
 		args = append(args,

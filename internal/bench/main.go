@@ -27,7 +27,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	case "-h", "--help", "-help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
-	case "sysbench", "seed":
+	case "sysbench", "seed", "tpch", "tpcc":
 	case "report":
 		return reportMain(args[1:], stdout, stderr)
 	default:
@@ -145,8 +145,33 @@ func (r *runner) loadPlan() time.Duration {
 	return 6*time.Second + time.Duration(r.o.Tables*r.o.TableSize/20000)*time.Second
 }
 
+// setup creates the work and results directories, describes the machine
+// and starts the progress line.
+func (r *runner) setup() error {
+	if err := os.MkdirAll(r.o.WorkDir, 0o755); err != nil {
+		return fmt.Errorf("work directory: %w", err)
+	}
+	work, err := os.MkdirTemp(r.o.WorkDir, "strata-bench-")
+	if err != nil {
+		return fmt.Errorf("work directory: %w", err)
+	}
+	r.work = work
+	r.res.Machine = describeMachine(work)
+	if err := os.MkdirAll(filepath.Join(r.o.Out, "raw"), 0o755); err != nil {
+		return fmt.Errorf("results directory: %w", err)
+	}
+	r.prog = newProgress(r.log)
+	return nil
+}
+
 func (r *runner) run() error {
 	o := r.o
+	switch o.Workload {
+	case "tpch":
+		return r.runTPCH()
+	case "tpcc":
+		return r.runTPCC()
+	}
 	if err := r.in.ensure("sysbench", "sysbench", func() bool { _, ok := lookPath("sysbench"); return ok }); err != nil {
 		return err
 	}
@@ -157,20 +182,9 @@ func (r *runner) run() error {
 		r.res.Tools["fio"] = toolVersion("fio", "--version")
 	}
 	r.res.Tools["sysbench"] = toolVersion("sysbench", "--version")
-	if err := os.MkdirAll(o.WorkDir, 0o755); err != nil {
-		return fmt.Errorf("work directory: %w", err)
+	if err := r.setup(); err != nil {
+		return err
 	}
-	work, err := os.MkdirTemp(o.WorkDir, "strata-bench-")
-	if err != nil {
-		return fmt.Errorf("work directory: %w", err)
-	}
-	r.work = work
-	r.res.Machine = describeMachine(work)
-	if err := os.MkdirAll(filepath.Join(o.Out, "raw"), 0o755); err != nil {
-		return fmt.Errorf("results directory: %w", err)
-	}
-
-	r.prog = newProgress(r.log)
 	defer r.prog.close()
 	cells := len(o.Scripts) * len(o.Threads) * o.Reps
 	if o.Workload == "seed" {
@@ -272,45 +286,29 @@ func (r *runner) extraSteps() int {
 // with the small cache) and stops it.
 func (r *runner) runEngine(engine string, d Driver, cells int) (err error) {
 	o := r.o
-	dir := filepath.Join(r.work, engine)
 	cells += r.extraSteps()
 	r.prog.begin(fmt.Sprintf("%s: start and load %d×%d rows", engine, o.Tables, o.TableSize), r.loadPlan())
-	s, err := StartEngine(r.ctx, engine, dir, r.engineConfig(o.CacheBytes), r.in)
+	s, ei, err := r.startEngine(engine, r.engineConfig(o.CacheBytes))
 	if err != nil {
 		r.prog.end()
 		r.skip(cells)
-		return fmt.Errorf("start: %w", err)
+		return err
 	}
-	r.track(s)
 	cur := s // the server to stop at the end (replaced by the restart)
 	defer func() {
 		if serr := r.stopServer(cur); serr != nil && err == nil {
 			err = serr
 		}
 	}()
-	info := EngineInfo{Engine: engine, Label: EngineLabel(engine), Version: s.Version, Args: s.Args, Settings: s.Settings}
-	for _, n := range applyLimits(s, o.Limits) {
-		info.Notes = append(info.Notes, n)
-		r.prog.logf("%s", n)
-	}
-	r.res.Engines = append(r.res.Engines, info)
-	ei := len(r.res.Engines) - 1
 
-	load := Load{Engine: engine}
-	before, _ := ReadProcCounters(s.PID())
-	t0 := time.Now()
-	raw, err := d.Prepare(r.ctx, s)
-	load.Seconds = time.Since(t0).Seconds()
+	var raw []byte
+	load := r.measureLoad(s, func() error {
+		raw, err = d.Prepare(r.ctx, s)
+		return err
+	})
 	_ = os.WriteFile(filepath.Join(o.Out, "raw", engine+"-prepare.txt"), raw, 0o644)
-	if after, cerr := ReadProcCounters(s.PID()); cerr == nil {
-		delta := after.Sub(before)
-		load.WriteBytes, load.CPUSeconds = delta.WriteBytes, delta.CPUSeconds
-	}
-	load.DataDirBytes, _ = DiskUsage(s.DataDir, nil)
-	load.TableBytes, _ = DiskUsage(s.DataDir, s.tableFiles)
 	r.prog.end()
 	if err != nil {
-		load.Error = err.Error()
 		r.res.Loads = append(r.res.Loads, load)
 		r.skip(cells)
 		return fmt.Errorf("load: %w\n%s", err, tail(raw, 10))
@@ -372,6 +370,70 @@ func (r *runner) runEngine(engine string, d Driver, cells int) (err error) {
 		}
 	}
 	return nil
+}
+
+// startEngine starts engine in its private directory under the work
+// directory with cfg, registers it for cleanup, applies the limits and
+// records its configuration; it returns the server and the index of its
+// EngineInfo.
+func (r *runner) startEngine(engine string, cfg EngineConfig) (*Server, int, error) {
+	s, err := StartEngine(r.ctx, engine, filepath.Join(r.work, engine), cfg, r.in)
+	if err != nil {
+		return nil, -1, fmt.Errorf("start: %w", err)
+	}
+	r.track(s)
+	info := EngineInfo{Engine: engine, Label: EngineLabel(engine), Version: s.Version, Args: s.Args, Settings: s.Settings}
+	for _, n := range applyLimits(s, r.o.Limits) {
+		info.Notes = append(info.Notes, n)
+		r.prog.logf("%s", n)
+	}
+	r.res.Engines = append(r.res.Engines, info)
+	return s, len(r.res.Engines) - 1, nil
+}
+
+// measureLoad runs load against s and returns its time, the server's CPU
+// and bytes written during it and the on-disk size after it (and its
+// error, if any).
+func (r *runner) measureLoad(s *Server, load func() error) Load {
+	l := Load{Engine: s.Engine}
+	before, _ := ReadProcCounters(s.PID())
+	t0 := time.Now()
+	err := load()
+	l.Seconds = time.Since(t0).Seconds()
+	if after, cerr := ReadProcCounters(s.PID()); cerr == nil {
+		delta := after.Sub(before)
+		l.WriteBytes, l.CPUSeconds = delta.WriteBytes, delta.CPUSeconds
+	}
+	l.DataDirBytes, _ = DiskUsage(s.DataDir, nil)
+	l.TableBytes, _ = DiskUsage(s.DataDir, s.tableFiles)
+	if err != nil {
+		l.Error = err.Error()
+	}
+	return l
+}
+
+// Settling after a load: the server is idle once its CPU stays under
+// settleIdle of a core for a second (background flushes, compactions,
+// purge and page flushing done), or after settleMax.
+const (
+	settleIdle = 0.05
+	settleMax  = 60 * time.Second
+)
+
+// settle waits until s is idle (see settleIdle) and returns how long it
+// waited.
+func (r *runner) settle(s *Server) time.Duration {
+	start := time.Now()
+	prev, err := ReadProcCounters(s.PID())
+	for err == nil && time.Since(start) < settleMax && r.ctx.Err() == nil {
+		time.Sleep(time.Second)
+		var cur ProcCounters
+		if cur, err = ReadProcCounters(s.PID()); err != nil || cur.Sub(prev).CPUSeconds < settleIdle {
+			break
+		}
+		prev = cur
+	}
+	return time.Since(start)
 }
 
 // restartPlan is the planned time to stop an engine and start it again.

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/strata-db/strata/internal/bench/tpch"
 )
 
 // SysbenchScripts are the eight oltp_* scripts of Debian's sysbench, in the
@@ -22,9 +24,12 @@ var SysbenchScripts = []string{
 // SeedScripts are the write-heavy scripts the seed workload runs.
 var SeedScripts = []string{"oltp_update_index", "oltp_write_only"}
 
+// Workloads are the workloads of `strata bench`.
+var Workloads = []string{"sysbench", "seed", "tpch", "tpcc"}
+
 // Options are the flags of `strata bench <workload>`.
 type Options struct {
-	Workload   string        `json:"workload"` // "sysbench" or "seed"
+	Workload   string        `json:"workload"` // one of Workloads
 	Engines    []string      `json:"engines"`
 	Out        string        `json:"out"`
 	Quick      bool          `json:"quick"`
@@ -50,6 +55,20 @@ type Options struct {
 	WorkDir      string        `json:"workdir"`
 	Calibrate    time.Duration `json:"fio_calibrate"`
 	FioSize      string        `json:"fio_size"`
+
+	// Seed seeds the data generators and the TPC-C terminals (tpch, tpcc).
+	Seed uint64 `json:"seed,omitempty"`
+	// QueryTimeout bounds each TPC-H query and each TPC-C consistency
+	// check (KILL QUERY after it).
+	QueryTimeout time.Duration `json:"query_timeout,omitempty"`
+	// LoadWorkers is the number of connections loading data (tpch, tpcc).
+	LoadWorkers int `json:"load_workers,omitempty"`
+	// ScaleFactor is TPC-H's SF (tpch).
+	ScaleFactor float64 `json:"scale_factor,omitempty"`
+	// Queries are the TPC-H queries to run (tpch; default all 22).
+	Queries []int `json:"queries,omitempty"`
+	// Warehouses is TPC-C's W (tpcc); the terminals are Threads[0].
+	Warehouses int `json:"warehouses,omitempty"`
 }
 
 const usage = `strata bench — measure strata side by side with MariaDB InnoDB and MariaDB MyRocks
@@ -59,6 +78,10 @@ Usage:
                                   then oltp_read_only at --conns connections and
                                   oltp_update_index with a small cache (--wa-cache-mb)
   strata bench seed [flags]       the MyRocks seed study: parallel clients × disk noise
+  strata bench tpch [flags]       TPC-H: generate and load the data, run the 22 queries on
+                                  every engine, compare the results with InnoDB's
+  strata bench tpcc [flags]       TPC-C: load W warehouses, run the transaction mix for
+                                  --time, report tpmC and latencies, check consistency
   strata bench report RESULTS.json [DIR]
                                   rewrite the report files from a results.json
 
@@ -67,9 +90,11 @@ A default sysbench run took 27 minutes on a 2-core VM (per engine: load 1M rows,
 step); a default seed run about 47 minutes (32 with --time 20); --quick runs 4–6 minutes.
 
 Common flags:
-  --engines LIST      engines to compare (default strata,innodb,myrocks)
+  --engines LIST      engines to compare (default strata,innodb,myrocks;
+                      tpch and tpcc: strata,innodb)
   --out DIR           results directory (default ./bench-out-<timestamp>)
-  --quick             a short run (1 table × 10k rows, 8 s per step, reduced grid)
+  --quick             a short run (1 table × 10k rows, 8 s per step, reduced grid;
+                      tpch: SF 0.01; tpcc: 1 warehouse, 20 s)
   --cache-mb N        cache budget per engine in MiB: strata's block cache
                       (--memory 4×N), innodb_buffer_pool_size,
                       rocksdb_block_cache_size (default 128)
@@ -99,6 +124,23 @@ seed flags:
   --load NAME         workload under noise: sysbench (default; redmine: not yet)
   --fio-calibrate S   seconds of the solo fio run that sizes "25%" (default 5)
   --fio-size SIZE     size of the fio noise file (default 1G; quick 256M)
+
+tpch flags:
+  --scale SF          TPC-H scale factor (default 0.1 ≈ 100 MB of data, 866k rows;
+                      quick 0.01; at least 0.01)
+  --queries LIST      queries to run, e.g. 1,3,6 (default all 22)
+  --query-timeout S   seconds before a query is stopped with KILL QUERY (default 300)
+  --reps N            runs of every query; the report shows the median
+
+tpcc flags:
+  --warehouses N      warehouses (default 2; quick 1), TPC-C's full size per warehouse
+  --threads N         terminals (default 4)
+  --time S            seconds of the timed run (default 60; quick 20)
+  --query-timeout S   seconds allowed to each consistency check (default 300)
+
+tpch and tpcc flags:
+  --seed N            seed of the data generator and terminals (default 1)
+  --load-workers N    connections inserting the data (default 2)
 `
 
 // parseOptions parses the flags of workload.
@@ -120,19 +162,33 @@ func parseOptions(workload string, args []string, stderr io.Writer) (*Options, e
 	hddIOPS := fs.Int("hdd-iops", 0, "")
 	strataBin := fs.String("strata-bin", "", "")
 	workdir := fs.String("workdir", os.TempDir(), "")
-	var threads, clients, noise, load *string
-	var calib, conns, waCacheMB *int
+	var threads, clients, noise, load, queries *string
+	var calib, conns, waCacheMB, warehouses, queryTimeout, loadWorkers *int
 	var fioSize *string
-	if workload == "sysbench" {
+	var scale *float64
+	var seed *uint64
+	switch workload {
+	case "sysbench":
 		threads = fs.String("threads", "1,2,4,16", "")
 		conns = fs.Int("conns", 1024, "")
 		waCacheMB = fs.Int("wa-cache-mb", 16, "")
-	} else {
+	case "seed":
 		clients = fs.String("clients", "1,2,4", "")
 		noise = fs.String("noise", strings.Join(NoiseLevels, ","), "")
 		load = fs.String("load", "sysbench", "")
 		calib = fs.Int("fio-calibrate", 5, "")
 		fioSize = fs.String("fio-size", "1G", "")
+	case "tpch", "tpcc":
+		seed = fs.Uint64("seed", 1, "")
+		queryTimeout = fs.Int("query-timeout", 300, "")
+		loadWorkers = fs.Int("load-workers", 2, "")
+		if workload == "tpch" {
+			scale = fs.Float64("scale", 0.1, "")
+			queries = fs.String("queries", "", "")
+		} else {
+			warehouses = fs.Int("warehouses", 2, "")
+			threads = fs.String("threads", "4", "")
+		}
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -186,6 +242,12 @@ func parseOptions(workload string, args []string, stderr io.Writer) (*Options, e
 	o.Limits.IOPS = *hddIOPS
 	if o.Reps < 1 || o.Tables < 1 || o.TableSize < 1 || o.Time < time.Second || o.CacheBytes <= 0 {
 		return nil, fmt.Errorf("--reps, --tables, --table-size, --time and --cache-mb must be positive")
+	}
+	if workload == "tpch" || workload == "tpcc" {
+		if !set["engines"] {
+			o.Engines = []string{EngineStrata, EngineInnoDB}
+		}
+		return o, parseTPCOptions(o, set, tpcFlags{seed, queryTimeout, loadWorkers, scale, queries, warehouses, threads})
 	}
 
 	defScripts := SysbenchScripts
@@ -247,6 +309,70 @@ func parseOptions(workload string, args []string, stderr io.Writer) (*Options, e
 		o.Scripts[i] = s
 	}
 	return o, nil
+}
+
+// tpcFlags are the values of the tpch and tpcc flags.
+type tpcFlags struct {
+	seed                      *uint64
+	queryTimeout, loadWorkers *int
+	scale                     *float64
+	queries                   *string
+	warehouses                *int
+	threads                   *string
+}
+
+// parseTPCOptions fills the tpch and tpcc options in o from the flags
+// (set tells which were given).
+func parseTPCOptions(o *Options, set map[string]bool, f tpcFlags) error {
+	o.Seed, o.QueryTimeout, o.LoadWorkers = *f.seed, time.Duration(*f.queryTimeout)*time.Second, *f.loadWorkers
+	if o.QueryTimeout <= 0 || o.LoadWorkers < 1 {
+		return fmt.Errorf("--query-timeout and --load-workers must be positive")
+	}
+	if o.Workload == "tpch" {
+		o.ScaleFactor = *f.scale
+		if o.Quick && !set["scale"] {
+			o.ScaleFactor = 0.01
+		}
+		if o.ScaleFactor < tpch.MinScale || o.ScaleFactor > 1000 {
+			return fmt.Errorf("--scale %v: want %v to 1000", o.ScaleFactor, tpch.MinScale)
+		}
+		if *f.queries == "" {
+			for n := 1; n <= 22; n++ {
+				o.Queries = append(o.Queries, n)
+			}
+			return nil
+		}
+		qs, err := parseInts(strings.ReplaceAll(strings.ToUpper(*f.queries), "Q", ""))
+		if err != nil {
+			return fmt.Errorf("--queries: %w", err)
+		}
+		for _, n := range qs {
+			if n > 22 {
+				return fmt.Errorf("--queries: there is no Q%d (1–22)", n)
+			}
+		}
+		o.Queries = qs
+		return nil
+	}
+	o.Warehouses = *f.warehouses
+	if !set["time"] {
+		o.Time = 60 * time.Second
+		if o.Quick {
+			o.Time = 20 * time.Second
+		}
+	}
+	if o.Quick && !set["warehouses"] {
+		o.Warehouses = 1
+	}
+	threads, err := parseInts(*f.threads)
+	if err != nil || len(threads) != 1 {
+		return fmt.Errorf("--threads: want one positive number of terminals")
+	}
+	o.Threads = threads
+	if o.Warehouses < 1 {
+		return fmt.Errorf("--warehouses must be positive")
+	}
+	return nil
 }
 
 func splitList(s string) []string {

@@ -15,7 +15,8 @@ import (
 )
 
 // WriteReport writes the results directory: results.json, loads.csv,
-// steps.csv, samples.csv, aggregates.csv, charts/*.svg, summary.md and a
+// steps.csv, samples.csv, aggregates.csv (tpch: tpch.csv instead of the
+// last three; tpcc: tpcc.csv), charts/*.svg, summary.md and a
 // self-contained report.html.
 func WriteReport(dir string, res *Results) error {
 	if err := os.MkdirAll(filepath.Join(dir, "charts"), 0o755); err != nil {
@@ -94,7 +95,29 @@ func writeCSVs(dir string, res *Results) error {
 			f(a.TPS.Min), f(a.TPS.Median), f(a.TPS.Max), f(a.QPS.Median), f(a.LatMean.Median), f(a.LatP95.Min), f(a.LatP95.Median), f(a.LatP95.Max),
 			f(a.LatP99.Median), f(a.CPUPerTxn.Median * 1000), f(a.WriteBytesPerTxn.Median), i(a.IgnoredErrors), i(a.Reconnects), strconv.Itoa(a.Errors), a.Kind})
 	}
-	for name, rows := range map[string][][]string{"loads.csv": loads, "steps.csv": steps, "samples.csv": samples, "aggregates.csv": aggs} {
+	files := map[string][][]string{"loads.csv": loads}
+	if len(res.TPCH) == 0 && len(res.TPCC) == 0 { // sysbench steps
+		files["steps.csv"], files["samples.csv"], files["aggregates.csv"] = steps, samples, aggs
+	}
+	if len(res.TPCH) > 0 {
+		q := [][]string{{"engine", "query", "name", "status", "seconds", "cpu_seconds", "result_rows", "match", "error", "diff"}}
+		for _, run := range res.TPCH {
+			for _, x := range run.Queries {
+				q = append(q, []string{run.Engine, strconv.Itoa(x.N), x.Name, x.Status, f(x.Seconds), f(x.CPUSeconds), strconv.Itoa(x.ResultRows), x.Match, x.Error, x.Diff})
+			}
+		}
+		files["tpch.csv"] = q
+	}
+	if len(res.TPCC) > 0 {
+		tx := [][]string{{"engine", "transaction", "count", "retries", "per_minute", "lat_mean_ms", "lat_p50_ms", "lat_p95_ms", "lat_p99_ms", "lat_max_ms", "run_tpmc"}}
+		for _, run := range res.TPCC {
+			for _, x := range run.Tx {
+				tx = append(tx, []string{run.Engine, x.Name, strconv.Itoa(x.Count), strconv.Itoa(x.Retries), f(x.PerMinute), f(x.LatMean), f(x.LatP50), f(x.LatP95), f(x.LatP99), f(x.LatMax), f(run.TpmC)})
+			}
+		}
+		files["tpcc.csv"] = tx
+	}
+	for name, rows := range files {
 		err := writeFile(filepath.Join(dir, name), func(w io.Writer) {
 			cw := csv.NewWriter(w)
 			_ = cw.WriteAll(rows)
@@ -243,25 +266,40 @@ func (r *Results) metricTable(m metric, rows []rowKey) *table {
 	return t
 }
 
-// buildDoc assembles the report.
-func buildDoc(r *Results) []block {
-	var d []block
-	title := "strata bench: sysbench"
-	if r.isSeed() {
-		title = "strata bench: seed study (parallel clients × disk noise)"
-	}
-	d = append(d, block{Heading: title, Level: 1})
-	engines := r.engineList()
+// introBlocks are the report's title and the paragraph naming the
+// command, its time and the engines; ratios says how they are compared.
+func introBlocks(r *Results, title, ratios string) []block {
 	var labels []string
-	for _, e := range engines {
+	for _, e := range r.engineList() {
 		labels = append(labels, EngineLabel(e))
+	}
+	if len(labels) == 0 {
+		labels = []string{"none"}
 	}
 	dur := r.Finished.Sub(r.Started)
 	if r.Finished.IsZero() {
 		dur = 0
 	}
-	d = append(d, block{Text: fmt.Sprintf("Command: `%s`. Started %s, took %s. Engines: %s; ratios compare each peer with %s (“2.00× slower” = half the throughput or twice the latency; “more”/“less” for costs).",
-		r.Command, r.Started.Format(time.RFC3339), fmtDuration(dur), strings.Join(labels, ", "), labels[0])})
+	return []block{{Heading: title, Level: 1}, {Text: fmt.Sprintf("Command: `%s`. Started %s, took %s. Engines: %s; %s",
+		r.Command, r.Started.Format(time.RFC3339), fmtDuration(dur), strings.Join(labels, ", "), ratios)}}
+}
+
+// buildDoc assembles the report.
+func buildDoc(r *Results) []block {
+	if r.Options != nil {
+		switch r.Options.Workload {
+		case "tpch":
+			return tpchDoc(r)
+		case "tpcc":
+			return tpccDoc(r)
+		}
+	}
+	title := "strata bench: sysbench"
+	if r.isSeed() {
+		title = "strata bench: seed study (parallel clients × disk noise)"
+	}
+	engines := r.engineList()
+	d := introBlocks(r, title, fmt.Sprintf("ratios compare each peer with %s (“2.00× slower” = half the throughput or twice the latency; “more”/“less” for costs).", EngineLabel(engines[0])))
 	if o := r.Options; o != nil {
 		p := fmt.Sprintf("Data: %d table(s) × %d rows; %s per step; %d repetition(s); cache budget %s per engine.",
 			o.Tables, o.TableSize, o.Time, o.Reps, fmtBytes(float64(o.CacheBytes)))
@@ -277,6 +315,31 @@ func buildDoc(r *Results) []block {
 		d = append(d, block{Text: p})
 	}
 	d = append(d, goalsBlocks(r)...)
+	d = append(d, setupBlocks(r)...)
+	d = append(d, loadBlocks(r)...)
+	rows := r.rowKeys()
+	if len(rows) > 0 {
+		d = append(d, block{Heading: "Results", Level: 2, Text: "Throughput and p95 latency are trimmed means of sysbench’s per-second reports (first and last 10 % of the seconds dropped); mean latency is client threads ÷ trimmed TPS (Little’s law; sysbench clients have no think time); p99 is from sysbench’s latency histogram of the whole run. CPU and bytes written are the server process’s /proc/PID/stat utime+stime and /proc/PID/io write_bytes over the step ÷ transactions (background flushes and compactions are charged to the step in which they run)."})
+		for _, key := range []string{"tps", "lat_p95", "lat_mean", "lat_p99", "qps", "cpu", "wb"} {
+			d = append(d, block{Heading: metricByKey(key).title, Level: 3, Table: r.metricTable(metricByKey(key), rows)})
+		}
+		d = append(d, errorBlock(r))
+	}
+	d = append(d, connsBlocks(r)...)
+	d = append(d, writeAmpBlocks(r)...)
+	if len(rows) > 0 {
+		d = append(d, block{Heading: "Charts", Level: 2})
+		for _, c := range buildCharts(r) {
+			d = append(d, block{Chart: c})
+		}
+	}
+	return d
+}
+
+// setupBlocks describe the machine, each engine's configuration, the disk
+// noise levels (seed) and the run's problems.
+func setupBlocks(r *Results) []block {
+	var d []block
 	m := r.Machine
 	d = append(d, block{Heading: "Machine", Level: 2, Bullets: []string{
 		fmt.Sprintf("%d CPUs (%s), %s RAM", m.CPUs, m.CPUModel, fmtBytes(float64(m.MemBytes))),
@@ -333,24 +396,6 @@ func buildDoc(r *Results) []block {
 	if len(r.Notes) > 0 {
 		d = append(d, block{Heading: "Problems", Level: 2, Bullets: r.Notes})
 	}
-
-	d = append(d, loadBlocks(r)...)
-	rows := r.rowKeys()
-	if len(rows) > 0 {
-		d = append(d, block{Heading: "Results", Level: 2, Text: "Throughput and p95 latency are trimmed means of sysbench’s per-second reports (first and last 10 % of the seconds dropped); mean latency is client threads ÷ trimmed TPS (Little’s law; sysbench clients have no think time); p99 is from sysbench’s latency histogram of the whole run. CPU and bytes written are the server process’s /proc/PID/stat utime+stime and /proc/PID/io write_bytes over the step ÷ transactions (background flushes and compactions are charged to the step in which they run)."})
-		for _, key := range []string{"tps", "lat_p95", "lat_mean", "lat_p99", "qps", "cpu", "wb"} {
-			d = append(d, block{Heading: metricByKey(key).title, Level: 3, Table: r.metricTable(metricByKey(key), rows)})
-		}
-		d = append(d, errorBlock(r))
-	}
-	d = append(d, connsBlocks(r)...)
-	d = append(d, writeAmpBlocks(r)...)
-	if len(rows) > 0 {
-		d = append(d, block{Heading: "Charts", Level: 2})
-		for _, c := range buildCharts(r) {
-			d = append(d, block{Chart: c})
-		}
-	}
 	return d
 }
 
@@ -362,6 +407,7 @@ func loadBlocks(r *Results) []block {
 	refName := EngineLabel(ref.Engine)
 	t := &table{Header: []string{"engine", "load time (s)", "data dir after load", "tables after load", "data dir after run", "tables after run",
 		"vs " + refName + " (data dir after run)", "vs " + refName + " (tables after run)"}}
+	settled := false
 	for i, l := range r.Loads {
 		var dirRatio, tblRatio string
 		if i > 0 {
@@ -373,8 +419,19 @@ func loadBlocks(r *Results) []block {
 		}
 		t.Rows = append(t.Rows, []string{EngineLabel(l.Engine), fmtNum(l.Seconds), fmtBytes(float64(l.DataDirBytes)), fmtBytes(float64(l.TableBytes)),
 			fmtBytes(float64(l.DataDirBytesAfter)), fmtBytes(float64(l.TableBytesAfter)), dirRatio, tblRatio})
+		if l.SettleSeconds > 0 {
+			settled = true
+		}
 	}
-	return []block{{Heading: "Load and on-disk size", Level: 2, Text: "Allocated bytes (du) of the whole data directory (InnoDB: including its preallocated redo log and system tablespace) and of the table files alone (InnoDB sbtest/*.ibd, MyRocks #rocksdb/*.sst, strata *.sst/*.blob — LSM data still in memtables and WAL is not in the table files).", Table: t}}
+	text := "Allocated bytes (du) of the whole data directory (InnoDB: including its preallocated redo log and system tablespace) and of the table files alone (InnoDB: the benchmark database's *.ibd, MyRocks #rocksdb/*.sst, strata *.sst/*.blob — LSM data still in memtables and WAL is not in the table files)."
+	if settled {
+		t.Header = append(t.Header, "ANALYZE + settle (s)")
+		for i, l := range r.Loads {
+			t.Rows[i] = append(t.Rows[i], fmtNum(l.SettleSeconds))
+		}
+		text += fmt.Sprintf(" After the load every table was analyzed (ANALYZE TABLE) and the bench waited until the server's CPU stayed under %.0f %% of a core for a second (at most %s), so that background flushes and compactions do not land in the first measurement.", settleIdle*100, settleMax)
+	}
+	return []block{{Heading: "Load and on-disk size", Level: 2, Text: text, Table: t}}
 }
 
 // clipError shortens an error message for a report table cell.

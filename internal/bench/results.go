@@ -18,6 +18,8 @@ type Results struct {
 	SoloIOPS float64           `json:"fio_solo_iops,omitempty"` // seed: one unthrottled fio job
 	Noise    []Noise           `json:"noise,omitempty"`         // seed: resolved levels
 	Notes    []string          `json:"notes,omitempty"`
+	TPCH     []TPCHRun         `json:"tpch,omitempty"` // tpch: per engine
+	TPCC     []TPCCRun         `json:"tpcc,omitempty"` // tpcc: per engine
 	Aggs     []Aggregate       `json:"aggregates"`
 	Tools    map[string]string `json:"tools"`
 }
@@ -47,6 +49,10 @@ type Load struct {
 	WriteBytes        int64   `json:"write_bytes"` // server write_bytes during the load
 	CPUSeconds        float64 `json:"cpu_seconds"`
 	Error             string  `json:"error,omitempty"`
+	// SettleSeconds is the time the server took after the load to become
+	// idle (tpch, tpcc: ANALYZE TABLE, then background work finishing)
+	// before the first measurement.
+	SettleSeconds float64 `json:"settle_seconds,omitempty"`
 }
 
 // Step kinds: the main grid (scripts × threads × noise) and the two extra

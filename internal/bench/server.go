@@ -79,6 +79,13 @@ func (s *Server) DSN(db string) string {
 	return fmt.Sprintf("root@tcp(127.0.0.1:%d)/%s?timeout=5s&readTimeout=120s&writeTimeout=120s", s.Port, db)
 }
 
+// LongDSN is DSN without the read timeout, for statements that may run
+// longer than DSN's 120 s (analytical queries, bulk loads); the caller
+// bounds them itself.
+func (s *Server) LongDSN(db string) string {
+	return fmt.Sprintf("root@tcp(127.0.0.1:%d)/%s?timeout=5s&writeTimeout=120s", s.Port, db)
+}
+
 // spawn starts the server command in its own process group with output
 // appended to Dir/server.log (a restart on the same directory keeps the
 // first run's log). The kernel kills it if the bench dies (Pdeathsig).

@@ -2,15 +2,18 @@ package tpcc
 
 import (
 	"context"
-	"math/rand/v2"
 	"os"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/strata-db/strata/internal/bench/tpcc"
 	"github.com/strata-db/strata/internal/testserver"
 )
+
+// scale is the scaled-down database: ten last names per district, three
+// customers each, so lookups by name find several rows as in TPC-C.
+var scale = tpcc.Scale{Warehouses: 2, Districts: 10, Customers: 30, Items: 1000, Names: 10}
 
 func envInt(t *testing.T, name string, def int) int {
 	v := os.Getenv(name)
@@ -41,89 +44,63 @@ func TestTPCC(t *testing.T) {
 	db := srv.DB(t, "tpcc")
 	db.SetMaxOpenConns(terminals + 2)
 	db.SetMaxIdleConns(terminals + 2)
-	for _, q := range schema {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	start := time.Now()
-	if err := load(ctx, db); err != nil {
+	if err := tpcc.CreateSchema(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("loaded %d warehouses × %d districts × %d customers, %d items in %v",
-		numWarehouses, districtsPerW, customersPerD, numItems, time.Since(start).Round(time.Millisecond))
-	st, err := prepareAll(ctx, db)
+	start := time.Now()
+	if err := tpcc.Load(ctx, db, scale, 1, 2); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("loaded %+v in %v", scale, time.Since(start).Round(time.Millisecond))
+
+	total, elapsed, err := tpcc.Run(ctx, db, scale, terminals, time.Duration(seconds)*time.Second, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-
-	terms := make([]*terminal, terminals)
-	deadline := time.Now().Add(time.Duration(seconds) * time.Second)
-	var wg sync.WaitGroup
-	for i := range terms {
-		terms[i] = &terminal{db: db, st: st, r: rand.New(rand.NewPCG(uint64(i)+7, 99)), w: 1 + i%numWarehouses}
-		wg.Add(1)
-		go func(tm *terminal) {
-			defer wg.Done()
-			tm.run(ctx, deadline)
-		}(terms[i])
+	for k, name := range tpcc.TxNames {
+		t.Logf("%-12s committed %6d  retries %4d", name, total.Committed[k], total.Retries[k])
 	}
-	wg.Wait()
-	elapsed := time.Since(deadline.Add(-time.Duration(seconds) * time.Second))
-
-	var total stats
-	var orders []committedOrder
-	for _, tm := range terms {
-		total.add(&tm.stats)
-		orders = append(orders, tm.orders...)
-	}
-	all := 0
-	for k := range total.committed {
-		all += total.committed[k]
-		t.Logf("%-12s committed %6d  retries %4d", txNames[k], total.committed[k], total.retries[k])
-	}
-	minutes := elapsed.Minutes()
 	t.Logf("new-orders rolled back (invalid item): %d; orders delivered: %d (districts with none: %d)",
-		total.rolledBack, total.delivered, total.skippedDist)
+		total.RolledBack, total.Delivered, total.SkippedDist)
 	t.Logf("%d terminals, %v: %d transactions, tpmC %.0f (new-orders/min), tpmTotal %.0f",
-		terminals, elapsed.Round(time.Millisecond), all, float64(total.committed[txNewOrder])/minutes, float64(all)/minutes)
-	for i, e := range total.errs {
+		terminals, elapsed.Round(time.Millisecond), total.Total(), total.NewOrdersPerMinute(elapsed), float64(total.Total())/elapsed.Minutes())
+	for i, e := range total.Errors {
 		if i == 10 {
-			t.Errorf("… %d more errors", len(total.errs)-10)
+			t.Errorf("… %d more errors", len(total.Errors)-10)
 			break
 		}
 		t.Errorf("transaction error: %s", e)
 	}
-	if total.committed[txNewOrder] == 0 || total.committed[txPayment] == 0 {
+	if total.Committed[0] == 0 || total.Committed[1] == 0 {
 		t.Errorf("no new-order or payment committed")
 	}
 
-	for _, c := range consistencyQueries {
-		bad, err := violations(ctx, db, c.q)
-		switch {
-		case err != nil:
-			t.Errorf("consistency condition %s: %v", c.name, err)
-		case len(bad) > 0:
-			t.Errorf("consistency condition %s violated:\n%v", c.name, bad)
-		default:
-			t.Logf("consistency condition %s: holds", c.name)
+	checks, err := tpcc.RunChecks(ctx, db, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range checks {
+		if c.Holds() {
+			t.Logf("consistency condition %s: holds (%.3f s)", c.Name, c.Outcome.Seconds)
+		} else {
+			t.Errorf("consistency condition %s: %s", c.Name, c)
 		}
 	}
-	counts, err := orderLineCounts(ctx, db)
+	counts, err := tpcc.OrderLineCounts(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	missing := 0
-	for _, o := range orders {
-		v, ok := counts[[3]int{o.w, o.d, o.o}]
-		if !ok || v[0] != o.olCnt || v[1] != o.olCnt {
+	for _, o := range total.Orders {
+		v, ok := counts[[3]int{o.W, o.D, o.O}]
+		if !ok || v[0] != o.Lines || v[1] != o.Lines {
 			if missing++; missing <= 5 {
-				t.Errorf("committed new-order %d/%d/%d (%d lines): in db %v (o_ol_cnt, lines), present=%v", o.w, o.d, o.o, o.olCnt, v, ok)
+				t.Errorf("committed new-order %d/%d/%d (%d lines): in db %v (o_ol_cnt, lines), present=%v", o.W, o.D, o.O, o.Lines, v, ok)
 			}
 		}
 	}
 	if missing == 0 {
-		t.Logf("all %d committed new-orders are present with all their lines", len(orders))
+		t.Logf("all %d committed new-orders are present with all their lines", len(total.Orders))
 	} else {
 		t.Errorf("%d committed new-orders missing or incomplete", missing)
 	}

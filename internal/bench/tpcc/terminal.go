@@ -24,7 +24,9 @@ const (
 	numTxKinds
 )
 
-var txNames = [numTxKinds]string{"new-order", "payment", "order-status", "delivery", "stock-level"}
+// TxNames are the transaction kinds' names, in mix order; the arrays of
+// Stats are indexed alike.
+var TxNames = [numTxKinds]string{"new-order", "payment", "order-status", "delivery", "stock-level"}
 
 // pickKind draws a transaction kind in TPC-C's minimum mix: 45 % new-order,
 // 43 % payment and 4 % each of the others.
@@ -60,41 +62,53 @@ func retryable(err error) bool {
 	return errors.Is(err, errConflict)
 }
 
-// committedOrder is a new-order the server acknowledged.
-type committedOrder struct{ w, d, o, olCnt int }
+// Order is a new-order the server acknowledged: warehouse, district, order
+// id and line count.
+type Order struct{ W, D, O, Lines int }
 
-// stats counts one terminal's transactions.
-type stats struct {
-	committed   [numTxKinds]int
-	retries     [numTxKinds]int
-	rolledBack  int // new-orders rolled back on an invalid item
-	delivered   int // orders delivered by delivery transactions
-	skippedDist int // delivery districts with no new order
-	errs        []string
+// Stats count transactions (of one terminal or, added up, of a run).
+type Stats struct {
+	Committed [numTxKinds]int
+	// Retries are attempts that ended in a deadlock or lock wait timeout
+	// and were run again.
+	Retries [numTxKinds]int
+	// Latencies of every committed transaction (new-order: also those
+	// rolled back on the invalid item), from the first attempt's BEGIN to
+	// the COMMIT's answer, retries included.
+	Latencies   [numTxKinds][]time.Duration
+	RolledBack  int // new-orders rolled back on an invalid item (clause 2.4.2.3)
+	Delivered   int // orders delivered by delivery transactions
+	SkippedDist int // delivery districts with no new order
+	Errors      []string
+	Orders      []Order // committed new-orders
 }
 
-func (s *stats) add(o *stats) {
-	for k := range s.committed {
-		s.committed[k] += o.committed[k]
-		s.retries[k] += o.retries[k]
+// Add adds o's counts to s.
+func (s *Stats) Add(o *Stats) {
+	for k := range s.Committed {
+		s.Committed[k] += o.Committed[k]
+		s.Retries[k] += o.Retries[k]
+		s.Latencies[k] = append(s.Latencies[k], o.Latencies[k]...)
 	}
-	s.rolledBack += o.rolledBack
-	s.delivered += o.delivered
-	s.skippedDist += o.skippedDist
-	s.errs = append(s.errs, o.errs...)
+	s.RolledBack += o.RolledBack
+	s.Delivered += o.Delivered
+	s.SkippedDist += o.SkippedDist
+	s.Errors = append(s.Errors, o.Errors...)
+	s.Orders = append(s.Orders, o.Orders...)
 }
 
 // terminal is one TPC-C terminal bound to a home warehouse.
 type terminal struct {
-	db     *sql.DB
-	st     *stmts
-	r      *rand.Rand
-	w      int
-	stats  stats
-	orders []committedOrder
+	db    *sql.DB
+	st    *stmts
+	s     Scale
+	c     constants
+	r     *rand.Rand
+	w     int
+	stats Stats
 
 	// Results of the last attempt, recorded only once it commits.
-	pending                  committedOrder
+	pending                  Order
 	deliveredNow, skippedNow int
 }
 
@@ -104,13 +118,22 @@ const maxErrors = 20
 
 // run executes transactions until ctx is done or the deadline passes.
 func (t *terminal) run(ctx context.Context, deadline time.Time) {
-	for time.Now().Before(deadline) && ctx.Err() == nil && len(t.stats.errs) < maxErrors {
+	for time.Now().Before(deadline) && ctx.Err() == nil && len(t.stats.Errors) < maxErrors {
 		kind := pickKind(t.r)
 		if err := t.exec(ctx, kind); err != nil && ctx.Err() == nil {
-			t.stats.errs = append(t.stats.errs, fmt.Sprintf("%s (w=%d): %v", txNames[kind], t.w, err))
+			t.stats.Errors = append(t.stats.Errors, fmt.Sprintf("%s (w=%d): %v", TxNames[kind], t.w, err))
 		}
 	}
 }
+
+// customerID draws a customer id with NURand(1023, 1, customers).
+func (t *terminal) customerID() int { return nurand(t.r, 1023, t.c.custID, 1, t.s.Customers) }
+
+// itemID draws an item id with NURand(8191, 1, items).
+func (t *terminal) itemID() int { return nurand(t.r, 8191, t.c.itemID, 1, t.s.Items) }
+
+// lastName draws a customer last name to look up.
+func (t *terminal) lastName() string { return lastName(randomName(t.r, t.c.nameRun, t.s.Names)) }
 
 // exec runs one transaction of the given kind, retrying it on deadlocks
 // and lock wait timeouts.
@@ -128,24 +151,27 @@ func (t *terminal) exec(ctx context.Context, kind int) error {
 	default:
 		body = t.stockLevel()
 	}
+	start := time.Now()
 	for attempt := 0; ; attempt++ {
 		err := t.inTx(ctx, body)
 		switch {
 		case err == nil:
-			t.stats.committed[kind]++
+			t.stats.Committed[kind]++
+			t.stats.Latencies[kind] = append(t.stats.Latencies[kind], time.Since(start))
 			switch kind {
 			case txNewOrder:
-				t.orders = append(t.orders, t.pending)
+				t.stats.Orders = append(t.stats.Orders, t.pending)
 			case txDelivery:
-				t.stats.delivered += t.deliveredNow
-				t.stats.skippedDist += t.skippedNow
+				t.stats.Delivered += t.deliveredNow
+				t.stats.SkippedDist += t.skippedNow
 			}
 			return nil
 		case errors.Is(err, errInvalidItem):
-			t.stats.rolledBack++
+			t.stats.RolledBack++
+			t.stats.Latencies[kind] = append(t.stats.Latencies[kind], time.Since(start))
 			return nil
 		case retryable(err) && attempt < 50:
-			t.stats.retries[kind]++
+			t.stats.Retries[kind]++
 			time.Sleep(time.Duration(1+t.r.IntN(5*(attempt+1))) * time.Millisecond)
 		default:
 			return err
@@ -171,7 +197,7 @@ func (t *terminal) inTx(ctx context.Context, body func(*sql.Tx) error) error {
 }
 
 func (t *terminal) otherWarehouse() int {
-	w := 1 + t.r.IntN(numWarehouses-1)
+	w := 1 + t.r.IntN(t.s.Warehouses-1)
 	if w >= t.w {
 		w++
 	}
@@ -209,25 +235,25 @@ type orderLine struct{ item, supplyW, qty int }
 // with a row-constructor IN list, update them and insert the lines in one
 // multi-row INSERT. 1 % of orders carry an unused item id and roll back.
 func (t *terminal) newOrder() func(*sql.Tx) error {
-	w, d, c := t.w, 1+t.r.IntN(districtsPerW), 1+t.r.IntN(customersPerD)
+	w, d, c := t.w, 1+t.r.IntN(t.s.Districts), t.customerID()
 	olCnt := 5 + t.r.IntN(11)
 	lines := make([]orderLine, olCnt)
 	seen := map[int]bool{}
 	allLocal := 1
 	for i := range lines {
-		item := 1 + t.r.IntN(numItems)
+		item := t.itemID()
 		for seen[item] {
-			item = 1 + t.r.IntN(numItems)
+			item = t.itemID()
 		}
 		seen[item] = true
 		sw := w
-		if numWarehouses > 1 && t.r.IntN(100) == 0 {
+		if t.s.Warehouses > 1 && t.r.IntN(100) == 0 {
 			sw, allLocal = t.otherWarehouse(), 0
 		}
 		lines[i] = orderLine{item: item, supplyW: sw, qty: 1 + t.r.IntN(10)}
 	}
 	if t.r.IntN(100) == 0 {
-		lines[olCnt-1].item = numItems + 1 + t.r.IntN(1000) // unused: forces the rollback
+		lines[olCnt-1].item = t.s.Items + 1 + t.r.IntN(1000) // unused: forces the rollback
 	}
 	// Lock stock rows in key order to keep deadlocks rare.
 	sort.Slice(lines, func(i, j int) bool {
@@ -294,7 +320,7 @@ func (t *terminal) newOrder() func(*sql.Tx) error {
 		if _, err := tx.Exec(ins.String(), args...); err != nil {
 			return fmt.Errorf("insert order_line: %w", err)
 		}
-		t.pending = committedOrder{w: w, d: d, o: oID, olCnt: olCnt}
+		t.pending = Order{W: w, D: d, O: oID, Lines: olCnt}
 		return nil
 	}
 }
@@ -394,13 +420,13 @@ func customerByName(tx *sql.Tx, st *sql.Stmt, w, d int, last string) (int, error
 // find the customer (60 % by last name), update its balance and insert a
 // history row. 15 % of payments are for a customer of another warehouse.
 func (t *terminal) payment() func(*sql.Tx) error {
-	w, d := t.w, 1+t.r.IntN(districtsPerW)
+	w, d := t.w, 1+t.r.IntN(t.s.Districts)
 	cw, cd := w, d
-	if numWarehouses > 1 && t.r.IntN(100) < 15 {
-		cw, cd = t.otherWarehouse(), 1+t.r.IntN(districtsPerW)
+	if t.s.Warehouses > 1 && t.r.IntN(100) < 15 {
+		cw, cd = t.otherWarehouse(), 1+t.r.IntN(t.s.Districts)
 	}
 	byName := t.r.IntN(100) < 60
-	cid, last := 1+t.r.IntN(customersPerD), customerLastName(1+t.r.IntN(customersPerD))
+	cid, last := t.customerID(), t.lastName()
 	amount := formatCents(100 + t.r.Int64N(500000))
 	return func(tx *sql.Tx) error {
 		var wName, wYTD, dName, dYTD string
@@ -445,9 +471,9 @@ func (t *terminal) payment() func(*sql.Tx) error {
 // orderStatus (TPC-C 2.6): find the customer, its last order with
 // ORDER BY o_id DESC LIMIT 1, and that order's lines.
 func (t *terminal) orderStatus() func(*sql.Tx) error {
-	w, d := t.w, 1+t.r.IntN(districtsPerW)
+	w, d := t.w, 1+t.r.IntN(t.s.Districts)
 	byName := t.r.IntN(100) < 60
-	cid, last := 1+t.r.IntN(customersPerD), customerLastName(1+t.r.IntN(customersPerD))
+	cid, last := t.customerID(), t.lastName()
 	return func(tx *sql.Tx) error {
 		var (
 			c                      int
@@ -524,7 +550,7 @@ func (t *terminal) delivery() func(*sql.Tx) error {
 	w, carrier := t.w, 1+t.r.IntN(10)
 	return func(tx *sql.Tx) error {
 		delivered, skipped := 0, 0
-		for d := 1; d <= districtsPerW; d++ {
+		for d := 1; d <= t.s.Districts; d++ {
 			var oID int
 			err := tx.Stmt(t.st.oldestNewOrder).QueryRow(w, d).Scan(&oID)
 			if errors.Is(err, sql.ErrNoRows) {
@@ -572,7 +598,7 @@ func (t *terminal) delivery() func(*sql.Tx) error {
 // stockLevel (TPC-C 2.8): count distinct items of the district's last 20
 // orders whose stock is below a threshold.
 func (t *terminal) stockLevel() func(*sql.Tx) error {
-	w, d, threshold := t.w, 1+t.r.IntN(districtsPerW), 10+t.r.IntN(11)
+	w, d, threshold := t.w, 1+t.r.IntN(t.s.Districts), 10+t.r.IntN(11)
 	return func(tx *sql.Tx) error {
 		var next, low int
 		if err := tx.Stmt(t.st.dNext).QueryRow(w, d).Scan(&next); err != nil {

@@ -23,6 +23,8 @@ type stmts struct {
 	oldestNewOrder, delNewOrder, orderCustomer, setCarrier, deliverLines, sumLines, custDeliver *sql.Stmt
 	// stock-level
 	dNext, lowStock *sql.Stmt
+
+	all []*sql.Stmt
 }
 
 func prepareAll(ctx context.Context, db *sql.DB) (*stmts, error) {
@@ -67,9 +69,18 @@ func prepareAll(ctx context.Context, db *sql.DB) (*stmts, error) {
 	} {
 		st, err := db.PrepareContext(ctx, p.q)
 		if err != nil {
+			s.close()
 			return nil, fmt.Errorf("prepare %q: %w", p.q, err)
 		}
 		*p.dst = st
+		s.all = append(s.all, st)
 	}
 	return s, nil
+}
+
+// close closes the prepared statements.
+func (s *stmts) close() {
+	for _, st := range s.all {
+		st.Close()
+	}
 }

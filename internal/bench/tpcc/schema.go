@@ -1,19 +1,58 @@
 package tpcc
 
-// Scale of the scaled-down database.
-const (
-	numWarehouses   = 2
-	districtsPerW   = 10
-	customersPerD   = 30
-	numItems        = 1000
-	initialOrders   = customersPerD // one initial order per customer
-	initialNewOrder = 9             // the last 9 initial orders are undelivered
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/strata-db/strata/internal/bench/query"
 )
 
-// schema creates the nine TPC-C tables with their primary keys and the two
+// Scale is the size of a TPC-C database. Full gives the specification's
+// cardinalities (clause 4.2.2); tests use smaller ones.
+type Scale struct {
+	// Warehouses is W, the number of warehouses.
+	Warehouses int `json:"warehouses"`
+	// Districts per warehouse (10 in TPC-C).
+	Districts int `json:"districts"`
+	// Customers per district (3,000 in TPC-C); each has one initial order.
+	Customers int `json:"customers"`
+	// Items (100,000 in TPC-C), also the stock rows per warehouse.
+	Items int `json:"items"`
+	// Names is the number of distinct customer last names (1,000 in
+	// TPC-C): the first Names customers of a district get names 0…Names-1,
+	// the others a name drawn with NURand(255, 0, 999) mod Names, and
+	// transactions look customers up by a name drawn the same way.
+	Names int `json:"names"`
+}
+
+// Full is the specification's scale with w warehouses: per warehouse 10
+// districts, 30,000 customers, 30,000 orders (9,000 undelivered), about
+// 300,000 order lines and 100,000 stock rows; 100,000 items.
+func Full(w int) Scale {
+	return Scale{Warehouses: w, Districts: 10, Customers: 3000, Items: 100000, Names: 1000}
+}
+
+// Orders is the number of initial orders per district (one per customer).
+func (s Scale) Orders() int { return s.Customers }
+
+// NewOrders is the number of undelivered initial orders per district: the
+// last 900 of 3,000 in TPC-C, the same 30 % at other scales.
+func (s Scale) NewOrders() int { return s.Customers * 3 / 10 }
+
+// Validate reports a scale the loader and transactions cannot work with.
+func (s Scale) Validate() error {
+	if s.Warehouses < 1 || s.Districts < 1 || s.Districts > 10 || s.Customers < 1 || s.Items < 15 || s.Names < 1 || s.Names > 1000 || s.Names > s.Customers {
+		return fmt.Errorf("tpcc: bad scale %+v (want ≥1 warehouse and customer, 1–10 districts, ≥15 items, 1–1000 names and no more names than customers)", s)
+	}
+	return nil
+}
+
+// Schema creates the nine TPC-C tables with their primary keys and the two
 // secondary indexes TPC-C implementations commonly add (customer by last
-// name, orders by customer).
-var schema = []string{
+// name, orders by customer). The tables name no storage engine, so each
+// server's default engine holds them.
+var Schema = []string{
 	`CREATE TABLE warehouse (
 		w_id INT NOT NULL,
 		w_name VARCHAR(10),
@@ -24,7 +63,7 @@ var schema = []string{
 		w_tax DECIMAL(4,4),
 		w_ytd DECIMAL(12,2),
 		PRIMARY KEY (w_id)
-	) ENGINE=InnoDB`,
+	)`,
 	`CREATE TABLE district (
 		d_id INT NOT NULL,
 		d_w_id INT NOT NULL,
@@ -37,7 +76,7 @@ var schema = []string{
 		d_ytd DECIMAL(12,2),
 		d_next_o_id INT,
 		PRIMARY KEY (d_w_id, d_id)
-	) ENGINE=InnoDB`,
+	)`,
 	`CREATE TABLE customer (
 		c_id INT NOT NULL,
 		c_d_id INT NOT NULL,
@@ -57,7 +96,7 @@ var schema = []string{
 		c_data VARCHAR(500),
 		PRIMARY KEY (c_w_id, c_d_id, c_id),
 		KEY idx_customer_name (c_w_id, c_d_id, c_last, c_first)
-	) ENGINE=InnoDB`,
+	)`,
 	`CREATE TABLE history (
 		h_id BIGINT NOT NULL AUTO_INCREMENT,
 		h_c_id INT,
@@ -69,13 +108,13 @@ var schema = []string{
 		h_amount DECIMAL(6,2),
 		h_data VARCHAR(24),
 		PRIMARY KEY (h_id)
-	) ENGINE=InnoDB`,
+	)`,
 	`CREATE TABLE new_orders (
 		no_o_id INT NOT NULL,
 		no_d_id INT NOT NULL,
 		no_w_id INT NOT NULL,
 		PRIMARY KEY (no_w_id, no_d_id, no_o_id)
-	) ENGINE=InnoDB`,
+	)`,
 	`CREATE TABLE orders (
 		o_id INT NOT NULL,
 		o_d_id INT NOT NULL,
@@ -87,7 +126,7 @@ var schema = []string{
 		o_all_local INT,
 		PRIMARY KEY (o_w_id, o_d_id, o_id),
 		KEY idx_orders_customer (o_w_id, o_d_id, o_c_id, o_id)
-	) ENGINE=InnoDB`,
+	)`,
 	`CREATE TABLE order_line (
 		ol_o_id INT NOT NULL,
 		ol_d_id INT NOT NULL,
@@ -100,7 +139,7 @@ var schema = []string{
 		ol_amount DECIMAL(6,2),
 		ol_dist_info CHAR(24),
 		PRIMARY KEY (ol_w_id, ol_d_id, ol_o_id, ol_number)
-	) ENGINE=InnoDB`,
+	)`,
 	`CREATE TABLE item (
 		i_id INT NOT NULL,
 		i_im_id INT,
@@ -108,7 +147,7 @@ var schema = []string{
 		i_price DECIMAL(5,2),
 		i_data VARCHAR(50),
 		PRIMARY KEY (i_id)
-	) ENGINE=InnoDB`,
+	)`,
 	`CREATE TABLE stock (
 		s_i_id INT NOT NULL,
 		s_w_id INT NOT NULL,
@@ -121,18 +160,8 @@ var schema = []string{
 		s_remote_cnt INT,
 		s_data VARCHAR(50),
 		PRIMARY KEY (s_w_id, s_i_id)
-	) ENGINE=InnoDB`,
+	)`,
 }
 
-// lastNameSyllables are TPC-C's C_LAST syllables (clause 4.3.2.3).
-var lastNameSyllables = []string{"BAR", "OUGHT", "ABLE", "PRI", "PRES", "ESE", "ANTI", "CALLY", "ATION", "EING"}
-
-// lastName returns TPC-C's last name for number n (0..999).
-func lastName(n int) string {
-	return lastNameSyllables[n/100] + lastNameSyllables[(n/10)%10] + lastNameSyllables[n%10]
-}
-
-// customerLastName is the last name given to customer c (1-based) at load:
-// ten distinct names per district, three customers each, so lookups by
-// name find several rows as in TPC-C.
-func customerLastName(c int) string { return lastName((c - 1) % 10) }
+// CreateSchema creates the tables in db's current database.
+func CreateSchema(ctx context.Context, db *sql.DB) error { return query.ExecAll(ctx, db, Schema) }
