@@ -168,6 +168,17 @@ func (s *Session) explainSource(ex *execCtx, sc *scope, srcs []*tableSource, i i
 	src := srcs[i]
 	r := explainRow{selectType: selectType, table: src.alias, typ: "ALL", possibleKeys: nullStr, key: nullStr, keyLen: nullStr, ref: nullStr, rows: "1"}
 	ap := src.path
+	if k := src.vkey; k != nil {
+		// A materialised table read through its lookup hash: MySQL's
+		// index on the derived table.
+		r.typ, r.possibleKeys, r.key = "ref", "<auto_key0>", "<auto_key0>"
+		r.keyLen = strconv.Itoa(keyPartLen(&src.def.Columns[k.col], 0))
+		r.ref, _ = explainRef(k.ref, sc, srcs, i)
+		if src.residual > 1 {
+			r.extra = append(r.extra, "Using where")
+		}
+		return r
+	}
 	if ap == nil {
 		return r
 	}
@@ -259,30 +270,37 @@ func (ap *accessPath) explainRefs(sc *scope, srcs []*tableSource, level int) (re
 		if k < len(ap.eqVals) {
 			v = ap.eqVals[k]
 		}
-		ref := "const"
-		if v != nil {
-			cols := 0
-			_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-				if _, ok := n.(*sqlparser.ColName); ok {
-					cols++
-				}
-				return true, nil
-			}, v)
-			if cols > 0 {
-				outer = true
-				ref = "func"
-				if cn, ok := v.(*sqlparser.ColName); ok && sc != nil {
-					if i, err := sc.resolve(cn); err == nil {
-						if l := sourceAt(srcs, i); l >= 0 && l < level {
-							ref = srcs[l].def.DB + "." + srcs[l].alias + "." + sc.cols[i].name
-						}
-					}
-				}
-			}
-		}
+		ref, o := explainRef(v, sc, srcs, level)
+		outer = outer || o
 		refs = append(refs, ref)
 	}
 	return refs, outer
+}
+
+// explainRef gives EXPLAIN's ref of one key value v (nil: several values or
+// IS NULL); outer reports whether it comes from an earlier table.
+func explainRef(v sqlparser.Expr, sc *scope, srcs []*tableSource, level int) (ref string, outer bool) {
+	if v == nil {
+		return "const", false
+	}
+	cols := 0
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if _, ok := n.(*sqlparser.ColName); ok {
+			cols++
+		}
+		return true, nil
+	}, v)
+	if cols == 0 {
+		return "const", false
+	}
+	if cn, ok := v.(*sqlparser.ColName); ok && sc != nil {
+		if i, err := sc.resolve(cn); err == nil {
+			if l := sourceAt(srcs, i); l >= 0 && l < level {
+				return srcs[l].def.DB + "." + srcs[l].alias + "." + sc.cols[i].name, true
+			}
+		}
+	}
+	return "func", true
 }
 
 // sourceAt returns the join level whose columns include scope column i.

@@ -32,6 +32,9 @@ type tableSource struct {
 	covering bool
 	// rows of a virtual table (information_schema), when def is virtual.
 	virtual func(ex *execCtx) ([]Row, error)
+	// vkey: the virtual table's rows are looked up by this column
+	// (join_lookup.go).
+	vkey *virtualKey
 }
 
 // joinIter produces combined rows of a nested-loop join over sources in
@@ -65,6 +68,7 @@ type joinLevel struct {
 	countNext bool
 	virt      []Row
 	vi        int
+	lookup    virtualLookup
 	pk        []byte
 	rowBuf    Row
 }
@@ -86,6 +90,19 @@ func (j *joinIter) open(ex *execCtx, i int) error {
 		rows, err := src.virtual(ex)
 		if err != nil {
 			return err
+		}
+		if k := src.vkey; k != nil {
+			l.lookup.build(rows, k)
+			v, tc, err := ex.evalTyped(k.val, j.cur)
+			if err != nil {
+				return err
+			}
+			if cand, ok := l.lookup.candidates(ex, v, tc, k); ok {
+				rows = cand
+				if rows == nil {
+					rows = noCandidates // opened, not to be reopened
+				}
+			}
 		}
 		l.virt, l.vi = rows, 0
 		return nil

@@ -196,6 +196,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			return l >= 0 && pos[l] < lvl
 		}
 		preds := sargable(usable, sc, offs[i], src.width, outer, bound)
+		var err error
 		var order []orderCol
 		if lvl == 0 {
 			for _, oc := range firstOrder {
@@ -215,8 +216,9 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			}
 			src.path = ap
 			src.covering = !needCols[i] && p.lock == lockNone
+		} else if src.vkey, err = c.virtualKeyFor(it, preds); err != nil {
+			return nil, err
 		}
-		var err error
 		onConds, filterConds := it.on, levelConds[lvl]
 		src.residual = len(onConds) + len(filterConds)
 		if src.path != nil {
