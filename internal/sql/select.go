@@ -118,6 +118,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	// WHERE and inner-join ON conditions, assigned to the earliest level
 	// (in execution order) where all their columns are available.
 	conds := append(splitAnd(whereExpr(sel.Where)), fb.where...)
+	conds = append(conds, orCommonConjuncts(conds)...)
 	condSets := make([]uint64, len(conds))
 	sc.where = "where clause"
 	for k, cd := range conds {
