@@ -95,7 +95,7 @@ func deterministic(e sqlparser.Expr) bool {
 // conjunctKey is the text of a conjunct, an equality's sides in a fixed
 // order (a = b and b = a are one conjunct).
 func conjunctKey(e sqlparser.Expr) string {
-	if c, ok := e.(*sqlparser.ComparisonExpr); ok && (c.Operator == sqlparser.EqualOp || c.Operator == sqlparser.NullSafeEqualOp) && c.Escape == nil {
+	if c, ok := e.(*sqlparser.ComparisonExpr); ok && (c.Operator == sqlparser.EqualOp || c.Operator == sqlparser.NullSafeEqualOp) && c.Modifier == sqlparser.Missing && c.Escape == nil {
 		l, r := sqlparser.String(c.Left), sqlparser.String(c.Right)
 		if r < l {
 			l, r = r, l

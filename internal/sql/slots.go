@@ -75,19 +75,31 @@ func (c *compiler) rewriteSlots(e sqlparser.Expr, out *cexpr) (sqlparser.Expr, e
 			unit := sqlparser.NewStrLiteral(n.IntervalType.ToString())
 			sl, err = c.builtinSlot("extract", b, []sqlparser.Expr{unit, n.Expr})
 		case *sqlparser.Subquery:
-			sl, err = c.subquerySlot(n, subScalar, nil)
+			sl, err = c.subquerySlot(n, subScalar, nil, 0)
 		case *sqlparser.ExistsExpr:
-			sl, err = c.subquerySlot(n.Subquery, subExists, nil)
+			sl, err = c.subquerySlot(n.Subquery, subExists, nil, 0)
 		case *sqlparser.ComparisonExpr:
 			sub, ok := n.Right.(*sqlparser.Subquery)
 			if !ok {
 				return true
 			}
-			switch n.Operator {
-			case sqlparser.InOp:
-				sl, err = c.subquerySlot(sub, subIn, n.Left)
-			case sqlparser.NotInOp:
-				sl, err = c.subquerySlot(sub, subNotIn, n.Left)
+			switch {
+			case n.Operator == sqlparser.InOp, n.Operator == sqlparser.EqualOp && n.Modifier == sqlparser.Any:
+				sl, err = c.subquerySlot(sub, subIn, n.Left, 0)
+			case n.Operator == sqlparser.NotInOp, n.Operator == sqlparser.NotEqualOp && n.Modifier == sqlparser.All:
+				sl, err = c.subquerySlot(sub, subNotIn, n.Left, 0)
+			case n.Modifier != sqlparser.Missing:
+				// x op ANY|SOME|ALL (SELECT ...): one column only (a row
+				// is compared with = ANY or <> ALL alone).
+				if _, row := n.Left.(sqlparser.ValTuple); row {
+					err = operandColumnsErr(1)
+					break
+				}
+				kind := subAny
+				if n.Modifier == sqlparser.All {
+					kind = subAll
+				}
+				sl, err = c.subquerySlot(sub, kind, n.Left, n.Operator)
 			default:
 				// col = (SELECT ...): a scalar subquery on the right.
 				return true

@@ -161,10 +161,14 @@ const (
 	subExists
 	subIn
 	subNotIn
+	// subAny, subAll: left op ANY|SOME|ALL (SELECT ...) with one column.
+	subAny
+	subAll
 )
 
-// subquerySlot plans a subquery used in an expression.
-func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlparser.Expr) (*slot, error) {
+// subquerySlot plans a subquery used in an expression. op is the
+// comparison of subAny and subAll.
+func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlparser.Expr, op sqlparser.ComparisonExprOperator) (*slot, error) {
 	oc := &outerCtx{sc: c.sc, parent: c.outer}
 	p, err := c.s.planQuery(c.context(), sub.Select, oc)
 	if err != nil {
@@ -194,9 +198,9 @@ func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlp
 	} else if kind == subScalar && len(outs) != 1 {
 		return nil, operandColumnsErr(1)
 	}
-	if oc.correlated && c.outer != nil {
-		c.outer.correlated = true
-	}
+	// A subquery correlated with this query's own rows leaves this query
+	// uncorrelated; one that reads further out has marked the enclosing
+	// contexts it reads while resolving (resolveOuter).
 	cacheable := !oc.correlated
 	name := c.s.nextSlotName()
 	typ := evalengine.NewTypeEx(sqltypes.Int64, collations.CollationBinaryID, kind != subExists, 1, 0, nil)
@@ -236,6 +240,9 @@ func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlp
 			}
 			lv[i], colls[i] = v, coll
 		}
+		if kind == subAny || kind == subAll {
+			return quantified(ex, kind, op, lv[0], colls[0], res.Rows)
+		}
 		found, sawNull := false, false
 		for _, r := range res.Rows {
 			eq, null, err := tupleEqual(ex, lv, r, colls)
@@ -262,6 +269,58 @@ func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlp
 		}
 		return sqltypes.NewInt64(out), nil
 	}}, nil
+}
+
+// quantified evaluates v op ANY (rows) or v op ALL (rows) with SQL's
+// three-valued logic: ANY is true when some comparison is true, ALL false
+// when some comparison is false; otherwise a NULL comparison makes the
+// result NULL, and an empty subquery gives false (ANY) or true (ALL).
+func quantified(ex *execCtx, kind subKind, op sqlparser.ComparisonExprOperator, v sqltypes.Value, coll collations.ID, rows []Row) (sqltypes.Value, error) {
+	decided := int64(0) // ANY: a true comparison decides true
+	if kind == subAll {
+		decided = 1 // ALL: a false comparison decides false
+	}
+	if coll == 0 {
+		coll = ex.s.collation()
+	}
+	sawNull := false
+	for _, r := range rows {
+		if v.IsNull() || r[0].IsNull() {
+			sawNull = true
+			continue
+		}
+		c, err := compareForSort(v, r[0], ex.s.eng.Env.CollationEnv(), coll)
+		if err != nil {
+			return sqltypes.NULL, err
+		}
+		if holds(op, c) == (kind == subAny) {
+			return sqltypes.NewInt64(1 - decided), nil
+		}
+	}
+	if sawNull {
+		return sqltypes.NULL, nil
+	}
+	return sqltypes.NewInt64(decided), nil
+}
+
+// holds reports whether a comparison whose operands compare as c (<0, 0,
+// >0) satisfies op.
+func holds(op sqlparser.ComparisonExprOperator, c int) bool {
+	switch op {
+	case sqlparser.EqualOp, sqlparser.NullSafeEqualOp:
+		return c == 0
+	case sqlparser.NotEqualOp:
+		return c != 0
+	case sqlparser.LessThanOp:
+		return c < 0
+	case sqlparser.LessEqualOp:
+		return c <= 0
+	case sqlparser.GreaterThanOp:
+		return c > 0
+	case sqlparser.GreaterEqualOp:
+		return c >= 0
+	}
+	return false
 }
 
 func anyNull(r Row) bool {
