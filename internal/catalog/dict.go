@@ -59,6 +59,9 @@ type Catalog struct {
 	// stats holds the published statistics snapshots (copy on write
 	// under ddlMu; read without locks).
 	stats atomic.Pointer[statsMap]
+	// statsVersion counts published statistics (plans chosen from them
+	// are re-planned when it moves).
+	statsVersion atomic.Uint64
 
 	mdl mdlTable
 }

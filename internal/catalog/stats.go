@@ -403,7 +403,11 @@ func (c *Catalog) publishStatsLocked(put map[uint32]*TableStats) {
 		}
 	}
 	c.stats.Store(&n)
+	c.statsVersion.Add(1)
 }
+
+// StatsVersion changes whenever statistics are published or dropped.
+func (c *Catalog) StatsVersion() uint64 { return c.statsVersion.Load() }
 
 // tableByPrimaryLocked finds the current definition whose primary index id
 // is id. The caller holds ddlMu (definitions cannot change meanwhile).

@@ -228,7 +228,8 @@ func (s *Session) cachedPlanFor(sql string) *cachedPlan {
 	if cp == nil {
 		return nil
 	}
-	if cp.version != s.eng.Cat.Version() || cp.db != s.DB || cp.settings != s.plan() {
+	if cp.version != s.eng.Cat.Version() || cp.db != s.DB || cp.settings != s.plan() ||
+		cp.sel != nil && cp.sel.usesStats && cp.sel.statsVersion != s.eng.Cat.StatsVersion() {
 		delete(s.plans, sql)
 		return nil
 	}

@@ -4,7 +4,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 )
 
-// Join order without statistics: the written order, except that a table
+// Join order without statistics (joincost.go has the order with them): the written order, except that a table
 // with nothing joining it to the tables before it (no condition of the WHERE
 // clause or an inner join's ON over it and them, and no condition on it
 // alone) is put off until one that is joined has been placed. A 17-table
@@ -20,8 +20,9 @@ const maxJoinTables = 61
 
 // joinOrder returns the execution order of items (indexes into items).
 // condSets holds, per condition, the set of items it references. straight
-// forbids reordering.
-func joinOrder(items []*fromItem, condSets []uint64, straight bool) []int {
+// forbids reordering. With cost (nil in tests of the heuristic) and
+// statistics for every table, the order is cost-based (joincost.go).
+func joinOrder(items []*fromItem, condSets []uint64, straight bool, cost *joinCostInput) []int {
 	n := len(items)
 	order := make([]int, 0, n)
 	identity := func() []int {
@@ -31,13 +32,21 @@ func joinOrder(items []*fromItem, condSets []uint64, straight bool) []int {
 		}
 		return order
 	}
-	if straight || n < 3 {
+	if straight || n < 2 {
 		return identity()
 	}
 	for _, it := range items {
 		if it.outer {
 			return identity()
 		}
+	}
+	if cost != nil {
+		if o, ok := costJoinOrder(items, cost); ok {
+			return o
+		}
+	}
+	if n < 3 {
+		return identity()
 	}
 	var placed uint64
 	taken := make([]bool, n)

@@ -14,6 +14,11 @@ import (
 
 // selectPlan is a planned SELECT.
 type selectPlan struct {
+	// usesStats: the join order (here or in a subquery) was chosen from
+	// table statistics of statsVersion; newer statistics re-plan it.
+	usesStats    bool
+	statsVersion uint64
+
 	srcs  []*tableSource
 	width int
 	lock  lockMode
@@ -58,7 +63,13 @@ type sortKey struct {
 
 // planSelect plans a top-level SELECT statement.
 func (s *Session) planSelect(ctx context.Context, sel *sqlparser.Select) (*selectPlan, error) {
-	return s.planSelectOuter(ctx, sel, nil)
+	version := s.eng.Cat.StatsVersion()
+	s.statsUsed = false
+	p, err := s.planSelectOuter(ctx, sel, nil)
+	if p != nil {
+		p.usesStats, p.statsVersion = s.statsUsed, version
+	}
+	return p, err
 }
 
 // planSelectOuter plans a SELECT; outer is the enclosing scope when the
@@ -132,7 +143,8 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		condSets[k] = set
 	}
 	// order[k] is the item executed at level k; pos is its inverse.
-	order := joinOrder(fb.items, condSets, sel.StraightJoinHint || fb.straight)
+	order := joinOrder(fb.items, condSets, sel.StraightJoinHint || fb.straight,
+		&joinCostInput{s: s, c: c, sc: sc, offs: offs, outer: outer, conds: conds, sets: condSets})
 	pos := make([]int, len(order))
 	for k, i := range order {
 		pos[i] = k

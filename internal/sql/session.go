@@ -92,6 +92,9 @@ type Session struct {
 
 	// Planning state.
 	slotSeq uint64
+	// statsUsed is set while planning when a join order was chosen from
+	// table statistics (planSelect records it in the plan).
+	statsUsed bool
 	// running is the cached statement being executed (its UPDATE/DELETE
 	// plan is kept there).
 	running *cachedPlan

@@ -206,13 +206,14 @@ type histCol struct {
 	explicit bool
 }
 
-// planHistograms chooses the histogram columns: indexed columns, the
-// previous explicit histograms and the requested ones.
+// planHistograms chooses the histogram columns: every column but TEXT and
+// BLOB ones (the join order estimates conditions on unindexed columns
+// too), the previous explicit histograms and the requested ones.
 func (a *analyzer) planHistograms(prev *catalog.TableStats) {
 	def := a.t.Def
 	want := map[int]histCol{}
 	for i := range def.Columns {
-		if def.ColumnIndexed(i) && HistogramSupported(&def.Columns[i]) {
+		if c := &def.Columns[i]; HistogramSupported(c) && c.Type != sqltypes.Text && c.Type != sqltypes.Blob {
 			want[i] = histCol{col: i, buckets: a.o.Buckets}
 		}
 	}
