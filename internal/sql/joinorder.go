@@ -4,15 +4,16 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 )
 
-// Join order without statistics (joincost.go has the order with them): the written order, except that a table
-// with nothing joining it to the tables before it (no condition of the WHERE
-// clause or an inner join's ON over it and them, and no condition on it
-// alone) is put off until one that is joined has been placed. A 17-table
-// join written as FROM t56, t31, t46, … WHERE b46 = a31 AND a47 = b46 … is
-// otherwise a cross product of the first few tables. The order is only
-// changed for inner joins (no LEFT/RIGHT JOIN, no STRAIGHT_JOIN), and a
-// written order without a cross product is kept as it is: it is the best
-// information there is until the planner has table statistics.
+// Join order without statistics (joincost.go has the order with them): the
+// written order, except that a table with nothing joining it to the tables
+// before it (no condition of the WHERE clause or an inner join's ON over it
+// and them, and no condition on it alone) is put off until one that is
+// joined has been placed. A 17-table join written as FROM t56, t31, t46, …
+// WHERE b46 = a31 AND a47 = b46 … is otherwise a cross product of the first
+// few tables. The order is only changed for inner joins (no LEFT/RIGHT JOIN,
+// no STRAIGHT_JOIN), and a written order without a cross product is kept as
+// it is: it is the best information there is until the planner has table
+// statistics.
 
 // maxJoinTables is MySQL's limit on the tables of one join (error 1116);
 // condition sets are bitmasks of at most 64 sources.
@@ -20,7 +21,7 @@ const maxJoinTables = 61
 
 // joinOrder returns the execution order of items (indexes into items).
 // condSets holds, per condition, the set of items it references. straight
-// forbids reordering. With cost (nil in tests of the heuristic) and
+// forbids reordering. With cost (nil: the heuristic only) and
 // statistics for every table, the order is cost-based (joincost.go).
 func joinOrder(items []*fromItem, condSets []uint64, straight bool, cost *joinCostInput) []int {
 	n := len(items)
