@@ -104,3 +104,66 @@ func conjunctKey(e sqlparser.Expr) string {
 	}
 	return sqlparser.String(e)
 }
+
+// orImpliedByTable returns, for each OR among conds over several tables
+// (sets[k]: the tables of conds[k]) and each of those tables, the
+// condition on that table alone that the OR implies: the OR of each
+// disjunct's conjuncts on that table, when every disjunct has some. In
+// TPC-H Q19 (p = l AND p_brand = 'a' AND l_qty < 5) OR (p = l AND
+// p_brand = 'b' AND l_qty > 9) implies p_brand = 'a' OR p_brand = 'b' on
+// part, which is then filtered before it is joined. Each disjunct implies
+// its part, so the OR implies their OR; the OR itself stays.
+func orImpliedByTable(conds []sqlparser.Expr, sets []uint64, setOf func(sqlparser.Expr) uint64) ([]sqlparser.Expr, []uint64) {
+	var out []sqlparser.Expr
+	var outSets []uint64
+	for k, c := range conds {
+		or, ok := c.(*sqlparser.OrExpr)
+		if !ok || sets[k]&(sets[k]-1) == 0 {
+			continue // not an OR over two tables or more
+		}
+		disj := splitOr(or, nil)
+		parts := make([][]sqlparser.Expr, len(disj))
+		sub := make([][]uint64, len(disj))
+		for d, e := range disj {
+			parts[d] = splitAnd(e)
+			sub[d] = make([]uint64, len(parts[d]))
+			for j, p := range parts[d] {
+				sub[d][j] = setOf(p)
+			}
+		}
+		for t := uint64(1); t != 0 && t <= sets[k]; t <<= 1 {
+			if sets[k]&t == 0 {
+				continue
+			}
+			var implied sqlparser.Expr
+			for d := range disj {
+				var and sqlparser.Expr
+				for j, p := range parts[d] {
+					if sub[d][j] != t || !deterministic(p) {
+						continue
+					}
+					p = sqlparser.CloneExpr(p)
+					if and == nil {
+						and = p
+					} else {
+						and = &sqlparser.AndExpr{Left: and, Right: p}
+					}
+				}
+				if and == nil {
+					implied = nil
+					break
+				}
+				if implied == nil {
+					implied = and
+				} else {
+					implied = &sqlparser.OrExpr{Left: implied, Right: and}
+				}
+			}
+			if implied != nil {
+				out = append(out, implied)
+				outSets = append(outSets, t)
+			}
+		}
+	}
+	return out, outSets
+}

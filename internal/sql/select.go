@@ -142,6 +142,11 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		}
 		condSets[k] = set
 	}
+	implied, impliedSets := orImpliedByTable(conds, condSets, func(e sqlparser.Expr) uint64 {
+		set, _ := referencedSet(e, sc, offs, outer)
+		return set
+	})
+	conds, condSets = append(conds, implied...), append(condSets, impliedSets...)
 	// order[k] is the item executed at level k; pos is its inverse.
 	order := joinOrder(fb.items, condSets, sel.StraightJoinHint || fb.straight,
 		&joinCostInput{s: s, c: c, sc: sc, offs: offs, outer: outer, conds: conds, sets: condSets})
