@@ -172,9 +172,14 @@ func (s *Session) explainSource(ex *execCtx, sc *scope, srcs []*tableSource, i i
 		// A materialised table read through its lookup hash: MySQL's
 		// index on the derived table.
 		r.typ, r.possibleKeys, r.key = "ref", "<auto_key0>", "<auto_key0>"
-		r.keyLen = strconv.Itoa(keyPartLen(&src.def.Columns[k.col], 0))
-		r.ref, _ = explainRef(k.ref, sc, srcs, i)
-		if src.residual > 1 {
+		n := 0
+		refs := make([]string, len(k.parts))
+		for p, part := range k.parts {
+			n += keyPartLen(&src.def.Columns[part.col], 0)
+			refs[p], _ = explainRef(part.ref, sc, srcs, i)
+		}
+		r.keyLen, r.ref = strconv.Itoa(n), strings.Join(refs, ",")
+		if src.residual > len(k.parts) {
 			r.extra = append(r.extra, "Using where")
 		}
 		return r

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/strata-db/strata/internal/catalog"
@@ -32,7 +33,7 @@ type tableSource struct {
 	covering bool
 	// rows of a virtual table (information_schema), when def is virtual.
 	virtual func(ex *execCtx) ([]Row, error)
-	// vkey: the virtual table's rows are looked up by this column
+	// vkey: the virtual table's rows are looked up by these columns
 	// (join_lookup.go).
 	vkey *virtualKey
 }
@@ -69,8 +70,11 @@ type joinLevel struct {
 	virt      []Row
 	vi        int
 	lookup    virtualLookup
-	pk        []byte
-	rowBuf    Row
+	// lookupVals, lookupColls: the outer row's key values (reused).
+	lookupVals  Row
+	lookupColls []collations.TypedCollation
+	pk          []byte
+	rowBuf      Row
 }
 
 func newJoinIter(ex *execCtx, srcs []*tableSource, width int, lock lockMode) *joinIter {
@@ -93,11 +97,16 @@ func (j *joinIter) open(ex *execCtx, i int) error {
 		}
 		if k := src.vkey; k != nil {
 			l.lookup.build(rows, k)
-			v, tc, err := ex.evalTyped(k.val, j.cur)
-			if err != nil {
-				return err
+			vals, tcs := l.lookupVals[:0], l.lookupColls[:0]
+			for _, p := range k.parts {
+				v, tc, err := ex.evalTyped(p.val, j.cur)
+				if err != nil {
+					return err
+				}
+				vals, tcs = append(vals, v), append(tcs, tc)
 			}
-			if cand, ok := l.lookup.candidates(ex, v, tc, k); ok {
+			l.lookupVals, l.lookupColls = vals, tcs
+			if cand, ok := l.lookup.candidates(ex, vals, tcs, k); ok {
 				rows = cand
 				if rows == nil {
 					rows = noCandidates // opened, not to be reopened

@@ -10,9 +10,9 @@ import (
 // A materialised source (a derived table, a CTE, an information_schema
 // table) has no index; joined to an earlier table by an equality, every
 // outer row would scan all of its rows. MySQL gives such a table an index
-// on the join column (<auto_key0> in EXPLAIN); strata hashes its rows by
-// that column once per result and each outer row reads the rows with its
-// value.
+// on the join columns (<auto_key0> in EXPLAIN); strata hashes its rows by
+// the columns equalities give values for, once per result, and each outer
+// row reads the rows with its values.
 //
 // The lookup only narrows the rows the level's conditions see: the
 // equality stays among them and is evaluated as before. So the hash key
@@ -21,8 +21,14 @@ import (
 // float, a temporal value, two text collations) make that outer row scan
 // all rows instead.
 
-// virtualKey is the lookup column of a materialised source.
+// virtualKey is the lookup key of a materialised source: one part per
+// column an equality gives a value for.
 type virtualKey struct {
+	parts []keyPart
+}
+
+// keyPart is one column of a virtualKey.
+type keyPart struct {
 	col int    // column of the source
 	val *cexpr // the compared value, over tables read before this one
 	// coll is the column's collation when it is text.
@@ -63,15 +69,15 @@ type virtualLookup struct {
 	// the statement, so the same slice comes back for every outer row).
 	of     *Row
 	n      int
-	usable bool // every non-NULL value of the column is in class
-	class  keyClass
+	usable bool       // every non-NULL value of each key column is in its class
+	class  []keyClass // per part; classNone while only NULLs were seen
 	rows   map[string][]Row
 	kb     []byte
-	colls  [1]collations.ID
-	probe  [1]sqltypes.Value
+	colls  []collations.ID
+	probe  Row
 }
 
-// build hashes rows by column k.col unless they are already hashed.
+// build hashes rows by the key's columns unless they are already hashed.
 func (h *virtualLookup) build(rows []Row, k *virtualKey) {
 	if len(rows) > 0 && h.of == &rows[0] && h.n == len(rows) {
 		return
@@ -80,57 +86,65 @@ func (h *virtualLookup) build(rows []Row, k *virtualKey) {
 	if len(rows) > 0 {
 		h.of = &rows[0]
 	}
-	h.usable, h.class = true, classNone
-	h.colls[0] = k.coll
+	n := len(k.parts)
+	h.usable = true
+	h.class = append(h.class[:0], make([]keyClass, n)...)
+	h.colls = h.colls[:0]
+	for _, p := range k.parts {
+		h.colls = append(h.colls, p.coll)
+	}
+	h.probe = append(h.probe[:0], make(Row, n)...)
 	clear(h.rows)
 	if h.rows == nil {
 		h.rows = make(map[string][]Row)
 	}
+rows:
 	for _, r := range rows {
-		v := r[k.col]
-		if v.IsNull() {
-			continue // matches no value under =
+		for i, p := range k.parts {
+			v := r[p.col]
+			if v.IsNull() {
+				continue rows // matches no value under =
+			}
+			c := keyClassOf(v)
+			if c == classNone || h.class[i] != classNone && c != h.class[i] {
+				h.usable = false
+				return
+			}
+			h.class[i] = c
+			h.probe[i] = v
 		}
-		c := keyClassOf(v)
-		if c == classNone || h.class != classNone && c != h.class {
-			h.usable = false
-			return
-		}
-		h.class = c
-		h.kb = h.key(h.kb[:0], v)
+		h.kb = groupKey(h.kb[:0], h.probe, h.colls)
 		h.rows[string(h.kb)] = append(h.rows[string(h.kb)], r)
 	}
 }
 
-func (h *virtualLookup) key(dst []byte, v sqltypes.Value) []byte {
-	h.probe[0] = v
-	return groupKey(dst, h.probe[:], h.colls[:])
-}
-
-// candidates returns the rows that can equal the lookup value v (of
-// collation tc when text), or ok false when the value cannot be looked up
-// and every row must be read.
-func (h *virtualLookup) candidates(ex *execCtx, v sqltypes.Value, tc collations.TypedCollation, k *virtualKey) (rows []Row, ok bool) {
+// candidates returns the rows whose key columns can equal vals (each of
+// collation tcs[i] when text), or ok false when a value cannot be looked
+// up and every row must be read.
+func (h *virtualLookup) candidates(ex *execCtx, vals Row, tcs []collations.TypedCollation, k *virtualKey) (rows []Row, ok bool) {
 	if !h.usable {
 		return nil, false
 	}
-	if v.IsNull() || h.class == classNone {
-		return nil, true // = matches nothing (the column holds only NULLs)
-	}
-	if keyClassOf(v) != h.class {
-		return nil, false
-	}
-	if h.class == classText && tc.Collation != k.coll {
-		// The comparison's collation is the column's when the column's
-		// coercibility wins; otherwise the hash does not apply.
-		env := ex.s.eng.Env.CollationEnv()
-		col := collations.TypedCollation{Collation: k.coll, Coercibility: collations.CoerceImplicit, Repertoire: collations.RepertoireUnicode}
-		m, _, _, err := colldata.Merge(env, col, tc, colldata.CoercionOptions{ConvertToSuperset: true, ConvertWithCoercion: true})
-		if err != nil || m.Collation != k.coll || !sameCharset(tc.Collation, k.coll) {
+	for i, v := range vals {
+		if v.IsNull() || h.class[i] == classNone {
+			return nil, true // = matches nothing (or the column holds only NULLs)
+		}
+		if keyClassOf(v) != h.class[i] {
 			return nil, false
 		}
+		if coll := k.parts[i].coll; h.class[i] == classText && tcs[i].Collation != coll {
+			// The comparison's collation is the column's when the
+			// column's coercibility wins; otherwise the hash does not
+			// apply.
+			env := ex.s.eng.Env.CollationEnv()
+			col := collations.TypedCollation{Collation: coll, Coercibility: collations.CoerceImplicit, Repertoire: collations.RepertoireUnicode}
+			m, _, _, err := colldata.Merge(env, col, tcs[i], colldata.CoercionOptions{ConvertToSuperset: true, ConvertWithCoercion: true})
+			if err != nil || m.Collation != coll || !sameCharset(tcs[i].Collation, coll) {
+				return nil, false
+			}
+		}
 	}
-	h.kb = h.key(h.kb[:0], v)
+	h.kb = groupKey(h.kb[:0], vals, h.colls)
 	return h.rows[string(h.kb)], true
 }
 
@@ -141,23 +155,30 @@ func sameCharset(a, b collations.ID) bool {
 	return ca != nil && cb != nil && ca.Charset().Name() == cb.Charset().Name()
 }
 
-// virtualKeyFor picks the lookup column of a materialised source: the
-// first column an equality gives a value for from earlier tables.
+// virtualKeyFor picks the lookup key of a materialised source: every
+// column an equality gives a value for from earlier tables (the first
+// equality of each).
 func (c *compiler) virtualKeyFor(it *fromItem, preds []predicate) (*virtualKey, error) {
+	var k *virtualKey
+	seen := map[int]bool{}
 	for i := range preds {
 		p := &preds[i]
-		if p.op != "=" || len(p.vals) != 1 || p.col < 0 || p.col >= len(it.def.Columns) {
+		if p.op != "=" || len(p.vals) != 1 || p.col < 0 || p.col >= len(it.def.Columns) || seen[p.col] {
 			continue
 		}
+		seen[p.col] = true
 		val, err := c.compile(p.vals[0])
 		if err != nil {
 			return nil, err
 		}
-		k := &virtualKey{col: p.col, val: val, ref: p.vals[0]}
+		part := keyPart{col: p.col, val: val, ref: p.vals[0]}
 		if col := it.def.Columns[p.col]; sqltypes.IsText(col.Type) {
-			k.coll = collations.ID(col.Collation)
+			part.coll = collations.ID(col.Collation)
 		}
-		return k, nil
+		if k == nil {
+			k = &virtualKey{}
+		}
+		k.parts = append(k.parts, part)
 	}
-	return nil, nil
+	return k, nil
 }
