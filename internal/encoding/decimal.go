@@ -184,6 +184,12 @@ func AppendDecodedDecimal(b, dst []byte, desc bool) (rest, out []byte, err error
 			return b, dst, fmt.Errorf("decode decimal: digit byte 0x%02x: %w", v, ErrCorrupt)
 		}
 	}
+	// The encoder writes a non-zero value from its first to its last
+	// non-zero digit (zero has its own sign byte): anything else is not a
+	// key it wrote (a negative zero would decode as "-0").
+	if end == 0 || digit(0) == '0' || p[end-1]^mask == 1 {
+		return b, dst, fmt.Errorf("decode decimal: digits not canonical: %w", ErrCorrupt)
+	}
 	switch {
 	case exp <= 0:
 		dst = append(dst, '0', '.')
