@@ -168,6 +168,13 @@ func (s *Session) explainSource(ex *execCtx, sc *scope, srcs []*tableSource, i i
 	src := srcs[i]
 	r := explainRow{selectType: selectType, table: src.alias, typ: "ALL", possibleKeys: nullStr, key: nullStr, keyLen: nullStr, ref: nullStr, rows: "1"}
 	ap := src.path
+	if k := src.vkey; k != nil && src.virtual == nil {
+		// A hash join: the table is scanned once (MySQL 8's wording).
+		r.typ = "ALL"
+		r.rows = s.estimateRows(ex, src)
+		r.extra = append(r.extra, "Using where", "Using join buffer (hash join)")
+		return r
+	}
 	if k := src.vkey; k != nil {
 		// A materialised table read through its lookup hash: MySQL's
 		// index on the derived table.

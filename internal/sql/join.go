@@ -34,7 +34,8 @@ type tableSource struct {
 	// rows of a virtual table (information_schema), when def is virtual.
 	virtual func(ex *execCtx) ([]Row, error)
 	// vkey: the virtual table's rows are looked up by these columns
-	// (join_lookup.go).
+	// (join_lookup.go); for a stored table, the columns of its hash join
+	// (join_hash.go).
 	vkey *virtualKey
 }
 
@@ -70,6 +71,12 @@ type joinLevel struct {
 	virt      []Row
 	vi        int
 	lookup    virtualLookup
+	// hashRows: a hash join's copy of the table (built at the first open);
+	// hashOff: it did not fit, the level scans per outer row; hashed: the
+	// current candidates come from the hash (in virt).
+	hashRows []Row
+	hashOff  bool
+	hashed   bool
 	// lookupVals, lookupColls: the outer row's key values (reused).
 	lookupVals  Row
 	lookupColls []collations.TypedCollation
@@ -89,11 +96,26 @@ func (j *joinIter) open(ex *execCtx, i int) error {
 		_ = l.scan.Close()
 		l.scan = nil
 	}
-	l.ri, l.matched, l.done, l.nulled, l.pointed = 0, false, false, false, false
-	if src.virtual != nil {
-		rows, err := src.virtual(ex)
-		if err != nil {
-			return err
+	l.ri, l.matched, l.done, l.nulled, l.pointed, l.hashed = 0, false, false, false, false, false
+	if src.virtual != nil || src.vkey != nil && !l.hashOff {
+		var rows []Row
+		if src.virtual != nil {
+			var err error
+			if rows, err = src.virtual(ex); err != nil {
+				return err
+			}
+		} else {
+			if l.hashRows == nil {
+				ok, err := j.hashBuild(ex, i)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					l.hashOff = true
+					return j.open(ex, i)
+				}
+			}
+			rows, l.hashed = l.hashRows, true
 		}
 		if k := src.vkey; k != nil {
 			l.lookup.build(rows, k)
@@ -136,7 +158,7 @@ func (j *joinIter) open(ex *execCtx, i int) error {
 func (j *joinIter) fetch(ex *execCtx, i int) (Row, bool, error) {
 	l := &j.level[i]
 	src := j.srcs[i]
-	if src.virtual != nil {
+	if src.virtual != nil || l.hashed {
 		if l.vi >= len(l.virt) {
 			return nil, false, nil
 		}

@@ -173,7 +173,13 @@ func (jc *joinCost) joined(i int, placed uint64) bool {
 // cost per placed row of reading and filtering i, and the rows that result.
 func (jc *joinCost) step(i int, placed uint64, card float64) (read, out float64) {
 	sel, perRow := jc.filter(i, placed)
-	read = jc.readCost(i, placed) + jc.rows[i]*sel*perRow
+	read, hash := jc.readCost(i, placed)
+	if hash && read >= jc.rows[i] {
+		// No index serves the join: a hash join reads the table once,
+		// then one lookup per row (the executor hashes only then).
+		read = jc.rows[i]/card + costPointRead
+	}
+	read += jc.rows[i] * sel * perRow
 	return read, card * jc.rows[i] * sel
 }
 
@@ -190,8 +196,9 @@ const (
 // readCost estimates the cost of reading table i once for each
 // combination of the placed tables' rows: through the index whose leading
 // columns the placed tables and constants fix, or a range of it, else the
-// whole table.
-func (jc *joinCost) readCost(i int, placed uint64) float64 {
+// whole table. hash reports an equality with a placed table's column (a
+// hash join when no index serves it).
+func (jc *joinCost) readCost(i int, placed uint64) (cost float64, hash bool) {
 	bit := uint64(1) << i
 	var conds []sqlparser.Expr
 	for k, s := range jc.in.sets {
@@ -201,7 +208,7 @@ func (jc *joinCost) readCost(i int, placed uint64) float64 {
 	}
 	best := jc.rows[i]
 	if len(conds) == 0 {
-		return best
+		return best, false
 	}
 	offs := jc.in.offs
 	bound := func(col int) bool {
@@ -213,6 +220,9 @@ func (jc *joinCost) readCost(i int, placed uint64) float64 {
 	eqCols := map[int]bool{}
 	rangeCols := map[int]bool{}
 	for _, p := range preds {
+		if p.op == "=" && len(p.vals) == 1 && placed != 0 && readsColumn(p.vals[0]) {
+			hash = true
+		}
 		switch p.op {
 		case "=", "<=>", "isnull":
 			eqCols[p.col] = true
@@ -256,7 +266,7 @@ func (jc *joinCost) readCost(i int, placed uint64) float64 {
 		}
 		best = math.Min(best, costSeek+rows*perRow)
 	}
-	return best
+	return best, hash
 }
 
 // selectivity is the fraction of table i's rows (per combination of the

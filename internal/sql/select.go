@@ -234,6 +234,16 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			}
 			src.path = ap
 			src.covering = !needCols[i] && p.lock == lockNone
+			if lvl > 0 && p.lock == lockNone && ap.wholeTable() {
+				// No index serves the join: a hash join (join_hash.go)
+				// when an equality with the tables before gives a key.
+				if src.vkey, err = c.virtualKeyFor(it, joinPreds(preds)); err != nil {
+					return nil, err
+				}
+				if src.vkey != nil {
+					src.covering = false
+				}
+			}
 		} else if src.vkey, err = c.virtualKeyFor(it, preds); err != nil {
 			return nil, err
 		}
