@@ -41,6 +41,10 @@ type execCtx struct {
 	argColls []collations.TypedCollation
 	// subCache holds results of uncorrelated subqueries for this statement.
 	subCache map[queryPlan]*sqltypes.Result
+	// decor is the statement's state of its decorrelated subqueries
+	// (subquery_decorrelate.go), shared with its subqueries' contexts;
+	// created by the first subquery run.
+	decor map[*decorrelated]*decorState
 }
 
 func (s *Session) newExecCtx(ctx context.Context, tx *txn.Txn, bv map[string]*querypb.BindVariable) *execCtx {

@@ -113,3 +113,8 @@ func (s *Session) flushStatus() {
 	c := s.handler.take()
 	s.eng.handlerDone.add(&c)
 }
+
+// total is the number of rows the counted reads returned or looked at.
+func (c handlerCounts) total() uint64 {
+	return c.first + c.key + c.last + c.next + c.prev + c.rndNext
+}

@@ -202,6 +202,12 @@ func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlp
 	// uncorrelated; one that reads further out has marked the enclosing
 	// contexts it reads while resolving (resolveOuter).
 	cacheable := !oc.correlated
+	var d *decorrelated
+	if !cacheable {
+		if d, err = c.decorrelate(sub, kind); err != nil {
+			return nil, err
+		}
+	}
 	name := c.s.nextSlotName()
 	typ := evalengine.NewTypeEx(sqltypes.Int64, collations.CollationBinaryID, kind != subExists, 1, 0, nil)
 	if kind == subScalar {
@@ -211,22 +217,42 @@ func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlp
 		}
 	}
 	return &slot{name: name, typ: typ, fn: func(ex *execCtx, row Row) (sqltypes.Value, error) {
-		res, err := ex.runSubquery(p, oc, row, cacheable, kind == subExists)
-		if err != nil {
-			return sqltypes.NULL, err
+		var rows []Row
+		found := false
+		if d != nil {
+			if rows, found, err = d.rows(ex, row); err != nil {
+				return sqltypes.NULL, err
+			}
+		}
+		if !found {
+			run := func() error {
+				res, err := ex.runSubquery(p, oc, row, cacheable, kind == subExists)
+				if err == nil {
+					rows = res.Rows
+				}
+				return err
+			}
+			if d != nil {
+				err = d.correlated(ex, run)
+			} else {
+				err = run()
+			}
+			if err != nil {
+				return sqltypes.NULL, err
+			}
 		}
 		switch kind {
 		case subExists:
-			if len(res.Rows) > 0 {
+			if len(rows) > 0 {
 				return sqltypes.NewInt64(1), nil
 			}
 			return sqltypes.NewInt64(0), nil
 		case subScalar:
-			switch len(res.Rows) {
+			switch len(rows) {
 			case 0:
 				return sqltypes.NULL, nil
 			case 1:
-				return res.Rows[0][0], nil
+				return rows[0][0], nil
 			}
 			return sqltypes.NULL, sqlErr(sqlerror.ERSubqueryNo1Row, "21000", "Subquery returns more than 1 row")
 		}
@@ -241,10 +267,10 @@ func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlp
 			lv[i], colls[i] = v, coll
 		}
 		if kind == subAny || kind == subAll {
-			return quantified(ex, kind, op, lv[0], colls[0], res.Rows)
+			return quantified(ex, kind, op, lv[0], colls[0], rows)
 		}
 		found, sawNull := false, false
-		for _, r := range res.Rows {
+		for _, r := range rows {
 			eq, null, err := tupleEqual(ex, lv, r, colls)
 			if err != nil {
 				return sqltypes.NULL, err
@@ -261,7 +287,7 @@ func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlp
 		switch {
 		case found:
 			out = 1
-		case sawNull || (len(res.Rows) > 0 && anyNull(lv)):
+		case sawNull || (len(rows) > 0 && anyNull(lv)):
 			return sqltypes.NULL, nil
 		}
 		if kind == subNotIn {
@@ -383,6 +409,10 @@ func (ex *execCtx) runSubquery(p queryPlan, oc *outerCtx, row Row, cacheable, ex
 	bv = ex.s.bindSessionVars(p.bindVars(), bv)
 	sub := ex.s.newExecCtx(ex.ctx, ex.tx, bv)
 	sub.subCache = ex.subCache
+	if ex.decor == nil {
+		ex.decor = map[*decorrelated]*decorState{}
+	}
+	sub.decor = ex.decor
 	res, err := p.run(sub)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,332 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/sqltypes"
+	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/catalog"
+)
+
+// Decorrelation. A subquery correlated with the enclosing query only
+// through equalities of its WHERE clause,
+//
+//	EXISTS (SELECT … FROM t WHERE t.a = outer.x AND <conditions on t>)
+//	y IN (SELECT t.z FROM t WHERE t.a = outer.x …)
+//	(SELECT AVG(t.q) FROM t WHERE t.a = outer.x …)
+//
+// runs once per outer row. It is answered instead from one run of its
+// uncorrelated form — the equalities removed, their inner sides selected
+// first (and grouped on, for an aggregate) — hashed on those columns: the
+// rows an outer row's subquery would return are the ones with its values
+// (the semi-join, anti-join and grouped join MySQL 8 plans). The hash is the
+// lookup of join_lookup.go, so it only answers where hashing is exactly
+// SQL's =; an outer value it cannot look up (a string against a number, two
+// collations), and an aggregate for a value with no rows (COUNT is 0, SUM
+// NULL …), run the correlated subquery for that row as before.
+
+// When to switch. The uncorrelated form reads its tables whole; the
+// correlated one may read a few rows per outer row through an index (TPC-H
+// Q17 reads ten parts' lines). So a statement starts correlated, counts the
+// rows its runs read (the Handler_read_* counters), and switches once they
+// reach the rows of the subquery's tables: at most about twice the reads of
+// the better of the two, without knowing in advance how many outer rows
+// there will be.
+
+// decorState is one statement's use of a decorrelated subquery.
+type decorState struct {
+	reads    uint64 // rows read by the correlated runs so far
+	switched bool
+}
+
+// decorrelated is the uncorrelated form of a correlated subquery.
+type decorrelated struct {
+	plan queryPlan
+	oc   *outerCtx
+	// outer computes the enclosing row's values of the key columns, which
+	// are the plan's first columns.
+	outer []*cexpr
+	key   virtualKey
+	// grouped: an aggregate without GROUP BY, grouped on the key (a key
+	// with no rows has no group).
+	grouped bool
+	// budget: the rows of the subquery's tables (0: unknown, never switch).
+	budget uint64
+	// lookup hashes the plan's result (one execution at a time: a plan is
+	// not shared between sessions).
+	lookup virtualLookup
+	vals   Row
+	colls  []collations.TypedCollation
+}
+
+// state returns the statement's state of d.
+func (d *decorrelated) state(ex *execCtx) *decorState {
+	if ex.decor == nil {
+		ex.decor = map[*decorrelated]*decorState{}
+	}
+	st := ex.decor[d]
+	if st == nil {
+		st = &decorState{}
+		ex.decor[d] = st
+	}
+	return st
+}
+
+// correlated runs the correlated subquery for one outer row, counting the
+// rows it reads towards the switch.
+func (d *decorrelated) correlated(ex *execCtx, run func() error) error {
+	st := d.state(ex)
+	before := ex.s.handler.load()
+	err := run()
+	after := ex.s.handler.load()
+	st.reads += after.total() - before.total()
+	if d.budget > 0 && st.reads >= d.budget {
+		st.switched = true
+	}
+	return err
+}
+
+// rows returns the subquery's rows for the enclosing row (the payload
+// columns after the key), or ok false when the correlated subquery must
+// run for this row.
+func (d *decorrelated) rows(ex *execCtx, row Row) (out []Row, ok bool, err error) {
+	if !d.state(ex).switched {
+		return nil, false, nil
+	}
+	res, err := ex.runSubquery(d.plan, d.oc, row, true, false)
+	if err != nil {
+		return nil, false, err
+	}
+	d.lookup.build(res.Rows, &d.key)
+	d.vals, d.colls = d.vals[:0], d.colls[:0]
+	for _, x := range d.outer {
+		v, tc, err := ex.evalTyped(x, row)
+		if err != nil {
+			return nil, false, err
+		}
+		d.vals, d.colls = append(d.vals, v), append(d.colls, tc)
+	}
+	cand, ok := d.lookup.candidates(ex, d.vals, d.colls, &d.key)
+	if !ok || d.grouped && len(cand) == 0 {
+		return nil, false, nil
+	}
+	n := len(d.outer)
+	out = make([]Row, len(cand))
+	for i, r := range cand {
+		out[i] = r[n:]
+	}
+	return out, true, nil
+}
+
+// decorrelate returns the uncorrelated form of sub (used as kind), or nil
+// when its correlation is not only equalities of its WHERE clause.
+func (c *compiler) decorrelate(sub *sqlparser.Subquery, kind subKind) (*decorrelated, error) {
+	sel, ok := sub.Select.(*sqlparser.Select)
+	if !ok || sel.With != nil || sel.Limit != nil || sel.Having != nil || sel.Into != nil ||
+		sel.Lock != sqlparser.NoLock || sel.Where == nil || len(sel.Windows) > 0 ||
+		sel.GroupBy != nil && len(sel.GroupBy.Exprs) > 0 {
+		return nil, nil
+	}
+	grouped := hasAggregates(sel)
+	if kind != subScalar && grouped || sel.Distinct && kind == subScalar {
+		return nil, nil
+	}
+	inner, ok := c.innerColumns(sel.From)
+	if !ok {
+		return nil, nil
+	}
+	var kept, innerKeys, outerKeys []sqlparser.Expr
+	for _, cd := range splitAnd(sel.Where.Expr) {
+		in, out := inner.refs(cd)
+		switch {
+		case hasSubqueryNode(cd):
+			return nil, nil
+		case !out:
+			kept = append(kept, cd)
+			continue
+		}
+		eq, isEq := cd.(*sqlparser.ComparisonExpr)
+		if !isEq || eq.Operator != sqlparser.EqualOp || eq.Modifier != sqlparser.Missing || !in {
+			return nil, nil
+		}
+		li, lo := inner.refs(eq.Left)
+		ri, ro := inner.refs(eq.Right)
+		switch {
+		case li && !lo && ro && !ri:
+			innerKeys, outerKeys = append(innerKeys, eq.Left), append(outerKeys, eq.Right)
+		case ri && !ro && lo && !li:
+			innerKeys, outerKeys = append(innerKeys, eq.Right), append(outerKeys, eq.Left)
+		default:
+			return nil, nil
+		}
+	}
+	if len(innerKeys) == 0 {
+		return nil, nil
+	}
+	for _, e := range outerKeys {
+		if !deterministic(e) || containsAggr(e) {
+			return nil, nil
+		}
+	}
+	// Nothing else of the subquery may read the enclosing rows.
+	for _, se := range sel.SelectExprs.Exprs {
+		if _, out := inner.refs(se); out || hasSubqueryNode(se) {
+			return nil, nil
+		}
+	}
+	for _, o := range sel.OrderBy {
+		if _, out := inner.refs(o.Expr); out {
+			return nil, nil
+		}
+	}
+
+	q := sqlparser.CloneRefOfSelect(sel)
+	q.Where = nil
+	if len(kept) > 0 {
+		q.Where = sqlparser.NewWhere(sqlparser.WhereClause, sqlparser.AndExpressions(kept...))
+	}
+	q.OrderBy = nil
+	var exprs []sqlparser.SelectExpr
+	for i, k := range innerKeys {
+		exprs = append(exprs, &sqlparser.AliasedExpr{Expr: sqlparser.CloneExpr(k), As: sqlparser.NewIdentifierCI("strata_key" + strconv.Itoa(i))})
+	}
+	switch kind {
+	case subExists:
+		q.Distinct = true
+	default:
+		exprs = append(exprs, q.SelectExprs.Exprs...)
+	}
+	q.SelectExprs = &sqlparser.SelectExprs{Exprs: exprs}
+	if grouped {
+		var g []sqlparser.Expr
+		for _, k := range innerKeys {
+			g = append(g, sqlparser.CloneExpr(k))
+		}
+		q.GroupBy = &sqlparser.GroupBy{Exprs: g}
+	}
+	oc := &outerCtx{sc: c.sc, parent: c.outer}
+	p, err := c.s.planQuery(c.context(), q, oc)
+	if err != nil || oc.correlated {
+		return nil, nil // the correlated plan stands (and reports any error)
+	}
+	d := &decorrelated{plan: p, oc: oc, grouped: grouped}
+	for _, def := range inner.defs {
+		d.budget += uint64(c.s.eng.Store.EstimatedRows(def, c.s.eng.Cat.Stats(def)))
+	}
+	outs := p.outputs()
+	for i, e := range outerKeys {
+		x, err := c.compile(e)
+		if err != nil {
+			return nil, nil
+		}
+		d.outer = append(d.outer, x)
+		part := keyPart{col: i, ref: e}
+		if t := outs[i].typ; t.Valid() && sqltypes.IsText(t.Type()) {
+			part.coll = t.Collation()
+		} else if !t.Valid() {
+			return nil, nil
+		}
+		d.key.parts = append(d.key.parts, part)
+	}
+	return d, nil
+}
+
+// innerNames are the tables of a subquery's FROM clause and their columns,
+// for telling its own columns from the enclosing query's.
+type innerNames struct {
+	tables map[string]map[string]bool // alias → column names (lower case)
+	defs   []*catalog.Table
+}
+
+// innerColumns collects the stored tables of from (plain tables and joins
+// of them); ok is false for anything else (a derived table, a table
+// function).
+func (c *compiler) innerColumns(from []sqlparser.TableExpr) (innerNames, bool) {
+	n := innerNames{tables: map[string]map[string]bool{}}
+	var add func(te sqlparser.TableExpr) bool
+	add = func(te sqlparser.TableExpr) bool {
+		switch t := te.(type) {
+		case *sqlparser.AliasedTableExpr:
+			tn, ok := t.Expr.(sqlparser.TableName)
+			if !ok || tn.Qualifier.IsEmpty() && c.s.lookupCTE(tn.Name.String()) != nil {
+				return false
+			}
+			def, virt, err := c.s.lookupTable(c.context(), tn)
+			if err != nil || virt != nil {
+				return false
+			}
+			alias := tn.Name.String()
+			if !t.As.IsEmpty() {
+				alias = t.As.String()
+			}
+			cols := map[string]bool{}
+			for _, col := range def.Columns {
+				cols[strings.ToLower(col.Name)] = true
+			}
+			n.tables[strings.ToLower(alias)] = cols
+			n.defs = append(n.defs, def)
+			return true
+		case *sqlparser.JoinTableExpr:
+			if t.Condition != nil && len(t.Condition.Using) > 0 {
+				return false
+			}
+			return add(t.LeftExpr) && add(t.RightExpr)
+		}
+		return false
+	}
+	for _, te := range from {
+		if !add(te) {
+			return n, false
+		}
+	}
+	return n, true
+}
+
+// refs reports whether e reads columns of the subquery's own tables (in)
+// and columns that are not theirs (out, the enclosing query's).
+func (n innerNames) refs(e sqlparser.SQLNode) (in, out bool) {
+	_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
+		cn, ok := node.(*sqlparser.ColName)
+		if !ok {
+			return true, nil
+		}
+		if n.own(cn) {
+			in = true
+		} else {
+			out = true
+		}
+		return false, nil
+	}, e)
+	return in, out
+}
+
+// own reports whether the column resolves in the subquery's own tables
+// (MySQL resolves a name in the innermost query that has it).
+func (n innerNames) own(cn *sqlparser.ColName) bool {
+	name := strings.ToLower(cn.Name.String())
+	if q := cn.Qualifier; !q.IsEmpty() {
+		cols, ok := n.tables[strings.ToLower(q.Name.String())]
+		return ok && cols[name]
+	}
+	for _, cols := range n.tables {
+		if cols[name] {
+			return true
+		}
+	}
+	return false
+}
+
+func hasSubqueryNode(e sqlparser.SQLNode) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch n.(type) {
+		case *sqlparser.Subquery, *sqlparser.ExistsExpr:
+			found = true
+		}
+		return !found, nil
+	}, e)
+	return found
+}
