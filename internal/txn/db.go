@@ -7,6 +7,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 
+	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/txn/lock"
 )
 
@@ -28,6 +29,7 @@ type Options struct {
 
 // DB is the transactional store.
 type DB struct {
+	store  *kv.DB
 	kv     *pebble.DB
 	locks  *lock.Manager
 	opts   Options
@@ -38,8 +40,8 @@ type DB struct {
 	flusher versionFlusher
 }
 
-// New wraps an open Pebble database.
-func New(kv *pebble.DB, opts Options) *DB {
+// New wraps an open store.
+func New(store *kv.DB, opts Options) *DB {
 	if opts.MaxTxnBytes <= 0 {
 		opts.MaxTxnBytes = 256 << 20
 	}
@@ -47,7 +49,8 @@ func New(kv *pebble.DB, opts Options) *DB {
 		opts.MaxLocks = 4 << 20
 	}
 	db := &DB{
-		kv:        kv,
+		store:     store,
+		kv:        store.Pebble(),
 		locks:     lock.NewManager(lock.Options{MaxLocks: opts.MaxLocks}),
 		opts:      opts,
 		writeOpts: pebble.Sync,
@@ -58,9 +61,8 @@ func New(kv *pebble.DB, opts Options) *DB {
 	return db
 }
 
-// KV returns the underlying Pebble database (for DDL bulk operations,
-// metrics and backups).
-func (db *DB) KV() *pebble.DB { return db.kv }
+// KV returns the underlying store (for metrics and backups).
+func (db *DB) KV() *kv.DB { return db.store }
 
 // Locks returns the lock manager (for statistics).
 func (db *DB) Locks() *lock.Manager { return db.locks }
@@ -77,10 +79,18 @@ func (db *DB) Begin(ctx context.Context, iso Isolation, lockTimeout time.Duratio
 	return t
 }
 
+// Batch is a write batch applied outside any transaction by ApplyBatch: all
+// of its writes or none.
+type Batch = kv.Batch
+
+// NewBatch returns an empty batch for ApplyBatch.
+func (db *DB) NewBatch() *Batch { return db.store.NewBatch() }
+
 // ApplyBatch commits a batch outside any transaction (used by DDL, which holds
-// the schema lock, and by bulk back-fills).
-func (db *DB) ApplyBatch(b *pebble.Batch) error {
-	return b.Commit(db.writeOpts)
+// the schema lock, and by bulk back-fills), as durably as a transaction
+// commit (see Options.NoSync). The caller still closes the batch.
+func (db *DB) ApplyBatch(b *Batch) error {
+	return b.Commit(!db.opts.NoSync)
 }
 
 // Isolation is a transaction isolation level.
