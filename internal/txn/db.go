@@ -5,8 +5,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/cockroachdb/pebble/v2"
-
 	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/txn/lock"
 )
@@ -29,13 +27,12 @@ type Options struct {
 
 // DB is the transactional store.
 type DB struct {
-	store  *kv.DB
-	kv     *pebble.DB
+	kv     *kv.DB
 	locks  *lock.Manager
 	opts   Options
 	nextID atomic.Uint64
-	// writeOpts is pebble.Sync unless Options.NoSync.
-	writeOpts *pebble.WriteOptions
+	// sync is !Options.NoSync: commits wait for the WAL fsync.
+	sync bool
 	// flusher flushes the memtable when iterators skip many versions.
 	flusher versionFlusher
 }
@@ -48,21 +45,16 @@ func New(store *kv.DB, opts Options) *DB {
 	if opts.MaxLocks <= 0 {
 		opts.MaxLocks = 4 << 20
 	}
-	db := &DB{
-		store:     store,
-		kv:        store.Pebble(),
-		locks:     lock.NewManager(lock.Options{MaxLocks: opts.MaxLocks}),
-		opts:      opts,
-		writeOpts: pebble.Sync,
+	return &DB{
+		kv:    store,
+		locks: lock.NewManager(lock.Options{MaxLocks: opts.MaxLocks}),
+		opts:  opts,
+		sync:  !opts.NoSync,
 	}
-	if opts.NoSync {
-		db.writeOpts = pebble.NoSync
-	}
-	return db
 }
 
 // KV returns the underlying store (for metrics and backups).
-func (db *DB) KV() *kv.DB { return db.store }
+func (db *DB) KV() *kv.DB { return db.kv }
 
 // Locks returns the lock manager (for statistics).
 func (db *DB) Locks() *lock.Manager { return db.locks }
@@ -84,13 +76,13 @@ func (db *DB) Begin(ctx context.Context, iso Isolation, lockTimeout time.Duratio
 type Batch = kv.Batch
 
 // NewBatch returns an empty batch for ApplyBatch.
-func (db *DB) NewBatch() *Batch { return db.store.NewBatch() }
+func (db *DB) NewBatch() *Batch { return db.kv.NewBatch() }
 
 // ApplyBatch commits a batch outside any transaction (used by DDL, which holds
 // the schema lock, and by bulk back-fills), as durably as a transaction
 // commit (see Options.NoSync). The caller still closes the batch.
 func (db *DB) ApplyBatch(b *Batch) error {
-	return b.Commit(!db.opts.NoSync)
+	return b.Commit(db.sync)
 }
 
 // Isolation is a transaction isolation level.
