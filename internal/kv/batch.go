@@ -1,8 +1,6 @@
 package kv
 
 import (
-	"fmt"
-
 	"github.com/cockroachdb/pebble/v2"
 )
 
@@ -28,7 +26,7 @@ func (b *Batch) pebble() *pebble.Batch { return (*pebble.Batch)(b) }
 // Set adds a put of key to value. The batch copies both.
 func (b *Batch) Set(key, value []byte) error {
 	if err := b.pebble().Set(key, value, nil); err != nil {
-		return batchError("set", err)
+		return opError("batch set", err)
 	}
 	return nil
 }
@@ -36,7 +34,7 @@ func (b *Batch) Set(key, value []byte) error {
 // Delete adds a point deletion of key. The batch copies it.
 func (b *Batch) Delete(key []byte) error {
 	if err := b.pebble().Delete(key, nil); err != nil {
-		return batchError("delete", err)
+		return opError("batch delete", err)
 	}
 	return nil
 }
@@ -45,7 +43,7 @@ func (b *Batch) Delete(key []byte) error {
 // range disappears at once, and the space comes back through compaction.
 func (b *Batch) DeleteRange(start, end []byte) error {
 	if err := b.pebble().DeleteRange(start, end, nil); err != nil {
-		return batchError("delete range", err)
+		return opError("batch delete range", err)
 	}
 	return nil
 }
@@ -63,7 +61,7 @@ func (b *Batch) Commit(sync bool) error {
 		wo = pebble.Sync
 	}
 	if err := b.pebble().Commit(wo); err != nil {
-		return batchError("commit", err)
+		return opError("batch commit", err)
 	}
 	return nil
 }
@@ -71,15 +69,7 @@ func (b *Batch) Commit(sync bool) error {
 // Close releases the batch; uncommitted writes are discarded.
 func (b *Batch) Close() error {
 	if err := b.pebble().Close(); err != nil {
-		return batchError("close", err)
+		return opError("batch close", err)
 	}
 	return nil
-}
-
-// batchError wraps an error of batch operation op (kept out of line so the
-// methods above stay small).
-//
-//go:noinline
-func batchError(op string, err error) error {
-	return fmt.Errorf("kv: batch %s: %w", op, err)
 }

@@ -106,30 +106,3 @@ func TestBatch(t *testing.T) {
 	_ = b.Close()
 	wantKeys(t, db, "a2", "c1")
 }
-
-// TestBatchErrorsWrapped: a failing batch operation says what failed.
-func TestBatchErrorsWrapped(t *testing.T) {
-	dir := t.TempDir()
-	logger, _ := testLogger(t)
-	db, err := Open(Options{Dir: dir, MemoryBudget: testBudget, Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	ro, err := Open(Options{Dir: dir, MemoryBudget: testBudget, Logger: logger, ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	b := ro.NewBatch()
-	defer b.Close()
-	if err := b.Set([]byte("k"), []byte("v")); err != nil {
-		t.Fatal(err)
-	}
-	err = b.Commit(true)
-	if err == nil || !strings.HasPrefix(err.Error(), "kv: batch commit: ") {
-		t.Errorf("commit on a read-only DB: error %v, want one prefixed \"kv: batch commit: \"", err)
-	}
-}

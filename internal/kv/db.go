@@ -88,3 +88,12 @@ func (db *DB) AsyncFlush() (<-chan struct{}, error) {
 // DiskUsage returns the bytes the database occupies on disk (sstables, blob
 // files, WAL, MANIFEST, obsolete files not yet deleted).
 func (db *DB) DiskUsage() uint64 { return db.pdb.Metrics().DiskSpaceUsage() }
+
+// opError wraps err, the failure of operation op ("batch commit"), as
+// "kv: op: err". It is kept out of line so that the small methods calling it
+// on their error path stay small.
+//
+//go:noinline
+func opError(op string, err error) error {
+	return fmt.Errorf("kv: %s: %w", op, err)
+}

@@ -151,8 +151,16 @@ func TestOpenReadOnly(t *testing.T) {
 	if got := mustGet(t, ro.Pebble(), []byte("k")); string(got) != "v" {
 		t.Errorf("got %q, want v", got)
 	}
-	if err := ro.Pebble().Set([]byte("k2"), []byte("v"), pebble.Sync); err == nil {
+	// A failing batch commit says what failed.
+	b := ro.NewBatch()
+	defer b.Close()
+	if err := b.Set([]byte("k2"), []byte("v")); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(true); err == nil {
 		t.Error("write to read-only DB succeeded")
+	} else if !strings.HasPrefix(err.Error(), "kv: batch commit: ") {
+		t.Errorf("commit error %q lacks its context", err)
 	}
 }
 

@@ -1,8 +1,6 @@
 package kv
 
 import (
-	"fmt"
-
 	"github.com/cockroachdb/pebble/v2"
 )
 
@@ -28,7 +26,7 @@ type Iterator pebble.Iterator
 func (db *DB) NewIter(o IterOptions) (*Iterator, error) {
 	it, err := db.pdb.NewIter(o.pebble())
 	if err != nil {
-		return nil, fmt.Errorf("kv: new iterator: %w", err)
+		return nil, opError("new iterator", err)
 	}
 	return (*Iterator)(it), nil
 }
@@ -63,7 +61,7 @@ func (i *Iterator) Value() (value []byte, ok bool) {
 // that reports no key either reached its bound or failed.
 func (i *Iterator) Error() error {
 	if err := i.pebble().Error(); err != nil {
-		return iterError("step", err)
+		return opError("iterator step", err)
 	}
 	return nil
 }
@@ -90,15 +88,7 @@ func (i *Iterator) StepStats() StepStats {
 // Close releases the iterator and returns its error, if any.
 func (i *Iterator) Close() error {
 	if err := i.pebble().Close(); err != nil {
-		return iterError("close", err)
+		return opError("iterator close", err)
 	}
 	return nil
-}
-
-// iterError wraps an error of iterator operation op, out of line so the
-// per-key methods above stay within the inlining budget.
-//
-//go:noinline
-func iterError(op string, err error) error {
-	return fmt.Errorf("kv: iterator %s: %w", op, err)
 }

@@ -2,7 +2,6 @@ package kv
 
 import (
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -30,7 +29,7 @@ func (s *Snapshot) Get(key []byte) (value []byte, found bool, err error) {
 func (s *Snapshot) NewIter(o IterOptions) (*Iterator, error) {
 	it, err := s.pebble().NewIter(o.pebble())
 	if err != nil {
-		return nil, fmt.Errorf("kv: new snapshot iterator: %w", err)
+		return nil, opError("new snapshot iterator", err)
 	}
 	return (*Iterator)(it), nil
 }
@@ -38,7 +37,7 @@ func (s *Snapshot) NewIter(o IterOptions) (*Iterator, error) {
 // Close releases the snapshot.
 func (s *Snapshot) Close() error {
 	if err := s.pebble().Close(); err != nil {
-		return fmt.Errorf("kv: close snapshot: %w", err)
+		return opError("close snapshot", err)
 	}
 	return nil
 }
@@ -56,7 +55,7 @@ func copyValue(v []byte, closer io.Closer, err error) ([]byte, bool, error) {
 		if errors.Is(err, pebble.ErrNotFound) {
 			return nil, false, nil
 		}
-		return nil, false, fmt.Errorf("kv: get: %w", err)
+		return nil, false, opError("get", err)
 	}
 	out := make([]byte, len(v))
 	copy(out, v)
