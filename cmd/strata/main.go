@@ -176,7 +176,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		logger.Error("cannot open data directory", "datadir", *datadir, "err", err)
 		return 1
 	}
-	tdb := txn.New(db.Pebble(), txn.Options{})
+	tdb := txn.New(db, txn.Options{})
 	cat, err := catalog.Load(tdb)
 	if err != nil {
 		logger.Error("cannot load data dictionary", "err", err)

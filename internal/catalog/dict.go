@@ -1,14 +1,13 @@
 package catalog
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"sync"
 	"sync/atomic"
-
-	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/strata-db/strata/internal/txn"
 )
@@ -74,22 +73,21 @@ func Load(db *txn.DB) (*Catalog, error) {
 	c.mu.users = map[string]*User{}
 	c.mdl.init()
 	var statsRecs []*statsRecord
-	kv := db.KV()
+	// A transaction that only reads the latest state: nothing else runs
+	// yet.
+	tx := db.Begin(context.Background(), txn.ReadCommitted, 0)
+	defer tx.Rollback()
 	lower := dictKey('D')
 	upper := binary.BigEndian.AppendUint32(nil, DictIndexID+1)
-	it, err := kv.NewIter(&pebble.IterOptions{LowerBound: lower[:4], UpperBound: upper})
+	it, err := tx.NewIter(txn.IterOptions{Lower: lower[:4], Upper: upper, Latest: true})
 	if err != nil {
 		return nil, fmt.Errorf("load dictionary: %w", err)
 	}
 	defer it.Close()
-	for ok := it.First(); ok; ok = it.Next() {
-		k := it.Key()
+	for ; it.Valid(); it.Next() {
+		k, v := it.Key(), it.Value()
 		if len(k) < 5 {
 			continue
-		}
-		v, err := it.ValueAndErr()
-		if err != nil {
-			return nil, fmt.Errorf("load dictionary: %w", err)
 		}
 		switch k[4] {
 		case 'D':
@@ -181,12 +179,12 @@ func (c *Catalog) Tables(db string) []*Table {
 }
 
 // DDL is one atomic data-dictionary change: its writes (dictionary entries,
-// range tombstones, index back-fill) go into one Pebble batch applied by
+// range tombstones, index back-fill) go into one batch applied atomically by
 // Commit, and only then is the in-memory catalog updated. Only one DDL runs at
 // a time.
 type DDL struct {
 	c         *Catalog
-	b         *pebble.Batch
+	b         *txn.Batch
 	putDBs    []*Database
 	dropDBs   []string
 	putTbls   []*Table
@@ -202,11 +200,11 @@ type DDL struct {
 // BeginDDL starts a DDL change, waiting for any other DDL to finish.
 func (c *Catalog) BeginDDL() *DDL {
 	c.ddlMu.Lock()
-	return &DDL{c: c, b: c.db.KV().NewBatch()}
+	return &DDL{c: c, b: c.db.NewBatch()}
 }
 
 // Batch returns the change's batch, for index back-fill writes.
-func (d *DDL) Batch() *pebble.Batch { return d.b }
+func (d *DDL) Batch() *txn.Batch { return d.b }
 
 // NewIndexID allocates a never-reused index id.
 func (d *DDL) NewIndexID() uint32 {
@@ -222,7 +220,7 @@ func (d *DDL) PutDatabase(db *Database) error {
 	if err != nil {
 		return fmt.Errorf("encode database: %w", err)
 	}
-	if err := d.b.Set(dictKey('D', db.Name), v, nil); err != nil {
+	if err := d.b.Set(dictKey('D', db.Name), v); err != nil {
 		return err
 	}
 	d.putDBs = append(d.putDBs, db)
@@ -231,7 +229,7 @@ func (d *DDL) PutDatabase(db *Database) error {
 
 // DropDatabase removes a database entry (the caller drops its tables first).
 func (d *DDL) DropDatabase(name string) error {
-	if err := d.b.Delete(dictKey('D', name), nil); err != nil {
+	if err := d.b.Delete(dictKey('D', name)); err != nil {
 		return err
 	}
 	for i := 0; i < len(d.putDBs); {
@@ -251,7 +249,7 @@ func (d *DDL) PutTable(t *Table) error {
 	if err != nil {
 		return fmt.Errorf("encode table: %w", err)
 	}
-	if err := d.b.Set(dictKey('T', t.DB, t.Name), v, nil); err != nil {
+	if err := d.b.Set(dictKey('T', t.DB, t.Name), v); err != nil {
 		return err
 	}
 	d.putTbls = append(d.putTbls, t)
@@ -261,7 +259,7 @@ func (d *DDL) PutTable(t *Table) error {
 // RemoveTableEntry removes a table definition without touching its data
 // (RENAME TABLE moves the definition).
 func (d *DDL) RemoveTableEntry(db, name string) error {
-	if err := d.b.Delete(dictKey('T', db, name), nil); err != nil {
+	if err := d.b.Delete(dictKey('T', db, name)); err != nil {
 		return err
 	}
 	// A definition put earlier in this change is gone too: Commit applies
@@ -295,11 +293,11 @@ func (d *DDL) DropTable(t *Table) error {
 func (d *DDL) DropIndexData(id uint32) error {
 	lo := binary.BigEndian.AppendUint32(nil, id)
 	hi := binary.BigEndian.AppendUint32(nil, id+1)
-	if err := d.b.DeleteRange(lo, hi, nil); err != nil {
+	if err := d.b.DeleteRange(lo, hi); err != nil {
 		return err
 	}
 	d.dropStats = append(d.dropStats, id)
-	return d.b.Delete(statsKey(id), nil)
+	return d.b.Delete(statsKey(id))
 }
 
 // Commit applies the change durably and publishes it.
@@ -310,7 +308,7 @@ func (d *DDL) Commit() error {
 	d.done = true
 	defer d.c.ddlMu.Unlock()
 	if d.idsUsed {
-		if err := d.b.Set(dictKey('N'), binary.BigEndian.AppendUint32(nil, d.c.nextIndexID), nil); err != nil {
+		if err := d.b.Set(dictKey('N'), binary.BigEndian.AppendUint32(nil, d.c.nextIndexID)); err != nil {
 			return err
 		}
 	}
@@ -388,8 +386,8 @@ func (d *DDL) Abort() {
 	if d.idsUsed {
 		// Persist the counter so the ids are not handed out again after a
 		// restart (best effort: Commit of the next DDL persists it too).
-		b := d.c.db.KV().NewBatch()
-		if err := b.Set(dictKey('N'), binary.BigEndian.AppendUint32(nil, d.c.nextIndexID), nil); err == nil {
+		b := d.c.db.NewBatch()
+		if err := b.Set(dictKey('N'), binary.BigEndian.AppendUint32(nil, d.c.nextIndexID)); err == nil {
 			_ = d.c.db.ApplyBatch(b)
 		}
 		_ = b.Close()

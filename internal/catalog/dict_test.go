@@ -164,7 +164,7 @@ func TestDDLAbortLeavesNothing(t *testing.T) {
 	if err := d.DropDatabase("keep"); err != nil {
 		t.Fatal(err)
 	}
-	if err := d.Batch().Set(indexKey(tb.Indexes[1].ID, "backfill"), nil, nil); err != nil {
+	if err := d.Batch().Set(indexKey(tb.Indexes[1].ID, "backfill"), nil); err != nil {
 		t.Fatal(err)
 	}
 	d.Abort()
@@ -250,7 +250,7 @@ func TestDDLPowerLossAtomicity(t *testing.T) {
 	const rows = 100
 	for i := 0; i < rows; i++ {
 		k := indexKey(tb.Indexes[1].ID, string(rune('a'+i%26))+string(rune('0'+i/26)))
-		if err := d.Batch().Set(k, nil, nil); err != nil {
+		if err := d.Batch().Set(k, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -47,7 +47,7 @@ func openStore(t *testing.T, fs vfs.FS, dir string) *store {
 	if err != nil {
 		t.Fatalf("open %s: %v", dir, err)
 	}
-	s := &store{kv: k, db: txn.New(k.Pebble(), txn.Options{})}
+	s := &store{kv: k, db: txn.New(k, txn.Options{})}
 	t.Cleanup(func() { _ = s.Close() })
 	return s
 }

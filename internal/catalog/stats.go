@@ -438,14 +438,14 @@ func (c *Catalog) PutStats(s *TableStats) error {
 		return ErrStatsStale
 	}
 	s = s.bind(cur)
-	b := c.db.KV().NewBatch()
+	b := c.db.NewBatch()
 	defer b.Close()
 	for _, rec := range s.records() {
 		v, err := encodeStatsRecord(rec)
 		if err != nil {
 			return err
 		}
-		if err := b.Set(statsKey(rec.Index), v, nil); err != nil {
+		if err := b.Set(statsKey(rec.Index), v); err != nil {
 			return err
 		}
 	}
@@ -500,9 +500,9 @@ func (c *Catalog) DropHistograms(t *Table, cols []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := c.db.KV().NewBatch()
+	b := c.db.NewBatch()
 	defer b.Close()
-	if err := b.Set(statsKey(rec.Index), v, nil); err != nil {
+	if err := b.Set(statsKey(rec.Index), v); err != nil {
 		return nil, err
 	}
 	if err := c.db.ApplyBatch(b); err != nil {

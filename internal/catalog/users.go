@@ -199,7 +199,7 @@ func (d *DDL) PutUser(u *User) error {
 	if err != nil {
 		return fmt.Errorf("encode user: %w", err)
 	}
-	if err := d.b.Set(dictKey('U', u.Name, u.Host), v, nil); err != nil {
+	if err := d.b.Set(dictKey('U', u.Name, u.Host), v); err != nil {
 		return err
 	}
 	d.putUsers = append(d.putUsers, u)
@@ -208,7 +208,7 @@ func (d *DDL) PutUser(u *User) error {
 
 // DropUser removes an account.
 func (d *DDL) DropUser(name, host string) error {
-	if err := d.b.Delete(dictKey('U', name, host), nil); err != nil {
+	if err := d.b.Delete(dictKey('U', name, host)); err != nil {
 		return err
 	}
 	d.dropUsers = append(d.dropUsers, userKey(name, host))

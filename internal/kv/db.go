@@ -53,7 +53,9 @@ func Open(opts Options) (*DB, error) {
 	return &DB{pdb: pdb, dir: opts.Dir, fs: po.FS}, nil
 }
 
-// Pebble returns the underlying Pebble database.
+// Pebble returns the underlying Pebble database, for tests and diagnostic
+// tools. Strata's layers go through DB's own methods (NewBatch, NewIter,
+// NewSnapshot, Get) so that only this package depends on Pebble.
 func (db *DB) Pebble() *pebble.DB { return db.pdb }
 
 // Dir returns the database directory.
@@ -73,6 +75,25 @@ func (db *DB) Close() error {
 // misses.
 func (db *DB) Metrics() *pebble.Metrics { return db.pdb.Metrics() }
 
+// AsyncFlush starts flushing the memtable to an sstable; the channel is
+// closed when the flush is done.
+func (db *DB) AsyncFlush() (<-chan struct{}, error) {
+	done, err := db.pdb.AsyncFlush()
+	if err != nil {
+		return nil, fmt.Errorf("kv: flush %s: %w", db.dir, err)
+	}
+	return done, nil
+}
+
 // DiskUsage returns the bytes the database occupies on disk (sstables, blob
 // files, WAL, MANIFEST, obsolete files not yet deleted).
 func (db *DB) DiskUsage() uint64 { return db.pdb.Metrics().DiskSpaceUsage() }
+
+// opError wraps err, the failure of operation op ("batch commit"), as
+// "kv: op: err". It is kept out of line so that the small methods calling it
+// on their error path stay small.
+//
+//go:noinline
+func opError(op string, err error) error {
+	return fmt.Errorf("kv: %s: %w", op, err)
+}

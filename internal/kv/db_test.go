@@ -151,8 +151,16 @@ func TestOpenReadOnly(t *testing.T) {
 	if got := mustGet(t, ro.Pebble(), []byte("k")); string(got) != "v" {
 		t.Errorf("got %q, want v", got)
 	}
-	if err := ro.Pebble().Set([]byte("k2"), []byte("v"), pebble.Sync); err == nil {
+	// A failing batch commit says what failed.
+	b := ro.NewBatch()
+	defer b.Close()
+	if err := b.Set([]byte("k2"), []byte("v")); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Commit(true); err == nil {
 		t.Error("write to read-only DB succeeded")
+	} else if !strings.HasPrefix(err.Error(), "kv: batch commit: ") {
+		t.Errorf("commit error %q lacks its context", err)
 	}
 }
 
@@ -166,8 +174,8 @@ func TestOpenErrors(t *testing.T) {
 	}
 }
 
-// TestCrashKeepsSyncedWrites simulates power loss: every write acknowledged
-// with Sync survives, whatever happened to unsynced data.
+// TestCrashKeepsSyncedWrites simulates power loss: every batch acknowledged
+// by Commit(true) survives, whatever happened to unsynced data.
 func TestCrashKeepsSyncedWrites(t *testing.T) {
 	fs := vfs.NewCrashableMem()
 	logger, _ := testLogger(t)
@@ -176,15 +184,8 @@ func TestCrashKeepsSyncedWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	const synced = 500
-	for i := range synced {
-		if err := db.Pebble().Set(key(i), []byte("v"), pebble.Sync); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for i := synced; i < synced+500; i++ {
-		if err := db.Pebble().Set(key(i), []byte("v"), pebble.NoSync); err != nil {
-			t.Fatal(err)
-		}
+	for i := range synced + 500 {
+		commitSet(t, db, key(i), []byte("v"), i < synced)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, pct := range []int{0, 50} {
@@ -194,8 +195,8 @@ func TestCrashKeepsSyncedWrites(t *testing.T) {
 			t.Fatalf("reopen after crash (%d%% unsynced kept): %v", pct, err)
 		}
 		for i := range synced {
-			if got := mustGet(t, cdb.Pebble(), key(i)); string(got) != "v" {
-				t.Fatalf("synced key %d lost after crash: %q", i, got)
+			if got, ok, err := cdb.Get(key(i)); err != nil || !ok || string(got) != "v" {
+				t.Fatalf("synced key %d lost after crash: %q (present %v, err %v)", i, got, ok, err)
 			}
 		}
 		if err := cdb.Close(); err != nil {

@@ -4,11 +4,18 @@
 // # Basics
 //
 // Open creates (or reopens) a database directory and returns a *DB wrapping
-// the *pebble.DB. Upper layers (txn) use DB.Pebble directly for batches,
-// snapshots and iterators; this package owns only what must be decided once
-// for the whole process: the Pebble options (PebbleOptions is the single
-// place where tuning lives), the memory budget (MemoryLimit), logging, and
-// metrics.
+// the *pebble.DB. This is the only package of strata that imports Pebble
+// (tests aside): the layers above read and write through its small API —
+// Batch (atomic writes, committed with or without fsync), Snapshot (a
+// consistent read view), Iterator (bounded scans over either) and Get — and
+// the package owns what must be decided once for the whole process: the
+// Pebble options (PebbleOptions is the single place where tuning lives), the
+// memory budget (MemoryLimit), logging, and metrics.
+//
+// Batch, Snapshot and Iterator are defined types over Pebble's own, so
+// converting costs nothing: no allocation per batch or iterator and no
+// interface dispatch per key. Errors are wrapped with the operation that
+// failed ("kv: batch commit: ...").
 //
 // # Caveats
 //

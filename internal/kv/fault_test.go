@@ -187,14 +187,16 @@ func (s *faultStore) commit(keys []string, v string, wait time.Duration) outcome
 				done <- outcome{fatal: fe}
 			}
 		}()
-		b := s.db.Pebble().NewBatch()
+		// Not closed: after a fatal panic or while hung, Pebble may still
+		// hold the batch.
+		b := s.db.NewBatch()
 		for _, k := range keys {
-			if err := b.Set([]byte(k), []byte(v), nil); err != nil {
+			if err := b.Set([]byte(k), []byte(v)); err != nil {
 				done <- outcome{err: err}
 				return
 			}
 		}
-		done <- outcome{err: b.Commit(pebble.Sync)}
+		done <- outcome{err: b.Commit(true)}
 	}()
 	select {
 	case o := <-done:
@@ -222,17 +224,13 @@ func batchKeys(i, n int) []string {
 }
 
 // get reads k, reporting whether it exists.
-func get(t *testing.T, db *pebble.DB, k string) (string, bool) {
+func get(t *testing.T, db *kv.DB, k string) (string, bool) {
 	t.Helper()
-	v, closer, err := db.Get([]byte(k))
-	if errors.Is(err, pebble.ErrNotFound) {
-		return "", false
-	}
+	v, ok, err := db.Get([]byte(k))
 	if err != nil {
 		t.Fatalf("get %s: %v", k, err)
 	}
-	defer closer.Close()
-	return string(v), true
+	return string(v), ok
 }
 
 // crashAndReopen simulates power loss of the store's process: the clone
@@ -255,7 +253,7 @@ func (s *faultStore) crashAndReopen(unsyncedPct int, rng *rand.Rand) *faultStore
 func (s *faultStore) checkAcked() {
 	s.t.Helper()
 	for k, v := range s.acked {
-		if got, ok := get(s.t, s.db.Pebble(), k); !ok || got != v {
+		if got, ok := get(s.t, s.db, k); !ok || got != v {
 			s.t.Fatalf("acknowledged key %s: got %q (present %v), want %q", k, got, ok, v)
 		}
 	}
@@ -267,7 +265,7 @@ func (s *faultStore) checkAtomic(keys []string, v string) (present bool) {
 	s.t.Helper()
 	n := 0
 	for _, k := range keys {
-		if got, ok := get(s.t, s.db.Pebble(), k); ok {
+		if got, ok := get(s.t, s.db, k); ok {
 			if got != v {
 				s.t.Fatalf("key %s of the failed batch: %q, want %q", k, got, v)
 			}
@@ -507,7 +505,7 @@ func TestFaultManifest(t *testing.T) {
 			}
 			defer db.Close()
 			for i := range manifestAcked {
-				if v, ok := get(t, db.Pebble(), fmt.Sprintf("m-%06d", i)); !ok || v != "acked" {
+				if v, ok := get(t, db, fmt.Sprintf("m-%06d", i)); !ok || v != "acked" {
 					t.Fatalf("acknowledged key %d lost after the MANIFEST fault", i)
 				}
 			}
@@ -552,7 +550,7 @@ func TestPowerLossConcurrent(t *testing.T) {
 		}
 		// Everything acknowledged so far survived the previous crash.
 		for k, v := range acked {
-			if got, ok := get(t, db.Pebble(), k); !ok || got != v {
+			if got, ok := get(t, db, k); !ok || got != v {
 				t.Fatalf("generation %d: acknowledged key %s = %q (present %v), want %q", gen, k, got, ok, v)
 			}
 		}
@@ -560,7 +558,7 @@ func TestPowerLossConcurrent(t *testing.T) {
 		for _, tag := range started {
 			n := 0
 			for j := range batchSize {
-				if v, ok := get(t, db.Pebble(), fmt.Sprintf("%s/%d", tag, j)); ok && v == tag {
+				if v, ok := get(t, db, fmt.Sprintf("%s/%d", tag, j)); ok && v == tag {
 					n++
 				}
 			}
@@ -586,11 +584,13 @@ func TestPowerLossConcurrent(t *testing.T) {
 					mu.Lock()
 					started = append(started, tag)
 					mu.Unlock()
-					b := db.Pebble().NewBatch()
+					b := db.NewBatch()
 					for j := range batchSize {
-						_ = b.Set(fmt.Appendf(nil, "%s/%d", tag, j), []byte(tag), nil)
+						_ = b.Set(fmt.Appendf(nil, "%s/%d", tag, j), []byte(tag))
 					}
-					if err := b.Commit(pebble.Sync); err != nil {
+					err := b.Commit(true)
+					_ = b.Close()
+					if err != nil {
 						t.Errorf("commit %s: %v", tag, err)
 						return
 					}

@@ -67,7 +67,7 @@ func startFuzzServer(f *testing.F) (string, func() error) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	tdb := txn.New(db.Pebble(), txn.Options{})
+	tdb := txn.New(db, txn.Options{})
 	cat, err := catalog.Load(tdb)
 	if err != nil {
 		f.Fatal(err)

@@ -29,7 +29,7 @@ func benchSession(b testing.TB, n int) *sql.Session {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	tdb := txn.New(db.Pebble(), txn.Options{})
+	tdb := txn.New(db, txn.Options{})
 	cat, err := catalog.Load(tdb)
 	if err != nil {
 		b.Fatal(err)

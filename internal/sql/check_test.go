@@ -25,7 +25,7 @@ func newTestEngine(t *testing.T) (*Engine, *Session) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	tdb := txn.New(db.Pebble(), txn.Options{})
+	tdb := txn.New(db, txn.Options{})
 	cat, err := catalog.Load(tdb)
 	if err != nil {
 		t.Fatal(err)
@@ -218,7 +218,7 @@ func checkCorruptFixture(t *testing.T) (*Session, *table.Table, *pebble.DB) {
 	t.Helper()
 	eng, s := newCheckEngine(t)
 	def := eng.Cat.Table("d", "t")
-	return s, eng.Store.Open(def), eng.DB.KV()
+	return s, eng.Store.Open(def), eng.DB.KV().Pebble()
 }
 
 // checkIndexKeys returns the raw keys of index ix, in order.
@@ -345,7 +345,7 @@ func TestCheckTableUniqueDuplicate(t *testing.T) {
 func TestCheckTableHiddenPK(t *testing.T) {
 	eng, s := newCheckEngine(t)
 	tbl := eng.Store.Open(eng.Cat.Table("d", "h"))
-	pdb := eng.DB.KV()
+	pdb := eng.DB.KV().Pebble()
 	pks := checkIndexKeys(t, pdb, tbl.Def.Primary())
 	if len(pks) != 4 {
 		t.Fatalf("h has %d rows, want 4", len(pks))

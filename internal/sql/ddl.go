@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cockroachdb/pebble/v2"
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
@@ -738,7 +737,7 @@ func (s *Session) buildIndexEntries(ctx context.Context, d *catalog.DDL, old *ca
 // putSecondaryEntry writes row's entry of secondary index ix into a DDL
 // batch; seen (nil for non-unique indexes) holds the unique prefixes
 // written so far, for the 1062 check. kb is a reusable key buffer.
-func putSecondaryEntry(b *pebble.Batch, t *table.Table, ix *catalog.Index, row Row, pk []byte, seen map[string]bool, kb []byte) ([]byte, error) {
+func putSecondaryEntry(b *txn.Batch, t *table.Table, ix *catalog.Index, row Row, pk []byte, seen map[string]bool, kb []byte) ([]byte, error) {
 	kb, n, hasNull, err := t.SecondaryKey(kb[:0], ix, row, pk)
 	if err != nil {
 		return kb, err
@@ -750,7 +749,7 @@ func putSecondaryEntry(b *pebble.Batch, t *table.Table, ix *catalog.Index, row R
 		}
 		seen[p] = true
 	}
-	return kb, b.Set(kb, nil, nil)
+	return kb, b.Set(kb, nil)
 }
 
 func dupEntryText(t *catalog.Table, ix *catalog.Index, row Row) string {
@@ -859,7 +858,7 @@ func (s *Session) rebuildTable(ctx context.Context, d *catalog.DDL, old, nt *cat
 		if err != nil {
 			return err
 		}
-		if err := b.Set(pk, vb, nil); err != nil {
+		if err := b.Set(pk, vb); err != nil {
 			return err
 		}
 		for i, ix := range nt.Indexes[1:] {

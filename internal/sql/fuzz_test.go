@@ -96,7 +96,7 @@ func newFuzzEngine(t *testing.T) (*sql.Engine, func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tdb := txn.New(db.Pebble(), txn.Options{})
+	tdb := txn.New(db, txn.Options{})
 	cat, err := catalog.Load(tdb)
 	if err != nil {
 		t.Fatal(err)

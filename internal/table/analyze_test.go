@@ -41,7 +41,7 @@ func openEnv(t *testing.T, fs vfs.FS) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db := txn.New(k.Pebble(), txn.Options{})
+	db := txn.New(k, txn.Options{})
 	cat, err := catalog.Load(db)
 	if err != nil {
 		t.Fatal(err)

@@ -5,8 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/cockroachdb/pebble/v2"
-
+	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/txn/lock"
 )
 
@@ -28,39 +27,34 @@ type Options struct {
 
 // DB is the transactional store.
 type DB struct {
-	kv     *pebble.DB
+	kv     *kv.DB
 	locks  *lock.Manager
 	opts   Options
 	nextID atomic.Uint64
-	// writeOpts is pebble.Sync unless Options.NoSync.
-	writeOpts *pebble.WriteOptions
+	// sync is !Options.NoSync: commits wait for the WAL fsync.
+	sync bool
 	// flusher flushes the memtable when iterators skip many versions.
 	flusher versionFlusher
 }
 
-// New wraps an open Pebble database.
-func New(kv *pebble.DB, opts Options) *DB {
+// New wraps an open store.
+func New(store *kv.DB, opts Options) *DB {
 	if opts.MaxTxnBytes <= 0 {
 		opts.MaxTxnBytes = 256 << 20
 	}
 	if opts.MaxLocks <= 0 {
 		opts.MaxLocks = 4 << 20
 	}
-	db := &DB{
-		kv:        kv,
-		locks:     lock.NewManager(lock.Options{MaxLocks: opts.MaxLocks}),
-		opts:      opts,
-		writeOpts: pebble.Sync,
+	return &DB{
+		kv:    store,
+		locks: lock.NewManager(lock.Options{MaxLocks: opts.MaxLocks}),
+		opts:  opts,
+		sync:  !opts.NoSync,
 	}
-	if opts.NoSync {
-		db.writeOpts = pebble.NoSync
-	}
-	return db
 }
 
-// KV returns the underlying Pebble database (for DDL bulk operations,
-// metrics and backups).
-func (db *DB) KV() *pebble.DB { return db.kv }
+// KV returns the underlying store (for metrics and backups).
+func (db *DB) KV() *kv.DB { return db.kv }
 
 // Locks returns the lock manager (for statistics).
 func (db *DB) Locks() *lock.Manager { return db.locks }
@@ -77,10 +71,18 @@ func (db *DB) Begin(ctx context.Context, iso Isolation, lockTimeout time.Duratio
 	return t
 }
 
+// Batch is a write batch applied outside any transaction by ApplyBatch: all
+// of its writes or none.
+type Batch = kv.Batch
+
+// NewBatch returns an empty batch for ApplyBatch.
+func (db *DB) NewBatch() *Batch { return db.kv.NewBatch() }
+
 // ApplyBatch commits a batch outside any transaction (used by DDL, which holds
-// the schema lock, and by bulk back-fills).
-func (db *DB) ApplyBatch(b *pebble.Batch) error {
-	return b.Commit(db.writeOpts)
+// the schema lock, and by bulk back-fills), as durably as a transaction
+// commit (see Options.NoSync). The caller still closes the batch.
+func (db *DB) ApplyBatch(b *Batch) error {
+	return b.Commit(db.sync)
 }
 
 // Isolation is a transaction isolation level.

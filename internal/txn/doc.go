@@ -1,13 +1,14 @@
-// Package txn implements strata's transactions on top of Pebble.
+// Package txn implements strata's transactions on top of package kv (a
+// Pebble database; only kv imports Pebble).
 //
 // # Basics
 //
 // A Txn buffers its writes in memory (an ordered tree of pending puts and
-// deletes) and applies them to Pebble as one batch at commit, synced to the WAL
-// by default. Reads come in two flavours:
+// deletes) and applies them as one kv.Batch at commit, synced to the WAL by
+// default. Reads come in two flavours:
 //
 //   - snapshot reads (plain SELECT): the transaction's own writes merged over a
-//     Pebble snapshot taken at the first read (REPEATABLE READ) or at the start
+//     kv.Snapshot taken at the first read (REPEATABLE READ) or at the start
 //     of each statement (READ COMMITTED);
 //   - current reads (UPDATE, DELETE, INSERT duplicate checks, SELECT ... FOR
 //     UPDATE/SHARE): the transaction's own writes merged over the latest

@@ -14,7 +14,7 @@ import (
 func TestCommitSurvivesReopen(t *testing.T) {
 	dir := t.TempDir()
 	s := openKV(t, nil, dir)
-	db := txn.New(s.Pebble(), txn.Options{})
+	db := txn.New(s.DB, txn.Options{})
 	for i := 0; i < 50; i++ {
 		commitKVs(t, db, key(i), val(i, 0))
 	}
@@ -35,7 +35,7 @@ func TestCommitSurvivesReopen(t *testing.T) {
 	}
 
 	s2 := openKV(t, nil, dir)
-	db2 := txn.New(s2.Pebble(), txn.Options{})
+	db2 := txn.New(s2.DB, txn.Options{})
 	got := readAll(t, db2)
 	if !equalStrings(got, want) {
 		t.Fatalf("after reopen:\n got  %q\n want %q", got, want)
@@ -73,7 +73,7 @@ func TestPowerLossSynced(t *testing.T) {
 
 	crashed := fs.CrashClone(vfs.CrashCloneCfg{UnsyncedDataPercent: 0})
 	s := openKV(t, crashed, "/db")
-	got := readAll(t, txn.New(s.Pebble(), txn.Options{}))
+	got := readAll(t, txn.New(s.DB, txn.Options{}))
 	if len(got) != len(want) {
 		t.Fatalf("after power loss: %d keys, want %d: %q", len(got), len(want), got)
 	}
@@ -115,7 +115,7 @@ func TestPowerLossNoSync(t *testing.T) {
 		t.Helper()
 		s := openKV(t, fs, "/db")
 		defer s.Close()
-		got := readAll(t, txn.New(s.Pebble(), txn.Options{}))
+		got := readAll(t, txn.New(s.DB, txn.Options{}))
 		var keys, pairs []int
 		for _, kv := range got {
 			k, _ := splitKV(kv)

@@ -58,7 +58,7 @@ func openMem(t *testing.T, opts txn.Options) (*txn.DB, *vfs.MemFS) {
 	t.Helper()
 	fs := vfs.NewCrashableMem()
 	k := openKV(t, fs, "/db")
-	return txn.New(k.Pebble(), opts), fs
+	return txn.New(k.DB, opts), fs
 }
 
 func bg() context.Context { return context.Background() }

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/cockroachdb/pebble/v2"
+	"github.com/strata-db/strata/internal/kv"
 )
 
 // IterOptions select the range and view of an Iterator.
@@ -24,7 +24,7 @@ type IterOptions struct {
 // Halloween problem in UPDATE scans). Key and Value are valid until Next.
 type Iterator struct {
 	db      *DB
-	it      *pebble.Iterator
+	it      *kv.Iterator
 	itValid bool
 	pending []*item
 	pos     int
@@ -43,9 +43,9 @@ func (t *Txn) NewIter(o IterOptions) (*Iterator, error) {
 	if t.done {
 		return nil, ErrDone
 	}
-	iopts := &pebble.IterOptions{LowerBound: o.Lower, UpperBound: o.Upper}
+	iopts := kv.IterOptions{Lower: o.Lower, Upper: o.Upper}
 	var (
-		pit *pebble.Iterator
+		pit *kv.Iterator
 		err error
 	)
 	if o.Latest {
@@ -132,9 +132,9 @@ func (i *Iterator) settle() {
 			i.curKey, i.curVal, i.valid, i.fromKV = p.key, p.value, true, false
 			return
 		default:
-			v, err := i.it.ValueAndErr()
-			if err != nil {
-				i.err = err
+			v, ok := i.it.Value()
+			if !ok {
+				i.err = i.it.Error()
 				i.valid = false
 				return
 			}
@@ -170,8 +170,7 @@ func (i *Iterator) Error() error { return i.err }
 
 // Close releases the iterator.
 func (i *Iterator) Close() error {
-	st := i.it.Stats()
-	i.db.noteIterator(&st)
+	i.db.noteIterator(i.it.StepStats())
 	err := i.it.Close()
 	if i.err != nil {
 		return i.err

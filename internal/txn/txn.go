@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cockroachdb/pebble/v2"
 	"github.com/google/btree"
 
+	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/txn/lock"
 )
 
@@ -63,7 +63,7 @@ type Txn struct {
 	// LockTimeout is innodb_lock_wait_timeout for this transaction.
 	LockTimeout time.Duration
 
-	snap  *pebble.Snapshot
+	snap  *kv.Snapshot
 	buf   *btree.BTreeG[*item]
 	bytes int64
 
@@ -98,7 +98,7 @@ func (t *Txn) HasWrites() bool { return t.buf != nil && t.buf.Len() > 0 }
 func (t *Txn) BufferedBytes() int64 { return t.bytes }
 
 // snapshot returns the read snapshot, taking it on first use.
-func (t *Txn) snapshot() *pebble.Snapshot {
+func (t *Txn) snapshot() *kv.Snapshot {
 	if t.snap == nil {
 		t.snap = t.db.kv.NewSnapshot()
 	}
@@ -173,25 +173,19 @@ func (t *Txn) get(key []byte, latest bool) ([]byte, bool, error) {
 		t.probe.key = nil
 	}
 	var (
-		v      []byte
-		closer interface{ Close() error }
-		err    error
+		v     []byte
+		found bool
+		err   error
 	)
 	if latest {
-		v, closer, err = t.db.kv.Get(key)
+		v, found, err = t.db.kv.Get(key)
 	} else {
-		v, closer, err = t.snapshot().Get(key)
-	}
-	if err == pebble.ErrNotFound {
-		return nil, false, nil
+		v, found, err = t.snapshot().Get(key)
 	}
 	if err != nil {
 		return nil, false, fmt.Errorf("txn get: %w", err)
 	}
-	out := make([]byte, len(v))
-	copy(out, v)
-	_ = closer.Close()
-	return out, true, nil
+	return v, found, nil
 }
 
 // Set buffers a put.
@@ -355,14 +349,14 @@ func (t *Txn) Commit() error {
 		b := t.db.kv.NewBatchWithSize(int(t.bytes))
 		t.buf.Ascend(func(it *item) bool {
 			if it.del {
-				err = b.Delete(it.key, nil)
+				err = b.Delete(it.key)
 			} else {
-				err = b.Set(it.key, it.value, nil)
+				err = b.Set(it.key, it.value)
 			}
 			return err == nil
 		})
 		if err == nil {
-			err = b.Commit(t.db.writeOpts)
+			err = b.Commit(t.db.sync)
 		}
 		_ = b.Close()
 		if err != nil {

@@ -4,19 +4,20 @@ import (
 	"context"
 	"testing"
 
-	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
+
+	"github.com/strata-db/strata/internal/kv"
 )
 
 // TestUndoLogBounded checks the undo log's memory directly: records are kept
 // only while a statement is open or a savepoint may need them.
 func TestUndoLogBounded(t *testing.T) {
-	pdb, err := pebble.Open("/db", &pebble.Options{FS: vfs.NewMem()})
+	store, err := kv.Open(kv.Options{Dir: "/db", FS: vfs.NewMem()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pdb.Close()
-	db := New(pdb, Options{})
+	defer store.Close()
+	db := New(store, Options{})
 	tx := db.Begin(context.Background(), RepeatableRead, 0)
 	defer tx.Rollback()
 

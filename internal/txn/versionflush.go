@@ -4,7 +4,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/cockroachdb/pebble/v2"
+	"github.com/strata-db/strata/internal/kv"
 )
 
 // Read-triggered memtable flushes.
@@ -46,11 +46,9 @@ type versionFlusher struct {
 }
 
 // noteIterator records the work of a closing iterator.
-func (db *DB) noteIterator(s *pebble.IteratorStats) {
-	internal := s.ForwardStepCount[pebble.InternalIterCall] + s.ReverseStepCount[pebble.InternalIterCall]
-	visible := s.ForwardStepCount[pebble.InterfaceCall] + s.ReverseStepCount[pebble.InterfaceCall] +
-		s.ForwardSeekCount[pebble.InterfaceCall] + s.ReverseSeekCount[pebble.InterfaceCall]
-	skipped := internal - visible
+func (db *DB) noteIterator(s kv.StepStats) {
+	visible := s.Visible
+	skipped := s.Internal - visible
 	if skipped < skipReportMin || skipped < skipReportRatio*visible {
 		return
 	}

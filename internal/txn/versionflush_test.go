@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cockroachdb/pebble/v2"
-
 	"github.com/strata-db/strata/internal/txn"
 )
 
@@ -21,14 +19,15 @@ func TestScanOverManyVersionsFlushesMemtable(t *testing.T) {
 	b := kvdb.NewBatch()
 	for v := 0; v < versions; v++ {
 		for k := 0; k < keys; k++ {
-			if err := b.Set(fmt.Appendf(nil, "k%03d", k), fmt.Appendf(nil, "value-%06d", v), nil); err != nil {
+			if err := b.Set(fmt.Appendf(nil, "k%03d", k), fmt.Appendf(nil, "value-%06d", v)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		// One commit per round, so every round is a new version.
-		if err := b.Commit(pebble.NoSync); err != nil {
+		if err := b.Commit(false); err != nil {
 			t.Fatal(err)
 		}
+		_ = b.Close()
 		b = kvdb.NewBatch()
 	}
 	_ = b.Close()
