@@ -224,7 +224,14 @@ func (s *Session) explainSource(ex *execCtx, sc *scope, srcs []*tableSource, i i
 	case r.typ == "const" || r.typ == "eq_ref":
 		r.rows = "1"
 	case outerRef:
-		r.rows = "1" // depends on the outer row: no estimate without statistics
+		// Depends on the outer row: the rows per key value from the
+		// statistics (MySQL's rec_per_key), 1 without them.
+		r.rows = "1"
+		if st := s.eng.Cat.Stats(src.def); st != nil {
+			if d, ok := st.Distinct(ap.ix, len(ap.eq)); ok && d > 0 {
+				r.rows = strconv.FormatInt(max(1, (st.RowCount()+d/2)/d), 10)
+			}
+		}
 	default:
 		r.rows = s.estimateRows(ex, src)
 	}

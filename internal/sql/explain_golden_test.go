@@ -1,0 +1,110 @@
+package sql
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+)
+
+// TestExplainGolden runs the golden plan files in testdata/explain
+// (datadriven format): `exec` runs its input's statements (one per line, a
+// line ending in `\` continues on the next), `explain` prints EXPLAIN of
+// its input as an aligned table, `query` prints a query's rows. Rewrite the
+// expected outputs with
+//
+//	go test ./internal/sql -run TestExplainGolden -rewrite
+//
+// and review the diff: a changed plan is a changed behaviour.
+func TestExplainGolden(t *testing.T) {
+	datadriven.Walk(t, "testdata/explain", func(t *testing.T, path string) {
+		_, s := newTestEngine(t)
+		checkExec(t, s, "CREATE DATABASE d", "USE d")
+		datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
+			switch td.Cmd {
+			case "exec":
+				for _, q := range goldenStatements(td.Input) {
+					if _, err := s.Query(context.Background(), q); err != nil {
+						return fmt.Sprintf("error: %s: %v\n", q, err)
+					}
+				}
+				return ""
+			case "explain":
+				return goldenRun(s, "EXPLAIN "+strings.Join(goldenStatements(td.Input), " "), true)
+			case "query":
+				return goldenRun(s, strings.Join(goldenStatements(td.Input), " "), false)
+			}
+			t.Fatalf("%s: unknown command %q", td.Pos, td.Cmd)
+			return ""
+		})
+	})
+}
+
+// goldenStatements splits a test input into statements: one per line, a
+// line ending in a backslash continued on the next.
+func goldenStatements(in string) []string {
+	var out []string
+	var cur strings.Builder
+	for _, line := range strings.Split(in, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if cont, ok := strings.CutSuffix(line, `\`); ok {
+			cur.WriteString(strings.TrimSpace(cont) + " ")
+			continue
+		}
+		cur.WriteString(line)
+		out = append(out, cur.String())
+		cur.Reset()
+	}
+	return out
+}
+
+// goldenRun formats a statement's result as a table with aligned columns
+// (with a header when header is set), or its error.
+func goldenRun(s *Session, q string, header bool) string {
+	res, err := s.Query(context.Background(), q)
+	if err != nil {
+		return fmt.Sprintf("error: %v\n", err)
+	}
+	var rows [][]string
+	if header {
+		var h []string
+		for _, f := range res.Fields {
+			h = append(h, f.Name)
+		}
+		rows = append(rows, h)
+	}
+	for _, r := range res.Rows {
+		var line []string
+		for _, v := range r {
+			if v.IsNull() {
+				line = append(line, "NULL")
+			} else {
+				line = append(line, v.ToString())
+			}
+		}
+		rows = append(rows, line)
+	}
+	width := map[int]int{}
+	for _, r := range rows {
+		for i, c := range r {
+			width[i] = max(width[i], len(c))
+		}
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		for i, c := range r {
+			if i == len(r)-1 {
+				b.WriteString(c)
+			} else {
+				fmt.Fprintf(&b, "%-*s  ", width[i], c)
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
