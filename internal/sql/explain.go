@@ -172,7 +172,9 @@ func (s *Session) explainSource(ex *execCtx, sc *scope, srcs []*tableSource, i i
 		// A hash join: the table is scanned once (MySQL 8's wording).
 		r.typ = "ALL"
 		r.rows = s.estimateRows(ex, src)
-		r.extra = append(r.extra, "Using where", "Using join buffer (hash join)")
+		r.extra = append(r.extra, "Using where")
+		r.extra = append(r.extra, semiExtra(srcs, i)...)
+		r.extra = append(r.extra, "Using join buffer (hash join)")
 		return r
 	}
 	if k := src.vkey; k != nil {
@@ -249,7 +251,25 @@ func (s *Session) explainSource(ex *execCtx, sc *scope, srcs []*tableSource, i i
 	if ap.reverse && r.typ != "ALL" {
 		r.extra = append(r.extra, "Backward index scan")
 	}
+	r.extra = append(r.extra, semiExtra(srcs, i)...)
 	return r
+}
+
+// semiExtra is EXPLAIN's note on a semi- or anti-joined table (MySQL 8's
+// wording): FirstMatch names the query's table whose next row is read once
+// a row matched; "Not exists" marks an antijoin.
+func semiExtra(srcs []*tableSource, i int) []string {
+	switch {
+	case srcs[i].semi == semiJoin:
+		for k := i - 1; k >= 0; k-- {
+			if srcs[k].semi == semiNone {
+				return []string{"FirstMatch(" + srcs[k].alias + ")"}
+			}
+		}
+	case srcs[i].semi == antiJoin:
+		return []string{"Not exists"}
+	}
+	return nil
 }
 
 // accessType is MySQL's name for the path's access method. outerRef: an

@@ -27,6 +27,9 @@ type scopeCol struct {
 	colIdx    int
 	typ       evalengine.Type
 	field     *querypb.Field
+	// hidden: a semi-joined table's column, resolved only by its
+	// table's internal name (semijoin.go).
+	hidden bool
 }
 
 // scope resolves column names to offsets in the row an expression sees.
@@ -52,7 +55,7 @@ func (sc *scope) resolve(name *sqlparser.ColName) (int, error) {
 		if !strings.EqualFold(c.name, col) {
 			continue
 		}
-		if qual != "" && c.table != qual {
+		if qual != "" && c.table != qual || c.hidden && qual == "" {
 			continue
 		}
 		if qdb != "" && c.db != qdb {
@@ -116,6 +119,16 @@ func (sc *scope) addVirtual(t *catalog.Table, alias string, types []evalengine.T
 			f.Table = alias
 		}
 		sc.cols = append(sc.cols, scopeCol{table: alias, name: c.Name, tbl: t, colIdx: i, typ: types[i], field: f})
+	}
+}
+
+// addHidden appends the columns of a semi-joined table under its internal
+// name, visible only to references qualified with it.
+func (sc *scope) addHidden(t *catalog.Table, name string) {
+	from := len(sc.cols)
+	sc.addTable(t, name)
+	for i := from; i < len(sc.cols); i++ {
+		sc.cols[i].hidden = true
 	}
 }
 

@@ -13,12 +13,16 @@ import (
 
 // fromItem is a table of the FROM clause before planning.
 type fromItem struct {
-	def     *catalog.Table
-	alias   string
-	hints   indexHints
-	outer   bool             // right side of a LEFT JOIN
-	on      []sqlparser.Expr // its ON conditions (LEFT JOIN only)
-	virtual func(ex *execCtx) ([]Row, error)
+	def   *catalog.Table
+	alias string
+	hints indexHints
+	outer bool             // right side of a LEFT JOIN
+	on    []sqlparser.Expr // its ON conditions (LEFT JOIN, semi-join)
+	// semi: the table of a semi- or anti-join (semijoin.go), whose columns
+	// are in the scope under scopeName.
+	semi      semiKind
+	scopeName string
+	virtual   func(ex *execCtx) ([]Row, error)
 	// types of a derived table's columns (nil for stored tables).
 	types []evalengine.Type
 }

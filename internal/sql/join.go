@@ -28,6 +28,9 @@ type tableSource struct {
 	// enforce (EXPLAIN's "Using where").
 	residual int
 	outer    bool // LEFT JOIN: emit a NULL row when nothing matches
+	// semi: a semi-join stops at the first row that matches; an anti-join
+	// (also outer) rejects the outer rows when one matches (semijoin.go).
+	semi semiKind
 	// covering: no column of this table is needed (COUNT(*)): secondary
 	// index scans skip the row lookup.
 	covering bool
@@ -398,6 +401,12 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 				j.unlockMiss(ex, src, l)
 				continue
 			}
+			if src.semi == antiJoin {
+				// A match: the outer rows are not wanted.
+				l.matched, l.done = true, true
+				i--
+				continue
+			}
 			l.matched = true
 			pass, err = j.passes(ex, src.filter)
 			if err != nil {
@@ -406,6 +415,9 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 			if !pass {
 				j.unlockMiss(ex, src, l)
 				continue
+			}
+			if src.semi == semiJoin {
+				l.done = true // first match: the outer rows once
 			}
 		}
 		if i == n-1 {

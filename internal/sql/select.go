@@ -126,9 +126,39 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	sc.coalesced = fb.using
 	c := &compiler{s: s, sc: sc, names: &p.bindNames, ctx: ctx, outer: outer}
 
+	// EXISTS, NOT EXISTS and IN subqueries of the WHERE clause that can be
+	// semi- or anti-joins become tables of the join (semijoin.go), after
+	// the query's own nReg tables.
+	where := splitAnd(whereExpr(sel.Where))
+	nReg := len(fb.items)
+	var semiDeps []uint64
+	if p.lock == lockNone && nReg > 0 {
+		var semis []*fromItem
+		if where, semis = c.semiJoins(where, sc); len(semis) > 0 {
+			sel.Where = sqlparser.NewWhere(sqlparser.WhereClause, sqlparser.AndExpressions(where...))
+			for _, it := range semis {
+				offs = append(offs, len(sc.cols))
+				sc.addHidden(it.def, it.scopeName)
+				fb.items = append(fb.items, it)
+			}
+			p.width = len(sc.cols)
+			for k, it := range semis {
+				var set uint64
+				for _, e := range it.on {
+					s, err := referencedSet(e, sc, offs, outer)
+					if err != nil {
+						return nil, err
+					}
+					set |= s
+				}
+				semiDeps = append(semiDeps, set&^(1<<(nReg+k)))
+			}
+		}
+	}
+
 	// WHERE and inner-join ON conditions, assigned to the earliest level
 	// (in execution order) where all their columns are available.
-	conds := append(splitAnd(whereExpr(sel.Where)), fb.where...)
+	conds := append(where, fb.where...)
 	conds = append(conds, orCommonConjuncts(conds)...)
 	condSets := make([]uint64, len(conds))
 	sc.where = "where clause"
@@ -148,8 +178,9 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	})
 	conds, condSets = append(conds, implied...), append(condSets, impliedSets...)
 	// order[k] is the item executed at level k; pos is its inverse.
-	order := joinOrder(fb.items, condSets, sel.StraightJoinHint || fb.straight,
+	order := joinOrder(fb.items[:nReg], condSets, sel.StraightJoinHint || fb.straight,
 		&joinCostInput{s: s, c: c, sc: sc, offs: offs, outer: outer, conds: conds, sets: condSets})
+	order = semiOrder(order, nReg, semiDeps)
 	pos := make([]int, len(order))
 	for k, i := range order {
 		pos[i] = k
@@ -197,13 +228,14 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	needCols := neededColumns(sel, sc)
 	for lvl, i := range order {
 		it := fb.items[i]
-		src := &tableSource{def: it.def, alias: it.alias, off: offs[i], width: it.def.ColumnCount(), outer: it.outer, virtual: it.virtual}
+		src := &tableSource{def: it.def, alias: it.alias, off: offs[i], width: it.def.ColumnCount(), outer: it.outer || it.semi == antiJoin, semi: it.semi, virtual: it.virtual}
+		joined := it.outer || it.semi != semiNone // conditions in it.on
 		if it.virtual == nil {
 			src.tbl = s.eng.Store.Open(it.def)
 		}
 		// Conditions usable for this table's access path.
 		var usable []sqlparser.Expr
-		if it.outer {
+		if joined {
 			usable = append(usable, it.on...)
 		} else {
 			usable = append(usable, levelConds[lvl]...)
@@ -233,7 +265,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 				return nil, err
 			}
 			src.path = ap
-			src.covering = !needCols[i] && p.lock == lockNone
+			src.covering = !needCols[i] && p.lock == lockNone && it.semi == semiNone
 			if lvl > 0 && p.lock == lockNone && ap.wholeTable() {
 				// No index serves the join: a hash join (join_hash.go)
 				// when an equality with the tables before gives a key.
@@ -255,7 +287,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		}
 		var consumed []sqlparser.Expr
 		if src.path != nil && len(src.path.consumed) > 0 && p.lock == lockNone {
-			if it.outer {
+			if joined {
 				onConds, consumed = splitConsumed(onConds, src.path.consumed)
 			} else {
 				filterConds, consumed = splitConsumed(filterConds, src.path.consumed)
@@ -301,7 +333,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			seenUsing := map[string]bool{}
 			for i := 0; i < p.width; i++ {
 				col := &sc.cols[i]
-				if qual != "" && col.table != qual {
+				if qual != "" && col.table != qual || col.hidden {
 					continue
 				}
 				if qual == "" && sc.coalesced[strings.ToLower(col.name)] {
