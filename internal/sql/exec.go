@@ -45,6 +45,9 @@ type execCtx struct {
 	// (subquery_decorrelate.go), shared with its subqueries' contexts;
 	// created by the first subquery run.
 	decor map[*decorrelated]*decorState
+	// analyze, for EXPLAIN ANALYZE, collects the join's counts of the
+	// statement's plan (explain_tree.go).
+	analyze *analyzeRun
 }
 
 func (s *Session) newExecCtx(ctx context.Context, tx *txn.Txn, bv map[string]*querypb.BindVariable) *execCtx {

@@ -45,6 +45,17 @@ func (s *Session) execExplain(ctx context.Context, st *sqlparser.ExplainStmt) (*
 	default:
 		return nil, unsupportedErr("EXPLAIN of this statement")
 	}
+	switch st.Type {
+	case sqlparser.EmptyType, sqlparser.TraditionalType:
+	case sqlparser.TreeType, sqlparser.AnalyzeType:
+		sel, ok := st.Statement.(*sqlparser.Select)
+		if !ok {
+			return nil, unsupportedErr("EXPLAIN FORMAT=TREE and EXPLAIN ANALYZE of UPDATE and DELETE")
+		}
+		return s.explainTree(ctx, sel, st.Type == sqlparser.AnalyzeType)
+	default:
+		return nil, unsupportedErr("EXPLAIN FORMAT=%s", strings.ToUpper(st.Type.ToString()))
+	}
 	tx := s.txnForStatement(ctx)
 	tx.BeginStatement()
 	ex := s.newExecCtx(ctx, tx, nil)

@@ -3,6 +3,7 @@ package sql
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -12,7 +13,9 @@ import (
 // TestExplainGolden runs the golden plan files in testdata/explain
 // (datadriven format): `exec` runs its input's statements (one per line, a
 // line ending in `\` continues on the next), `explain` prints EXPLAIN of
-// its input as an aligned table, `query` prints a query's rows. Rewrite the
+// its input as an aligned table (`explain tree`: FORMAT=TREE; `explain
+// analyze`: EXPLAIN ANALYZE with its times masked), `query` prints a
+// query's rows. Rewrite the
 // expected outputs with
 //
 //	go test ./internal/sql -run TestExplainGolden -rewrite
@@ -32,7 +35,15 @@ func TestExplainGolden(t *testing.T) {
 				}
 				return ""
 			case "explain":
-				return goldenRun(s, "EXPLAIN "+strings.Join(goldenStatements(td.Input), " "), true)
+				q := strings.Join(goldenStatements(td.Input), " ")
+				switch {
+				case td.HasArg("tree"):
+					return goldenTree(s, "EXPLAIN FORMAT=TREE "+q)
+				case td.HasArg("analyze"):
+					// Times vary: masked.
+					return actualTime.ReplaceAllString(goldenTree(s, "EXPLAIN ANALYZE "+q), "actual time=T")
+				}
+				return goldenRun(s, "EXPLAIN "+q, true)
 			case "query":
 				return goldenRun(s, strings.Join(goldenStatements(td.Input), " "), false)
 			}
@@ -40,6 +51,20 @@ func TestExplainGolden(t *testing.T) {
 			return ""
 		})
 	})
+}
+
+var actualTime = regexp.MustCompile(`actual time=[0-9.]+\.\.[0-9.]+`)
+
+// goldenTree returns the single cell of an EXPLAIN FORMAT=TREE or ANALYZE.
+func goldenTree(s *Session, q string) string {
+	res, err := s.Query(context.Background(), q)
+	if err != nil {
+		return fmt.Sprintf("error: %v\n", err)
+	}
+	if len(res.Rows) != 1 || len(res.Rows[0]) != 1 || len(res.Fields) != 1 || res.Fields[0].Name != "EXPLAIN" {
+		return fmt.Sprintf("not one EXPLAIN cell: %d rows\n", len(res.Rows))
+	}
+	return res.Rows[0][0].ToString()
 }
 
 // goldenStatements splits a test input into statements: one per line, a

@@ -1,8 +1,11 @@
 package sql
 
 import (
+	"time"
+
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
+	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/table"
@@ -25,8 +28,10 @@ type tableSource struct {
 	// ranges were widened at execution.
 	rangeFilter []*cexpr
 	// residual counts the conditions at this level the key ranges do not
-	// enforce (EXPLAIN's "Using where").
+	// enforce (EXPLAIN's "Using where"); conds are they (EXPLAIN
+	// FORMAT=TREE's filter).
 	residual int
+	conds    []sqlparser.Expr
 	outer    bool // LEFT JOIN: emit a NULL row when nothing matches
 	// semi: a semi-join stops at the first row that matches; an anti-join
 	// (also outer) rejects the outer rows when one matches (semijoin.go).
@@ -54,6 +59,8 @@ type joinIter struct {
 	// reads counts Handler_read_*; added to the session's at close.
 	reads handlerCounts
 	s     *Session
+	// stats, for EXPLAIN ANALYZE only, counts each level's work.
+	stats *joinStats
 }
 
 type joinLevel struct {
@@ -88,7 +95,11 @@ type joinLevel struct {
 }
 
 func newJoinIter(ex *execCtx, srcs []*tableSource, width int, lock lockMode) *joinIter {
-	return &joinIter{srcs: srcs, lock: lock, cur: make(Row, width), level: make([]joinLevel, len(srcs)), s: ex.s}
+	j := &joinIter{srcs: srcs, lock: lock, cur: make(Row, width), level: make([]joinLevel, len(srcs)), s: ex.s}
+	if a := ex.analyze; a != nil && len(srcs) > 0 && a.first == srcs[0] {
+		j.stats = a.start(len(srcs))
+	}
+	return j
 }
 
 // open positions level i for the current outer row.
@@ -100,6 +111,9 @@ func (j *joinIter) open(ex *execCtx, i int) error {
 		l.scan = nil
 	}
 	l.ri, l.matched, l.done, l.nulled, l.pointed, l.hashed = 0, false, false, false, false, false
+	if j.stats != nil {
+		j.stats.opened(i)
+	}
 	if src.virtual != nil || src.vkey != nil && !l.hashOff {
 		var rows []Row
 		if src.virtual != nil {
@@ -363,6 +377,9 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 			if err != nil {
 				return nil, false, err
 			}
+			if j.stats != nil {
+				j.stats.fetched(i, ok)
+			}
 		}
 		if !ok {
 			l.done = true
@@ -420,6 +437,9 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 				l.done = true // first match: the outer rows once
 			}
 		}
+		if j.stats != nil {
+			j.stats.passed(i)
+		}
 		if i == n-1 {
 			j.depth = i
 			return j.cur, true, nil
@@ -430,6 +450,9 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 		}
 	}
 	j.empty = true
+	if j.stats != nil {
+		j.stats.end = time.Now()
+	}
 	return nil, false, nil
 }
 

@@ -59,6 +59,7 @@ type selectPlan struct {
 type sortKey struct {
 	idx  int // column of the projected row
 	desc bool
+	text string // the ORDER BY expression as written (EXPLAIN)
 }
 
 // planSelect plans a top-level SELECT statement.
@@ -280,11 +281,11 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			return nil, err
 		}
 		onConds, filterConds := it.on, levelConds[lvl]
-		src.residual = len(onConds) + len(filterConds)
+		src.conds = append(append([]sqlparser.Expr(nil), onConds...), filterConds...)
 		if src.path != nil {
-			rest, _ := splitConsumed(append(append([]sqlparser.Expr(nil), onConds...), filterConds...), src.path.consumed)
-			src.residual = len(rest)
+			src.conds, _ = splitConsumed(src.conds, src.path.consumed)
 		}
+		src.residual = len(src.conds)
 		var consumed []sqlparser.Expr
 		if src.path != nil && len(src.path.consumed) > 0 && p.lock == lockNone {
 			if joined {
@@ -385,7 +386,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	if len(sel.OrderBy) > 0 {
 		ordered := len(p.srcs) > 0 && p.srcs[0].path != nil && p.srcs[0].path.ordered && !p.hasAgg && len(firstOrder) == len(sel.OrderBy)
 		for _, o := range sel.OrderBy {
-			k := sortKey{desc: o.Direction == sqlparser.DescOrder}
+			k := sortKey{desc: o.Direction == sqlparser.DescOrder, text: sqlparser.String(o.Expr)}
 			if lit, ok := o.Expr.(*sqlparser.Literal); ok && lit.Type == sqlparser.IntVal {
 				n, _ := strconv.Atoi(lit.Val)
 				if n < 1 || n > p.visible {

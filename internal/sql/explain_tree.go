@@ -1,0 +1,362 @@
+package sql
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"vitess.io/vitess/go/sqltypes"
+	"vitess.io/vitess/go/vt/sqlparser"
+)
+
+// EXPLAIN FORMAT=TREE and EXPLAIN ANALYZE of a SELECT: the plan as MySQL
+// 8.0's iterator tree, one row in one column named EXPLAIN. The join is
+// left-deep: each table after the first is joined to the tree of the
+// tables before it (nested loop inner/left/semi/anti join, or an inner
+// hash join whose build side is the table, under "Hash"), below it the
+// table's access ("Table scan on t", "Index lookup on t using k (c=v)",
+// ...) with a "Filter:" of the conditions its key does not enforce. Above
+// the join come aggregation, deduplication, sort and limit. Each node shows
+// the planner's row estimate; EXPLAIN ANALYZE runs the query (its rows are
+// discarded) and adds what happened, as MySQL 8.0.18+ prints it:
+// (actual time=first..last rows=N loops=L), times in milliseconds from
+// the node's start to its first and last row, averaged over its loops.
+// Nodes whose work is not counted separately (aggregation, sort, limit
+// below the top) show the estimate only; the top node shows the rows the
+// query returned.
+
+// joinStats counts the work of each level of the statement's join.
+type joinStats struct {
+	begin, end time.Time
+	levels     []levelStats
+}
+
+type levelStats struct {
+	loops, fetched, passed int64
+	// openAt: when the current loop started; first/last: the summed time
+	// from a loop's start to its first and last row (cur: the current
+	// loop's latest, not yet in last); firstSet: this loop has had its
+	// first row.
+	openAt           time.Time
+	first, last, cur time.Duration
+	firstSet         bool
+	// joinFirst, joinLast: from the join's start to the first and last
+	// row that passed this level.
+	joinFirst, joinLast time.Duration
+}
+
+func (st *joinStats) opened(i int) {
+	l := &st.levels[i]
+	l.loops++
+	l.last += l.cur
+	l.openAt, l.firstSet, l.cur = time.Now(), false, 0
+}
+
+func (st *joinStats) fetched(i int, ok bool) {
+	l := &st.levels[i]
+	d := time.Since(l.openAt)
+	if ok {
+		l.fetched++
+		if !l.firstSet {
+			l.first += d
+			l.firstSet = true
+		}
+	}
+	l.cur = d
+}
+
+func (st *joinStats) passed(i int) {
+	l := &st.levels[i]
+	l.passed++
+	d := time.Since(st.begin)
+	if l.passed == 1 {
+		l.joinFirst = d
+	}
+	l.joinLast = d
+}
+
+// analyzeRun is an EXPLAIN ANALYZE execution: the join of the plan whose
+// first table is first is counted.
+type analyzeRun struct {
+	first *tableSource
+	stats *joinStats
+}
+
+func (a *analyzeRun) start(n int) *joinStats {
+	a.stats = &joinStats{begin: time.Now(), levels: make([]levelStats, n)}
+	return a.stats
+}
+
+// treeNode is one line of the tree.
+type treeNode struct {
+	text   string
+	rows   string // estimate; "" for none
+	actual string // EXPLAIN ANALYZE; "" for none
+	kids   []*treeNode
+}
+
+func (n *treeNode) write(b *strings.Builder, depth int) {
+	b.WriteString(strings.Repeat("    ", depth))
+	b.WriteString("-> ")
+	b.WriteString(n.text)
+	if n.rows != "" {
+		b.WriteString("  (rows=" + n.rows + ")")
+	}
+	if n.actual != "" {
+		b.WriteString(" (" + n.actual + ")")
+	}
+	b.WriteString("\n")
+	for _, k := range n.kids {
+		k.write(b, depth+1)
+	}
+}
+
+// explainTree answers EXPLAIN FORMAT=TREE and EXPLAIN ANALYZE of a SELECT.
+func (s *Session) explainTree(ctx context.Context, sel *sqlparser.Select, analyze bool) (*sqltypes.Result, error) {
+	tx := s.txnForStatement(ctx)
+	tx.BeginStatement()
+	ex := s.newExecCtx(ctx, tx, nil)
+	p, err := s.planSelect(ex.ctx, sel)
+	if err != nil {
+		return nil, s.endStatement(err)
+	}
+	ex.setBV(s.bindSessionVars(p.bindNames, nil))
+	var run *analyzeRun
+	var resRows int
+	var took time.Duration
+	if analyze {
+		if len(p.srcs) > 0 {
+			run = &analyzeRun{first: p.srcs[0]}
+			ex.analyze = run
+		}
+		begin := time.Now()
+		res, err := p.run(ex)
+		if err != nil {
+			return nil, s.endStatement(err)
+		}
+		took, resRows = time.Since(begin), len(res.Rows)
+	}
+	root := s.treeOf(ex, p, run)
+	if analyze {
+		ms := float64(took.Microseconds()) / 1000
+		if root.actual == "" {
+			// A node above the join: the query's own rows.
+			root.actual = fmt.Sprintf("actual time=%.3f..%.3f rows=%d loops=1", ms, ms, resRows)
+		}
+	}
+	if err := s.endStatement(nil); err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	root.write(&b, 0)
+	return textResult([]string{"EXPLAIN"}, [][]string{{b.String()}}), nil
+}
+
+// treeOf builds the tree of a planned SELECT.
+func (s *Session) treeOf(ex *execCtx, p *selectPlan, run *analyzeRun) *treeNode {
+	var st *joinStats
+	if run != nil {
+		st = run.stats
+	}
+	var top *treeNode
+	if len(p.srcs) == 0 {
+		top = &treeNode{text: "Rows fetched before execution"}
+	}
+	est := 1.0
+	for i, src := range p.srcs {
+		r := s.explainSource(ex, p.sc, p.srcs, i, "SIMPLE", false)
+		n, _ := strconv.ParseFloat(r.rows, 64)
+		access := &treeNode{text: accessText(src, r, i), rows: r.rows}
+		hashed := src.vkey != nil && src.virtual == nil
+		if st != nil && !hashed {
+			// (A hash join's table is read once to build the hash; the
+			// level's counts are its probes, shown on the join.)
+			l := &st.levels[i]
+			access.actual = loopActual(l, l.fetched)
+		}
+		node := access
+		if len(src.conds) > 0 && src.vkey == nil {
+			node = &treeNode{text: "Filter: " + condText(src.conds), rows: r.rows, kids: []*treeNode{access}}
+			if st != nil {
+				l := &st.levels[i]
+				node.actual = loopActual(l, l.passed)
+			}
+		}
+		if i == 0 {
+			top, est = node, max(n, 1)
+			continue
+		}
+		est *= max(n, 1)
+		kind := "Nested loop inner join"
+		switch {
+		case src.semi == semiJoin:
+			kind = "Nested loop semijoin"
+		case src.semi == antiJoin:
+			kind = "Nested loop antijoin"
+		case src.outer:
+			kind = "Nested loop left join"
+		}
+		kids := []*treeNode{top, node}
+		if src.vkey != nil && src.virtual == nil {
+			kind = "Inner hash join (" + strings.Trim(condText(src.conds), "()") + ")"
+			switch {
+			case src.semi == semiNone && src.outer:
+				kind = "Left hash join (" + strings.Trim(condText(src.conds), "()") + ")"
+			case src.semi == semiJoin:
+				kind = "Hash semijoin (" + strings.Trim(condText(src.conds), "()") + ")"
+			case src.semi == antiJoin:
+				kind = "Hash antijoin (" + strings.Trim(condText(src.conds), "()") + ")"
+			}
+			kids = []*treeNode{top, {text: "Hash", kids: []*treeNode{node}}}
+		}
+		top = &treeNode{text: kind, rows: strconv.FormatFloat(est, 'f', 0, 64), kids: kids}
+		if st != nil {
+			l := &st.levels[i]
+			top.actual = fmt.Sprintf("actual time=%s..%s rows=%d loops=1", msText(l.joinFirst), msText(l.joinLast), l.passed)
+		}
+	}
+	wrap := func(text string) {
+		top = &treeNode{text: text, kids: []*treeNode{top}}
+	}
+	if p.hasAgg {
+		if len(p.groupBy) > 0 {
+			wrap("Aggregate using temporary table")
+			wrap("Table scan on <temporary>")
+		} else {
+			wrap("Aggregate")
+		}
+	}
+	if p.having != nil || p.rowFilter != nil {
+		wrap("Filter: (HAVING)")
+	}
+	if p.distinct {
+		wrap("Temporary table with deduplication")
+		wrap("Table scan on <temporary>")
+	}
+	if p.sortNeed && len(p.order) > 0 {
+		keys := make([]string, len(p.order))
+		for k, o := range p.order {
+			name := o.text
+			if name == "" && o.idx < len(p.names) {
+				name = p.names[o.idx]
+			}
+			if o.desc {
+				name += " DESC"
+			}
+			keys[k] = name
+		}
+		wrap("Sort: " + strings.Join(keys, ", "))
+	}
+	if p.limit != nil {
+		lim, off := "?", ""
+		if v, err := ex.eval(p.limit, nil); err == nil {
+			lim = v.ToString()
+		}
+		if p.offset != nil {
+			off = "?"
+			if v, err := ex.eval(p.offset, nil); err == nil {
+				off = v.ToString()
+			}
+			wrap("Limit/Offset: " + lim + "/" + off + " row(s)")
+		} else {
+			wrap("Limit: " + lim + " row(s)")
+		}
+	}
+	return top
+}
+
+// accessText names how table i is read, as MySQL's tree does.
+func accessText(src *tableSource, r explainRow, i int) string {
+	t := src.alias
+	ap := src.path
+	switch {
+	case src.vkey != nil && src.virtual == nil:
+		return "Table scan on " + t
+	case src.vkey != nil:
+		return "Index lookup on " + t + " using <auto_key0> (" + keyEqText(src, nil) + ")"
+	case ap == nil:
+		return "Table scan on " + t
+	}
+	covering := ""
+	if src.covering && !ap.ix.Primary {
+		covering = "Covering "
+	}
+	reverse := ""
+	if ap.reverse {
+		reverse = " (reverse)"
+	}
+	switch r.typ {
+	case "ALL":
+		return "Table scan on " + t
+	case "index":
+		return strings.TrimSpace(covering+"Index scan on ") + " " + t + " using " + ap.ix.Name + reverse
+	case "range":
+		return strings.TrimSpace(covering+"Index range scan on ") + " " + t + " using " + ap.ix.Name + reverse
+	case "eq_ref", "const":
+		return "Single-row " + strings.ToLower(covering) + "index lookup on " + t + " using " + ap.ix.Name + " (" + keyEqText(src, ap) + ")"
+	}
+	if covering != "" {
+		return "Covering index lookup on " + t + " using " + ap.ix.Name + " (" + keyEqText(src, ap) + ")" + reverse
+	}
+	return "Index lookup on " + t + " using " + ap.ix.Name + " (" + keyEqText(src, ap) + ")" + reverse
+}
+
+// keyEqText lists the key columns a lookup fixes and their values.
+func keyEqText(src *tableSource, ap *accessPath) string {
+	var parts []string
+	if ap == nil {
+		for _, part := range src.vkey.parts {
+			parts = append(parts, src.def.Columns[part.col].Name+"="+sqlparser.String(part.ref))
+		}
+		return strings.Join(parts, ", ")
+	}
+	for k := range ap.eq {
+		col := src.def.Columns[ap.ix.Columns[k].Col].Name
+		val := "?"
+		if k < len(ap.eqVals) && ap.eqVals[k] != nil {
+			val = sqlparser.String(ap.eqVals[k])
+		}
+		parts = append(parts, col+"="+val)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// condText prints conditions as one parenthesised conjunction.
+func condText(conds []sqlparser.Expr) string {
+	parts := make([]string, len(conds))
+	for i, c := range conds {
+		parts[i] = sqlparser.String(semiNamesOut(c))
+	}
+	return "(" + strings.Join(parts, " and ") + ")"
+}
+
+// semiNamesOut renames a semi-joined table's columns from its internal
+// scope name back to its alias.
+func semiNamesOut(e sqlparser.Expr) sqlparser.Expr {
+	return sqlparser.Rewrite(sqlparser.Clone(e), nil, func(cur *sqlparser.Cursor) bool {
+		if cn, ok := cur.Node().(*sqlparser.ColName); ok {
+			q := cn.Qualifier.Name.String()
+			if rest, ok := strings.CutPrefix(q, semiAliasPrefix); ok {
+				if dot := strings.IndexByte(rest, '.'); dot >= 0 {
+					cur.Replace(sqlparser.NewColNameWithQualifier(cn.Name.String(), sqlparser.TableName{Name: sqlparser.NewIdentifierCS(rest[dot+1:])}))
+				}
+			}
+		}
+		return true
+	}).(sqlparser.Expr)
+}
+
+// loopActual formats a level's counts: time to its first and last row
+// averaged over its loops, rows per loop.
+func loopActual(l *levelStats, rows int64) string {
+	loops := max(l.loops, 1)
+	return fmt.Sprintf("actual time=%s..%s rows=%s loops=%d",
+		msText(l.first/time.Duration(loops)), msText((l.last+l.cur)/time.Duration(loops)),
+		strconv.FormatFloat(float64(rows)/float64(loops), 'g', 3, 64), l.loops)
+}
+
+func msText(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Nanoseconds())/1e6, 'f', 3, 64)
+}
