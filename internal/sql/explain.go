@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/parse"
 )
 
 // EXPLAIN in MySQL 8's traditional format: one row per table with the
@@ -24,6 +26,7 @@ const explainRowCap = 100000
 
 // explainRow is one row of EXPLAIN output; nullStr marks NULL.
 type explainRow struct {
+	id                                                           string // "" is 1
 	selectType, table, typ, possibleKeys, key, keyLen, ref, rows string
 	extra                                                        []string
 }
@@ -33,7 +36,11 @@ func (r *explainRow) strings() []string {
 	if len(r.extra) > 0 {
 		extra = strings.Join(r.extra, "; ")
 	}
-	return []string{"1", r.selectType, r.table, nullStr, r.typ, r.possibleKeys, r.key, r.keyLen, r.ref, r.rows, "100.00", extra}
+	id := r.id
+	if id == "" {
+		id = "1"
+	}
+	return []string{id, r.selectType, r.table, nullStr, r.typ, r.possibleKeys, r.key, r.keyLen, r.ref, r.rows, "100.00", extra}
 }
 
 // execExplain describes the access paths chosen for a SELECT, UPDATE or
@@ -95,6 +102,9 @@ func (s *Session) explainJoin(ex *execCtx, p *selectPlan, targets map[int]bool, 
 	var rows []explainRow
 	for i := range p.srcs {
 		typ := "SIMPLE"
+		if len(p.subs) > 0 {
+			typ = "PRIMARY" // MySQL's outermost query when it has subqueries
+		}
 		if targets[i] {
 			typ = dmlType
 		}
@@ -103,7 +113,69 @@ func (s *Session) explainJoin(ex *execCtx, p *selectPlan, targets map[int]bool, 
 	if p.sortNeed && len(rows) > 0 {
 		rows[0].extra = append(rows[0].extra, "Using filesort")
 	}
-	return rows
+	next := 2
+	return append(rows, s.explainSubs(ex, p.subs, &next)...)
+}
+
+// explainSubs lists subqueries after their query, numbered from *next in
+// the order they were planned (MySQL's select ids): SUBQUERY, run once, or
+// DEPENDENT SUBQUERY, correlated with its query; a UNION's later parts as
+// UNION and its result as UNION RESULT.
+func (s *Session) explainSubs(ex *execCtx, subs []subPlan, next *int) []explainRow {
+	var out []explainRow
+	seen := map[string]bool{}
+	for _, sp := range subs {
+		if seen[sp.text] {
+			continue // planned twice (a condition copied by the planner)
+		}
+		seen[sp.text] = true
+		typ := "SUBQUERY"
+		if sp.dependent {
+			typ = "DEPENDENT SUBQUERY"
+		}
+		out = append(out, s.explainQueryPlan(ex, sp.plan, typ, sp.dependent, next)...)
+	}
+	return out
+}
+
+// explainQueryPlan describes a subquery's plan under select id *next.
+func (s *Session) explainQueryPlan(ex *execCtx, qp queryPlan, typ string, dependent bool, next *int) []explainRow {
+	switch p := qp.(type) {
+	case *selectPlan:
+		id := strconv.Itoa(*next)
+		*next++
+		saved := ex.bv
+		ex.setBV(s.bindSessionVars(p.bindNames, nil))
+		var rows []explainRow
+		for i := range p.srcs {
+			r := s.explainSource(ex, p.sc, p.srcs, i, typ, false)
+			r.id = id
+			rows = append(rows, r)
+		}
+		if len(p.srcs) == 0 {
+			rows = append(rows, explainRow{id: id, selectType: typ, table: nullStr, typ: nullStr, possibleKeys: nullStr, key: nullStr, keyLen: nullStr, ref: nullStr, rows: nullStr, extra: []string{"No tables used"}})
+		}
+		if p.sortNeed && len(rows) > 0 {
+			rows[0].extra = append(rows[0].extra, "Using filesort")
+		}
+		ex.setBV(saved)
+		return append(rows, s.explainSubs(ex, p.subs, next)...)
+	case *unionPlan:
+		first := *next
+		rows := s.explainQueryPlan(ex, p.left, typ, dependent, next)
+		utyp := "UNION"
+		if dependent {
+			utyp = "DEPENDENT UNION"
+		}
+		last := *next
+		rows = append(rows, s.explainQueryPlan(ex, p.right, utyp, dependent, next)...)
+		if p.distinct && p.op == parse.Union {
+			rows = append(rows, explainRow{id: nullStr, selectType: "UNION RESULT", table: fmt.Sprintf("<union%d,%d>", first, last),
+				typ: "ALL", possibleKeys: nullStr, key: nullStr, keyLen: nullStr, ref: nullStr, rows: nullStr, extra: []string{"Using temporary"}})
+		}
+		return rows
+	}
+	return nil
 }
 
 func (s *Session) explainUpdate(ex *execCtx, st *sqlparser.Update) ([]explainRow, error) {

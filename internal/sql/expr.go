@@ -155,6 +155,9 @@ type compiler struct {
 	outer *outerCtx
 	// noDivChecks: do not add division-by-zero warning slots.
 	noDivChecks bool
+	// subs, when set, collects the plans of the subqueries compiled
+	// (EXPLAIN lists them).
+	subs *[]subPlan
 }
 
 // cexpr is a compiled expression: an evalengine expression plus slots —

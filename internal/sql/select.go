@@ -54,6 +54,8 @@ type selectPlan struct {
 	// subqueries, no other tables), so a statement-level snapshot is not
 	// needed.
 	singleRead bool
+	// subs are the plans of the subqueries of its expressions (EXPLAIN).
+	subs []subPlan
 }
 
 type sortKey struct {
@@ -125,7 +127,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	}
 	p.width = len(sc.cols)
 	sc.coalesced = fb.using
-	c := &compiler{s: s, sc: sc, names: &p.bindNames, ctx: ctx, outer: outer}
+	c := &compiler{s: s, sc: sc, names: &p.bindNames, ctx: ctx, outer: outer, subs: &p.subs}
 
 	// EXISTS, NOT EXISTS and IN subqueries of the WHERE clause that can be
 	// semi- or anti-joins become tables of the join (semijoin.go), after

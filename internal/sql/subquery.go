@@ -154,6 +154,15 @@ func (s *Session) planQuery(ctx context.Context, stmt sqlparser.TableStatement, 
 
 // --- subqueries in expressions ---
 
+// subPlan is a subquery of an expression as EXPLAIN lists it.
+type subPlan struct {
+	plan queryPlan
+	// dependent: correlated with the enclosing query (run per row until
+	// decorrelated).
+	dependent bool
+	text      string
+}
+
 type subKind uint8
 
 const (
@@ -202,6 +211,9 @@ func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlp
 	// uncorrelated; one that reads further out has marked the enclosing
 	// contexts it reads while resolving (resolveOuter).
 	cacheable := !oc.correlated
+	if c.subs != nil {
+		*c.subs = append(*c.subs, subPlan{plan: p, dependent: !cacheable, text: sqlparser.String(sub)})
+	}
 	var d *decorrelated
 	if !cacheable {
 		if d, err = c.decorrelate(sub, kind); err != nil {
