@@ -11,12 +11,13 @@ import (
 	"vitess.io/vitess/go/vt/vtenv"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/sysvar"
 	"github.com/strata-db/strata/internal/table"
 	"github.com/strata-db/strata/internal/txn"
 )
 
 // ServerVersion is the version strata reports (MySQL 8.0 compatible).
-const ServerVersion = "8.0.40-strata"
+const ServerVersion = sysvar.ServerVersion
 
 // Engine is the SQL engine shared by all sessions.
 type Engine struct {
@@ -27,7 +28,7 @@ type Engine struct {
 	Parser *sqlparser.Parser
 
 	// Globals holds global system variables.
-	Globals *SysVars
+	Globals *sysvar.Globals
 
 	// StartTime is when the engine started (Uptime).
 	StartTime time.Time
@@ -86,7 +87,7 @@ func NewEngine(db *txn.DB, cat *catalog.Catalog) (*Engine, error) {
 		Parser:    env.Parser(),
 		StartTime: time.Now(),
 	}
-	e.Globals = newGlobalVars()
+	e.Globals = sysvar.NewGlobals()
 	return e, nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql/parse"
+	"github.com/strata-db/strata/internal/sql/sysvar"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
@@ -382,13 +383,13 @@ func (s *Session) rewriteExpr(e sqlparser.Expr, names *[]string) (sqlparser.Expr
 			case sqlparser.VariableScope:
 				cur.Replace(arg(bvUserVar + name))
 			case sqlparser.GlobalScope:
-				if _, ok := sysVarDefs[name]; !ok {
+				if _, ok := sysvar.Lookup(name); !ok {
 					rerr = unknownSysVarErr(name)
 					return false
 				}
 				cur.Replace(arg(bvSysVar + "global_" + name))
 			default:
-				if _, ok := sysVarDefs[name]; !ok && name != "identity" && name != "last_insert_id" && name != "warning_count" && name != "error_count" {
+				if _, ok := sysvar.Lookup(name); !ok && name != "identity" && name != "last_insert_id" && name != "warning_count" && name != "error_count" {
 					rerr = unknownSysVarErr(name)
 					return false
 				}
@@ -469,7 +470,7 @@ func (s *Session) sessionValue(n string) sqltypes.Value {
 		name := n[len(bvSysVar):]
 		global := false
 		if strings.HasPrefix(name, "global_") {
-			if _, ok := sysVarDefs[name]; !ok {
+			if _, ok := sysvar.Lookup(name); !ok {
 				name, global = name[len("global_"):], true
 			}
 		}
@@ -487,7 +488,7 @@ func (s *Session) sessionValue(n string) sqltypes.Value {
 		} else {
 			v, _ = s.sysVar(name)
 		}
-		if d, ok := sysVarDefs[name]; ok && d.kind == 'b' {
+		if d, ok := sysvar.Lookup(name); ok && d.Kind == sysvar.Bool {
 			// MySQL returns booleans as integers from SELECT @@var.
 			return v
 		}

@@ -7,6 +7,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
 
+	"github.com/strata-db/strata/internal/sql/sysvar"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
@@ -225,21 +226,21 @@ func (c *compiler) argType(name string, out *cexpr) evalengine.Type {
 		return evalengine.Type{}
 	}
 	v := name[len(bvSysVar):]
-	if _, ok := sysVarDefs[v]; !ok {
+	if _, ok := sysvar.Lookup(v); !ok {
 		v = strings.TrimPrefix(v, "global_")
 	}
 	switch v {
 	case "identity", "last_insert_id", "warning_count", "error_count":
 		return evalengine.NewTypeEx(sqltypes.Uint64, collations.CollationBinaryID, false, 21, 0, nil)
 	}
-	d, ok := sysVarDefs[v]
+	d, ok := sysvar.Lookup(v)
 	if !ok {
 		return evalengine.Type{}
 	}
-	switch d.kind {
-	case 'i', 'b':
+	switch d.Kind {
+	case sysvar.Int, sysvar.Bool:
 		return evalengine.NewTypeEx(sqltypes.Int64, collations.CollationBinaryID, true, 21, 0, nil)
-	case 's':
+	case sysvar.String:
 		return evalengine.NewTypeEx(sqltypes.VarChar, utf8mb3, true, 0, 0, nil)
 	}
 	return evalengine.Type{}

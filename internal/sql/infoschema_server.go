@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql/privilege"
+	"github.com/strata-db/strata/internal/sql/sysvar"
 )
 
 // information_schema tables describing the server rather than schema
@@ -92,7 +93,7 @@ var varColumns = []string{"VARIABLE_NAME s64", "VARIABLE_VALUE s1024?"}
 func varRows(global, upper bool) func(*Session, *execCtx, *sysRows) error {
 	return func(s *Session, _ *execCtx, out *sysRows) error {
 		for _, n := range s.eng.Globals.Names() {
-			if d, ok := sysVarDefs[n]; ok && global && d.scope == scopeSession {
+			if d, ok := sysvar.Lookup(n); ok && global && d.Scope == sysvar.Session {
 				continue
 			}
 			v, _ := s.eng.Globals.Get(n)

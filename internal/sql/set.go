@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"github.com/strata-db/strata/internal/sql/sysvar"
 	"github.com/strata-db/strata/internal/txn"
 	"strings"
 
@@ -105,28 +106,28 @@ func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
 	if name == "tx_read_only" {
 		name = "transaction_read_only"
 	}
-	d, ok := sysVarDefs[name]
+	d, ok := sysvar.Lookup(name)
 	if !ok {
 		return unknownSysVarErr(name)
 	}
 	global := se.Var.Scope == sqlparser.GlobalScope || se.Var.Scope == sqlparser.PersistSysScope || se.Var.Scope == sqlparser.PersistOnlySysScope
-	if d.readOnly {
+	if d.ReadOnly {
 		return sqlErr(sqlerror.ERIncorrectGlobalLocalVar, "HY000", "Variable '%s' is a read only variable", name)
 	}
-	if !global && d.scope == scopeGlobal {
+	if !global && d.Scope == sysvar.Global {
 		return sqlErr(sqlerror.ERGlobalVariable, "HY000", "Variable '%s' is a GLOBAL variable and should be set with SET GLOBAL", name)
 	}
-	if global && d.scope == scopeSession {
+	if global && d.Scope == sysvar.Session {
 		return sqlErr(sqlerror.ERLocalVariable, "HY000", "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", name)
 	}
 	if isDefault {
 		if global {
-			v = d.def
+			v = d.Default
 		} else {
 			v, _ = s.eng.Globals.Get(name)
 		}
 	} else {
-		nv, err := normalizeVar(d, v)
+		nv, err := sysvar.Normalize(d, v)
 		if err != nil {
 			return err
 		}

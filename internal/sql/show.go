@@ -15,6 +15,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/sql/sysvar"
 )
 
 // textResult builds a result of VARCHAR columns.
@@ -321,7 +322,7 @@ func (s *Session) showWhere(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 }
 
 func showVarText(name string, v sqltypes.Value) string {
-	if d, ok := sysVarDefs[name]; ok && d.kind == 'b' {
+	if d, ok := sysvar.Lookup(name); ok && d.Kind == sysvar.Bool {
 		if v.ToString() == "1" {
 			return "ON"
 		}
