@@ -34,6 +34,7 @@ func conformResult(res *sqltypes.Result) {
 	if res == nil || len(res.Fields) == 0 || len(res.Rows) == 0 {
 		return
 	}
+	copied := false
 	for c, f := range res.Fields {
 		ok := true
 		for _, row := range res.Rows {
@@ -60,6 +61,12 @@ func conformResult(res *sqltypes.Result) {
 		nf.Charset = uint32(collations.CollationUtf8mb4ID)
 		nf.Decimals = 31
 		nf.Flags &^= uint32(querypb.MySqlFlag_NUM_FLAG | querypb.MySqlFlag_UNSIGNED_FLAG | querypb.MySqlFlag_BINARY_FLAG)
+		if !copied {
+			// res.Fields may be a cached plan's metadata, shared by
+			// every session: replace the slice, never write into it.
+			res.Fields = append([]*querypb.Field(nil), res.Fields...)
+			copied = true
+		}
 		res.Fields[c] = nf
 		for _, row := range res.Rows {
 			if c < len(row) && !row[c].IsNull() {

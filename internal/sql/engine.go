@@ -42,6 +42,8 @@ type Engine struct {
 	// (internSettings).
 	settingsMu sync.Mutex
 	settings   map[planSettings]*planSettings
+	// plans is the plan cache all sessions share (plancache.go).
+	plans planCache
 	// Stats counters.
 	Questions atomic.Uint64
 	connected atomic.Int64

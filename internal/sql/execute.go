@@ -16,23 +16,29 @@ import (
 	"github.com/strata-db/strata/internal/sql/parse"
 )
 
-// cachedPlan is a parsed and planned statement, reusable while the catalog
-// version, the current database and the plan settings are unchanged.
+// cachedPlan is a parsed and planned statement, kept in the engine's plan
+// cache (plancache.go) and reusable while the catalog version is unchanged.
+// One execution at a time uses it: it is checked out of the cache for the
+// statement and returned afterwards.
 type cachedPlan struct {
-	stmt    sqlparser.Statement
+	// key is the cache key (text, current database, plan settings) the
+	// statement was planned under; version the catalog version before
+	// planning began.
+	key     planKey
 	version uint64
-	db      string
-	// settings are the session settings the statement was compiled under
-	// (interned: equal settings are the same pointer).
-	settings *planSettings
-	params   int
-	sel      *selectPlan
-	tables   []mdlRef
+	stmt    sqlparser.Statement
+	params  int
+	sel     *selectPlan
+	tables  []mdlRef
 	// dml is the UPDATE/DELETE plan, built at the first execution.
 	dml *dmlPlan
 }
 
-const maxSessionPlans = 256
+// newCachedPlan starts a cache entry for sql, before it is parsed and
+// planned (so a DDL racing with the planning makes the plan stale).
+func (s *Session) newCachedPlan(sql string) *cachedPlan {
+	return &cachedPlan{key: s.planKey(sql), version: s.eng.Cat.Version()}
+}
 
 // parse parses one statement, mapping parser errors to 1064.
 func (s *Session) parse(sql string) (stmt sqlparser.Statement, params int, err error) {
@@ -102,9 +108,10 @@ func (s *Session) Query(ctx context.Context, sql string) (*sqltypes.Result, erro
 	if res, handled, err := s.specialStatement(ctx, sql); handled {
 		return res, s.noteError(err)
 	}
-	if cp := s.cachedPlanFor(sql); cp != nil {
+	if cp := s.checkoutPlan(sql); cp != nil {
 		s.beginStatementWarnings(cp.stmt)
 		res, err := s.execCached(ctx, cp, nil)
+		s.returnPlan(cp)
 		return res, s.noteError(err)
 	}
 	stmt, _, err := s.parse(sql)
@@ -127,6 +134,22 @@ func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.F
 		return 0, nil, nil // answered at execution (specialStatement)
 	}
 	s.setStatementText(sql)
+	if cp := s.checkoutPlan(sql); cp != nil {
+		// Another session (or this one) planned the text already: check
+		// this session's privileges and describe the plan.
+		err := s.authorize(cp.stmt, sql)
+		var fields []*querypb.Field
+		if err == nil && cp.sel != nil {
+			fields = cp.sel.fields(s.newExecCtx(ctx, nil, nil), nil)
+		}
+		n := cp.params
+		s.returnPlan(cp)
+		if err != nil {
+			return 0, nil, s.noteError(err)
+		}
+		return uint16(n), fields, nil
+	}
+	cp := s.newCachedPlan(sql)
 	stmt, n, err := s.parse(sql)
 	if err != nil {
 		return 0, nil, s.noteError(err)
@@ -136,12 +159,16 @@ func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.F
 	if err := s.authorize(stmt, sql); err != nil {
 		return 0, nil, s.noteError(err)
 	}
+	cp.stmt, cp.params = stmt, n
 	var fields []*querypb.Field
 	if sel, ok := stmt.(*sqlparser.Select); ok {
 		if p, err := s.planSelect(ctx, sel); err == nil {
 			ex := s.newExecCtx(ctx, nil, nil)
 			fields = p.fields(ex, nil)
-			s.cachePlan(sql, &cachedPlan{stmt: stmt, sel: p, params: n, tables: planTables(p)})
+			if !p.private {
+				cp.sel, cp.tables = p, planTables(p)
+				s.returnPlan(cp)
+			}
 		} else {
 			s.releaseIfIdle()
 			return 0, nil, s.noteError(err)
@@ -150,8 +177,9 @@ func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.F
 	}
 	switch stmt.(type) {
 	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:
-		// DML: keep the parsed statement; planning is per execution.
-		s.cachePlan(sql, &cachedPlan{stmt: stmt, params: n})
+		// DML: keep the parsed statement; planning is at the first
+		// execution.
+		s.returnPlan(cp)
 	}
 	return uint16(n), fields, nil
 }
@@ -162,14 +190,16 @@ func (s *Session) ExecutePrepared(ctx context.Context, sql string, bv map[string
 	s.setStatementText(sql)
 	ctx, cancel := s.statementContext(ctx, looksLikeSelect(sql))
 	defer s.endStatementContext(cancel)
-	if cp := s.cachedPlanFor(sql); cp != nil {
+	if cp := s.checkoutPlan(sql); cp != nil {
 		s.beginStatementWarnings(cp.stmt)
 		res, err := s.execCached(ctx, cp, bv)
+		s.returnPlan(cp)
 		return res, s.noteError(err)
 	}
 	if res, handled, err := s.specialStatement(ctx, sql); handled {
 		return res, s.noteError(err)
 	}
+	cp := s.newCachedPlan(sql)
 	stmt, n, err := s.parse(sql)
 	if err != nil {
 		return nil, s.noteError(err)
@@ -177,10 +207,11 @@ func (s *Session) ExecutePrepared(ctx context.Context, sql string, bv map[string
 	s.beginStatementWarnings(stmt)
 	switch stmt.(type) {
 	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:
-		// Re-planned after a DDL or a SET: cache it again, as Prepare did.
-		cp := &cachedPlan{stmt: stmt, params: n}
-		s.cachePlan(sql, cp)
+		// Re-planned after a DDL or a SET (or first run on this key):
+		// cache it again, as Prepare did.
+		cp.stmt, cp.params = stmt, n
 		res, err := s.execCached(ctx, cp, bv)
+		s.returnPlan(cp)
 		return res, s.noteError(err)
 	}
 	res, err := s.execStmt(ctx, stmt, sql, bv)
@@ -221,32 +252,6 @@ func (s *Session) beginStatementWarnings(stmt sqlparser.Statement) {
 	}
 	s.prevWarnings = s.warnings
 	s.warnings = nil
-}
-
-func (s *Session) cachedPlanFor(sql string) *cachedPlan {
-	cp := s.plans[sql]
-	if cp == nil {
-		return nil
-	}
-	if cp.version != s.eng.Cat.Version() || cp.db != s.DB || cp.settings != s.plan() ||
-		cp.sel != nil && cp.sel.usesStats && cp.sel.statsVersion != s.eng.Cat.StatsVersion() {
-		delete(s.plans, sql)
-		return nil
-	}
-	return cp
-}
-
-func (s *Session) cachePlan(sql string, cp *cachedPlan) {
-	if len(s.plans) >= maxSessionPlans {
-		for k := range s.plans {
-			delete(s.plans, k)
-			break
-		}
-	}
-	cp.version = s.eng.Cat.Version()
-	cp.db = s.DB
-	cp.settings = s.plan()
-	s.plans[sql] = cp
 }
 
 func planTables(p *selectPlan) []mdlRef {
@@ -309,15 +314,22 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 	}
 	switch st := stmt.(type) {
 	case *sqlparser.Select:
+		var cp *cachedPlan
+		if sql != "" {
+			cp = s.newCachedPlan(sql)
+		}
 		p, err := s.planSelect(ctx, st)
 		if err != nil {
 			s.releaseIfIdle()
 			return nil, err
 		}
-		if sql != "" {
-			s.cachePlan(sql, &cachedPlan{stmt: stmt, sel: p, tables: planTables(p)})
+		res, err := s.runSelect(ctx, p, bv)
+		if cp != nil && !p.private {
+			// Cached once this execution is over (never while it runs).
+			cp.stmt, cp.sel, cp.tables, cp.params = stmt, p, planTables(p), countParams(stmt)
+			s.returnPlan(cp)
 		}
-		return s.runSelect(ctx, p, bv)
+		return res, err
 	case *sqlparser.Union:
 		p, err := s.planQuery(ctx, st, nil)
 		if err != nil {

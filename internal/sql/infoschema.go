@@ -184,6 +184,9 @@ func (s *Session) systemTable(db, name string) (*catalog.Table, func(ex *execCtx
 		lastEx *execCtx
 		cached []Row
 	)
+	// The rows are this session's view (its privileges, its processes):
+	// the plan is not shared with other sessions.
+	s.planPrivate = true
 	return st.def, func(ex *execCtx) ([]Row, error) {
 		if ex == lastEx {
 			return cached, nil

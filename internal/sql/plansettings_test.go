@@ -103,7 +103,7 @@ func TestPreparedDMLReplansOnSettings(t *testing.T) {
 		if got := res.Rows[0][0].ToString(); got != want {
 			t.Errorf("v = %q, want %q", got, want)
 		}
-		if s.plans[upd] == nil {
+		if s.peekPlan(upd) == nil {
 			t.Errorf("%s is not cached after its execution", upd)
 		}
 	}
@@ -123,7 +123,7 @@ func TestPlanSettingsUnchangedKeepsPlan(t *testing.T) {
 	if _, err := s.Query(ctx, q); err != nil {
 		t.Fatal(err)
 	}
-	cp := s.plans[q]
+	cp := s.peekPlan(q)
 	if cp == nil {
 		t.Fatal("not cached")
 	}
@@ -134,7 +134,7 @@ func TestPlanSettingsUnchangedKeepsPlan(t *testing.T) {
 		if _, err := s.Query(ctx, q); err != nil {
 			t.Fatal(err)
 		}
-		if s.plans[q] != cp {
+		if s.peekPlan(q) != cp {
 			t.Errorf("after %s the plan was rebuilt", set)
 		}
 	}

@@ -18,6 +18,9 @@ type selectPlan struct {
 	// table statistics of statsVersion; newer statistics re-plan it.
 	usesStats    bool
 	statsVersion uint64
+	// private: the plan captures the session that planned it and must not
+	// be cached for others (plancache.go).
+	private bool
 
 	srcs  []*tableSource
 	width int
@@ -67,10 +70,10 @@ type sortKey struct {
 // planSelect plans a top-level SELECT statement.
 func (s *Session) planSelect(ctx context.Context, sel *sqlparser.Select) (*selectPlan, error) {
 	version := s.eng.Cat.StatsVersion()
-	s.statsUsed = false
+	s.statsUsed, s.planPrivate = false, false
 	p, err := s.planSelectOuter(ctx, sel, nil)
 	if p != nil {
-		p.usesStats, p.statsVersion = s.statsUsed, version
+		p.usesStats, p.statsVersion, p.private = s.statsUsed, version, s.planPrivate
 	}
 	return p, err
 }

@@ -62,7 +62,6 @@ type Session struct {
 	errorCount      int
 	clientFoundRows bool
 
-	plans map[string]*cachedPlan
 	// planSet caches the settings plans depend on (plan()); valid while
 	// planOK and the globals are at version planGlobals.
 	planSet     *planSettings
@@ -95,6 +94,9 @@ type Session struct {
 	// statsUsed is set while planning when a join order was chosen from
 	// table statistics (planSelect records it in the plan).
 	statsUsed bool
+	// planPrivate is set while planning when the plan captures this
+	// session (information_schema rows): it is not shared (plancache.go).
+	planPrivate bool
 	// running is the cached statement being executed (its UPDATE/DELETE
 	// plan is kept there).
 	running *cachedPlan
@@ -115,7 +117,6 @@ func (e *Engine) NewSession(user, host string) *Session {
 		Host:     host,
 		vars:     map[string]sqltypes.Value{},
 		userVars: map[string]sqltypes.Value{},
-		plans:    map[string]*cachedPlan{},
 	}
 	s.loadVarCaches()
 	s.lastActive.Store(time.Now().UnixNano())
@@ -334,7 +335,6 @@ func (s *Session) ResetConnection() {
 	s.userVars = map[string]sqltypes.Value{}
 	s.lastInsertID = 0
 	s.warnings = nil
-	s.plans = map[string]*cachedPlan{}
 	s.loadVarCaches()
 }
 

@@ -347,6 +347,9 @@ func (s *Session) statusVars(global bool) [][]string {
 		{"Innodb_deadlocks", strconv.FormatUint(st.Deadlocks, 10)},
 		{"Questions", strconv.FormatUint(s.eng.Questions.Load(), 10)},
 		{"Queries", strconv.FormatUint(s.eng.Questions.Load(), 10)},
+		{"Strata_plan_cache_hits", strconv.FormatUint(s.eng.plans.hits.Load(), 10)},
+		{"Strata_plan_cache_misses", strconv.FormatUint(s.eng.plans.misses.Load(), 10)},
+		{"Strata_plan_cache_plans", strconv.Itoa(planCount(&s.eng.plans))},
 		{"Threads_connected", strconv.FormatInt(int64(s.eng.connected.Load()), 10)},
 		{"Uptime", strconv.FormatInt(uptime, 10)},
 	}...)

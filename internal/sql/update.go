@@ -47,6 +47,7 @@ type dmlPlan struct {
 // planDML plans the row selection of a single-table UPDATE/DELETE.
 func (s *Session) planDML(ex *execCtx, t *catalog.Table, alias string, where *sqlparser.Where, orderBy sqlparser.OrderBy, limit *sqlparser.Limit) (*dmlPlan, *compiler, error) {
 	p := &dmlPlan{t: t, tbl: s.eng.Store.Open(t), version: s.eng.Cat.Version()}
+	s.planPrivate = false // see keepDML
 	sc := &scope{where: "where clause"}
 	sc.addTable(t, alias)
 	p.sc = sc
@@ -186,9 +187,11 @@ func (s *Session) cachedDML(ex *execCtx, st sqlparser.Statement) *dmlPlan {
 	return cp.dml
 }
 
-// keepDML stores a plan with the prepared statement being run.
+// keepDML stores a plan with the prepared statement being run, unless
+// the plan captured this session (planPrivate: the cached statement is
+// shared by every session).
 func (s *Session) keepDML(st sqlparser.Statement, p *dmlPlan) {
-	if cp := s.running; cp != nil && cp.stmt == st {
+	if cp := s.running; cp != nil && cp.stmt == st && !s.planPrivate {
 		cp.dml = p
 	}
 }
