@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 )
@@ -30,6 +31,8 @@ func MetadataMismatches() int64 { return metadataMismatches.Load() }
 var loggedMismatch atomic.Bool
 
 // conformResult retypes the values of res to their columns' types in place.
+// res.Fields may be a plan's cached metadata: a changed column is set in a
+// copy of the slice.
 func conformResult(res *sqltypes.Result) {
 	if res == nil || len(res.Fields) == 0 || len(res.Rows) == 0 {
 		return
@@ -52,9 +55,10 @@ func conformResult(res *sqltypes.Result) {
 			continue
 		}
 		// Send the column as text: every value has a text form.
-		metadataMismatches.Add(1)
-		if loggedMismatch.CompareAndSwap(false, true) {
-			slog.Warn("result column values do not fit its type; sent as text", "column", f.Name, "type", f.Type.String())
+		noteMismatch("result column values do not fit its type; sent as text", f)
+		if !copied {
+			res.Fields = append([]*querypb.Field(nil), res.Fields...)
+			copied = true
 		}
 		nf := res.Fields[c].CloneVT()
 		nf.Type = sqltypes.VarChar
@@ -73,6 +77,37 @@ func conformResult(res *sqltypes.Result) {
 				row[c] = sqltypes.MakeTrusted(sqltypes.VarChar, row[c].Raw())
 			}
 		}
+	}
+}
+
+// conformBatch retypes the values of a later batch of a streamed result to
+// the columns sent with its first batch (res.Fields). The columns cannot
+// change any more: a value that is not of its column's type ends the result
+// with an error rather than reach the client misread.
+func conformBatch(res *sqltypes.Result) error {
+	for c, f := range res.Fields {
+		for _, row := range res.Rows {
+			if c >= len(row) || row[c].IsNull() || row[c].Type() == f.Type {
+				continue
+			}
+			v, fits := conformValue(row[c], f.Type)
+			if !fits {
+				noteMismatch("result column value does not fit the type sent with its first rows", f)
+				return sqlerror.NewSQLErrorf(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState,
+					"result column '%s' is %s but a row sent later has a %s value", f.Name, f.Type, row[c].Type())
+			}
+			row[c] = v
+		}
+	}
+	return nil
+}
+
+// noteMismatch counts a column whose values did not fit its type, and logs
+// the first.
+func noteMismatch(msg string, f *querypb.Field) {
+	metadataMismatches.Add(1)
+	if loggedMismatch.CompareAndSwap(false, true) {
+		slog.Warn(msg, "column", f.Name, "type", f.Type.String())
 	}
 }
 

@@ -22,8 +22,12 @@ func TestConformResult(t *testing.T) {
 			{sqltypes.NULL, v(sqltypes.Float64, "0.25"), v(sqltypes.Datetime, "2020-01-01 00:00:00"), v(sqltypes.Decimal, "1.5"), v(sqltypes.Int8, "1")},
 		},
 	}
+	shared := res.Fields // a plan's cached fields, say
 	before := MetadataMismatches()
 	conformResult(res)
+	if shared[3].Type != sqltypes.Int32 || &shared[0] == &res.Fields[0] {
+		t.Errorf("conformResult changed the fields slice it was given")
+	}
 	for c, f := range res.Fields {
 		for r, row := range res.Rows {
 			if !row[c].IsNull() && row[c].Type() != f.Type {
@@ -69,5 +73,26 @@ func TestConformValueRanges(t *testing.T) {
 		if _, ok := conformValue(src, c.typ); ok != c.ok {
 			t.Errorf("conformValue(%q as %v) ok = %v, want %v", c.text, c.typ, ok, c.ok)
 		}
+	}
+}
+
+// TestConformBatch: a later batch of a streamed result is retyped to the
+// columns sent with the first, or ends the result with an error.
+func TestConformBatch(t *testing.T) {
+	v := func(typ querypb.Type, s string) sqltypes.Value { return sqltypes.MakeTrusted(typ, []byte(s)) }
+	fields := []*querypb.Field{{Name: "i", Type: sqltypes.Int64}, {Name: "s", Type: sqltypes.VarChar}}
+	res := &sqltypes.Result{Fields: fields, Rows: [][]sqltypes.Value{
+		{v(sqltypes.Int32, "7"), v(sqltypes.Int64, "5")},
+		{sqltypes.NULL, v(sqltypes.Datetime, "2020-01-01 00:00:00")},
+	}}
+	if err := conformBatch(res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Rows[0][0].Type() != sqltypes.Int64 || res.Rows[1][1].Type() != sqltypes.VarChar || fields[1].Type != sqltypes.VarChar {
+		t.Errorf("not retyped: %v", res.Rows)
+	}
+	res.Rows = [][]sqltypes.Value{{v(sqltypes.Decimal, "1.5"), sqltypes.NULL}}
+	if err := conformBatch(res); err == nil {
+		t.Error("1.5 in an INT column sent after its first rows: no error")
 	}
 }

@@ -47,10 +47,14 @@ func New(eng *sql.Engine, cfg Config) (*Server, error) {
 		AuthServer:         newAuthServer(cfg.RootPassword, eng.Cat),
 		Handler:            h,
 		ConnReadBufferSize: 16 * 1024,
-		// FlushDelay batches small writes of a result; results are written
-		// in one go and flushed at the end of each command anyway.
+		// FlushDelay batches small writes of a result; a streamed result
+		// goes out as its write buffer fills, and every command's reply is
+		// flushed at its end anyway.
 		FlushDelay:          100 * time.Millisecond,
 		ConnKeepAlivePeriod: 30 * time.Second,
+		// COM_QUERY through ComQueryMulti, the one callback that can end a
+		// result with an error after some of its rows (see ComQueryMulti).
+		MultiQuery: true,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
@@ -130,9 +134,12 @@ func (h *handler) NewConnection(c *mysql.Conn) {
 // rejected marks a connection refused by max_connections.
 type rejected struct{}
 
-func (h *handler) session(c *mysql.Conn) *sql.Session {
-	if s, ok := c.ClientData.(*sql.Session); ok {
-		return s
+func (h *handler) session(c *mysql.Conn) *sql.Session { return h.conn(c).s }
+
+// conn returns the connection's state, creating its session on first use.
+func (h *handler) conn(c *mysql.Conn) *conn {
+	if cs, ok := c.ClientData.(*conn); ok {
+		return cs
 	}
 	if _, no := c.ClientData.(rejected); no {
 		// A rejected connection never gets here (it is closed), but be safe.
@@ -147,7 +154,8 @@ func (h *handler) session(c *mysql.Conn) *sql.Session {
 	s.SetConnID(c.ConnectionID)
 	s.OnKill = c.Close
 	s.SetClientFoundRows(c.Capabilities&mysql.CapabilityClientFoundRows != 0)
-	c.ClientData = s
+	cs := newConn(c, s)
+	c.ClientData = cs
 	h.mu.Lock()
 	h.sessions[c.ConnectionID] = s
 	if h.conns == nil {
@@ -156,7 +164,7 @@ func (h *handler) session(c *mysql.Conn) *sql.Session {
 	h.conns[c.ConnectionID] = c
 	h.mu.Unlock()
 	h.eng.Connected(1)
-	return s
+	return cs
 }
 
 func (h *handler) ConnectionReady(c *mysql.Conn) {
@@ -178,11 +186,11 @@ func (h *handler) checkPacket(c *mysql.Conn, query string) error {
 
 func (h *handler) ConnectionClosed(c *mysql.Conn) {
 	h.accepted.Add(-1)
-	s, ok := c.ClientData.(*sql.Session)
+	cs, ok := c.ClientData.(*conn)
 	if !ok {
 		return
 	}
-	s.Close()
+	cs.s.Close()
 	h.mu.Lock()
 	delete(h.sessions, c.ConnectionID)
 	delete(h.conns, c.ConnectionID)
@@ -213,24 +221,69 @@ func setStatus(c *mysql.Conn, s *sql.Session) {
 	c.StatusFlags = flags
 }
 
+// ComQuery runs a statement Vitess sends on its own (COM_INIT_DB's USE);
+// clients' COM_QUERY arrive through ComQueryMulti.
 func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.Result) error) error {
-	s := h.session(c)
+	cs := h.conn(c)
 	if err := h.checkPacket(c, query); err != nil {
 		return err
 	}
-	res, err := s.Query(context.Background(), query)
-	setStatus(c, s)
-	if err != nil {
-		return err
-	}
-	conformResult(res)
-	return callback(res)
+	cs.start(nil, callback, false)
+	return cs.endOnly(cs.s.QueryStream(context.Background(), query, cs.sendFn))
 }
 
+var errEmptyQuery = sqlerror.NewSQLError(sqlerror.EREmptyQuery, sqlerror.SSClientError, "Query was empty")
+
+// ComQueryMulti runs the statements of a COM_QUERY (several with
+// CLIENT_MULTI_STATEMENTS, split as Vitess's own COM_QUERY handling does),
+// streaming each result. Through this callback an error can follow rows
+// already sent, as MySQL does: the client gets the rows, then the error
+// packet, and the connection stays usable. The statements after a failed
+// one are not run.
+//
+// Vitess writes the end of a result set when the next statement's first
+// packet comes, so the warning count and status flags of that end packet
+// must be the earlier statement's while the session has moved on: Vitess
+// asks WarningCount for the count just before it reads c.StatusFlags for
+// the end packet, and WarningCount answers conn.pendingWarnings and puts
+// back conn.pendingFlags then. (The next statement's OK packet, written in
+// the same call, took its flags from c.StatusFlags before.)
 func (h *handler) ComQueryMulti(c *mysql.Conn, query string, callback func(qr sqltypes.QueryResponse, more bool, firstPacket bool) error) error {
-	return h.ComQuery(c, query, func(r *sqltypes.Result) error {
-		return callback(sqltypes.QueryResponse{QueryResult: r}, false, true)
-	})
+	cs := h.conn(c)
+	if err := h.checkPacket(c, query); err != nil {
+		return err
+	}
+	cs.pendingWarnings = -1
+	queries := []string{query}
+	if c.Capabilities&mysql.CapabilityClientMultiStatements != 0 {
+		var err error
+		if queries, err = h.eng.Env.Parser().SplitStatementToPieces(query); err != nil {
+			return err
+		}
+		if len(queries) == 0 {
+			return errEmptyQuery
+		}
+	}
+	for i, q := range queries {
+		cs.start(callback, nil, i < len(queries)-1)
+		err := cs.s.QueryStream(context.Background(), q, cs.sendFn)
+		if err != nil {
+			if i == 0 && cs.first {
+				setStatus(c, cs.s)
+				return err // nothing sent: Vitess writes the error packet
+			}
+			// Vitess writes the previous result's end packet first when
+			// this statement sent nothing.
+			setStatus(c, cs.s)
+			return callback(sqltypes.QueryResponse{QueryError: err}, false, cs.first)
+		}
+		setStatus(c, cs.s)
+		if cs.resultSet && cs.more {
+			cs.pendingWarnings = int(cs.s.WarningCount())
+			cs.pendingFlags = c.StatusFlags
+		}
+	}
+	return nil
 }
 
 func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uint16, error) {
@@ -246,27 +299,29 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 }
 
 func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
-	s := h.session(c)
-	res, err := s.ExecutePrepared(context.Background(), prepare.PrepareStmt, prepare.BindVars)
-	setStatus(c, s)
-	if err != nil {
-		return err
-	}
-	conformResult(res)
-	return callback(res)
+	cs := h.conn(c)
+	cs.start(nil, callback, false)
+	return cs.endOnly(cs.s.ExecutePreparedStream(context.Background(), prepare.PrepareStmt, prepare.BindVars, cs.sendFn))
 }
 
 func (h *handler) WarningCount(c *mysql.Conn) uint16 {
-	if s, ok := c.ClientData.(*sql.Session); ok {
-		return s.WarningCount()
+	if cs, ok := c.ClientData.(*conn); ok {
+		if w := cs.pendingWarnings; w >= 0 {
+			// The end packet of the previous statement's result set
+			// (ComQueryMulti): Vitess reads its flags next.
+			cs.pendingWarnings = -1
+			c.StatusFlags = cs.pendingFlags
+			return uint16(w)
+		}
+		return cs.s.WarningCount()
 	}
 	return 0
 }
 
 func (h *handler) ComResetConnection(c *mysql.Conn) {
-	if s, ok := c.ClientData.(*sql.Session); ok {
-		s.ResetConnection()
-		setStatus(c, s)
+	if cs, ok := c.ClientData.(*conn); ok {
+		cs.s.ResetConnection()
+		setStatus(c, cs.s)
 	}
 }
 

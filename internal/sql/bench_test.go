@@ -92,6 +92,28 @@ func BenchmarkPointSelect(b *testing.B) {
 	}
 }
 
+// BenchmarkPointSelectStream is BenchmarkPointSelect through the protocol
+// layer's entry point, ExecutePreparedStream, with a send that keeps
+// nothing.
+func BenchmarkPointSelectStream(b *testing.B) {
+	const q = "SELECT c FROM sbtest1 WHERE id=?"
+	s, ctx, bv := preparedBench(b, q)
+	rows := 0
+	send := func(r *sqltypes.Result) error {
+		rows += len(r.Rows)
+		return nil
+	}
+	for i := 0; i < b.N; i++ {
+		bv["v1"] = sqltypes.Int64BindVariable(int64(i%10000 + 1))
+		if err := s.ExecutePreparedStream(ctx, q, bv, send); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if rows != b.N {
+		b.Fatalf("%d rows for %d queries", rows, b.N)
+	}
+}
+
 // BenchmarkRangeSelect measures a 100-row primary-key range with ORDER BY
 // on a non-key column (sysbench's order_ranges).
 func BenchmarkRangeSelect(b *testing.B) {

@@ -99,8 +99,9 @@ func firstWords(sql string, n int) string {
 	return strings.Join(f, " ")
 }
 
-// Query executes one statement received over the text protocol.
-func (s *Session) Query(ctx context.Context, sql string) (*sqltypes.Result, error) {
+// query executes one statement received over the text protocol (see
+// QueryStream).
+func (s *Session) query(ctx context.Context, sql string) (*sqltypes.Result, error) {
 	s.eng.Questions.Add(1)
 	s.setStatementText(sql)
 	ctx, cancel := s.statementContext(ctx, looksLikeSelect(sql))
@@ -184,8 +185,9 @@ func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.F
 	return uint16(n), fields, nil
 }
 
-// ExecutePrepared runs a prepared statement with bound parameters.
-func (s *Session) ExecutePrepared(ctx context.Context, sql string, bv map[string]*querypb.BindVariable) (*sqltypes.Result, error) {
+// executePrepared runs a prepared statement with bound parameters (see
+// ExecutePreparedStream).
+func (s *Session) executePrepared(ctx context.Context, sql string, bv map[string]*querypb.BindVariable) (*sqltypes.Result, error) {
 	s.eng.Questions.Add(1)
 	s.setStatementText(sql)
 	ctx, cancel := s.statementContext(ctx, looksLikeSelect(sql))
@@ -298,12 +300,19 @@ func (s *Session) runSelect(ctx context.Context, p queryPlan, bv map[string]*que
 	}
 	bv = s.bindSessionVars(p.bindVars(), bv)
 	ex := s.newExecCtx(ctx, tx, bv)
-	res, err := p.run(ex)
+	var res *sqltypes.Result
+	var err error
+	if sp, ok := p.(*selectPlan); ok {
+		// The only query whose rows may reach the client while it runs.
+		res, err = sp.runTo(ex, &s.out)
+	} else {
+		res, err = p.run(ex)
+	}
 	if err != nil {
 		return nil, s.endStatement(err)
 	}
 	s.rowCount = -1
-	s.foundRows = uint64(len(res.Rows))
+	s.foundRows = s.out.rows + uint64(len(res.Rows))
 	return res, s.endStatement(nil)
 }
 

@@ -579,8 +579,13 @@ func neededColumns(sel *sqlparser.Select, sc *scope) map[int]bool {
 	return need
 }
 
-// run executes the plan.
-func (p *selectPlan) run(ex *execCtx) (*sqltypes.Result, error) {
+// run executes the plan and returns its whole result.
+func (p *selectPlan) run(ex *execCtx) (*sqltypes.Result, error) { return p.runTo(ex, nil) }
+
+// runTo executes the plan. When dst streams and the rows need no sort, they
+// are sent to dst in batches as they are produced (stream.go), and the
+// result returned holds the rows not sent yet, with the fields sent.
+func (p *selectPlan) runTo(ex *execCtx, dst *resultSink) (*sqltypes.Result, error) {
 	res := &sqltypes.Result{}
 	limit, offset := uint64(1<<63), uint64(0)
 	if p.limit != nil {
@@ -618,6 +623,11 @@ func (p *selectPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 		}
 	}
 	out := &rowSink{p: p, ex: ex, limit: limit, offset: offset, streaming: !p.sortNeed}
+	// A locking read is built whole: no row reaches the client before the
+	// statement has locked, and read the latest version of, every row.
+	if out.streaming && p.lock == lockNone && dst.streaming() {
+		out.dst = dst
+	}
 	if p.distinct {
 		out.seen = map[string]struct{}{}
 	}
@@ -655,7 +665,11 @@ func (p *selectPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 		return nil, err
 	}
 	res.Rows = rows
-	res.Fields = p.fields(ex, rows)
+	if dst != nil && dst.fields != nil {
+		res.Fields = dst.fields
+	} else {
+		res.Fields = p.fields(ex, rows)
+	}
 	return res, nil
 }
 
@@ -690,6 +704,11 @@ type rowSink struct {
 	valSlab   Row
 	byteSlab  []byte
 	slabs     int
+	// dst, when set, receives the rows in batches as they come (no sort);
+	// sent counts the rows it has had, bytes the value bytes in rows.
+	dst   *resultSink
+	sent  uint64
+	bytes int
 	// locks, when set, records the lock of each row (which carries its
 	// index in locks.rows as a hidden last value).
 	locks *rowLocks
@@ -710,7 +729,7 @@ type rowLock struct {
 }
 
 func (o *rowSink) full() bool {
-	return o.streaming && uint64(len(o.rows)) >= o.limit
+	return o.streaming && o.sent+uint64(len(o.rows)) >= o.limit
 }
 
 // add projects one input row (combined or aggregated).
@@ -756,6 +775,52 @@ func (o *rowSink) add(in Row) error {
 		l.rows = append(l.rows, rowLock{pk: append([]byte(nil), l.pk...), fresh: l.fresh})
 	}
 	o.rows = append(o.rows, o.copyOut(o.tmp))
+	if o.dst != nil && (len(o.rows) >= batchRows || o.bytes >= batchBytes) {
+		return o.flush()
+	}
+	return nil
+}
+
+// flush sends the rows gathered so far to dst as one batch; their buffers
+// then hold the next batch's rows.
+func (o *rowSink) flush() error {
+	p := o.p
+	rows := o.rows
+	if p.visible < len(p.proj) {
+		for i := range rows {
+			rows[i] = rows[i][:p.visible]
+		}
+	}
+	if o.dst.fields == nil {
+		// The first batch fixes the result's columns. When they depend on
+		// the values (no static type, or values that do not fit the static
+		// type, which reconcileFields then changes), the whole result must
+		// decide them: the rows are kept and sent at the end.
+		f := p.fields(o.ex, rows)
+		if s := p.staticFields; len(s) == 0 || len(f) != len(s) || &f[0] != &s[0] {
+			o.dst = nil
+			return nil
+		}
+		o.dst.fields = f
+	}
+	if err := o.dst.sendRows(rows); err != nil {
+		return err
+	}
+	o.sent += uint64(len(rows))
+	// One slab of each kind as large as this batch needed (the first
+	// batches grow them), reused from the start.
+	vals := 0
+	for _, r := range rows {
+		vals += cap(r) // the values copied, hidden ones included
+	}
+	if cap(o.valSlab) < vals {
+		o.valSlab = make(Row, 0, vals)
+	}
+	if cap(o.byteSlab) < o.bytes {
+		o.byteSlab = make([]byte, 0, o.bytes)
+	}
+	clear(rows)
+	o.rows, o.valSlab, o.byteSlab, o.bytes = rows[:0], o.valSlab[:0], o.byteSlab[:0], 0
 	return nil
 }
 
@@ -781,6 +846,7 @@ func (o *rowSink) copyOut(src Row) Row {
 	for _, v := range src {
 		n += len(v.Raw())
 	}
+	o.bytes += n
 	// Slabs start small (most results are a row or a few) and double.
 	grow := min(o.slabs, 7) // slab sizes stop growing at 64 rows / 16 KiB
 	if cap(o.valSlab)-len(o.valSlab) < len(src) {

@@ -104,6 +104,9 @@ type Session struct {
 
 	// handler counts the session's Handler_read_* status.
 	handler handlerStatus
+
+	// out receives the result of the statement being executed (stream.go).
+	out resultSink
 }
 
 type mdlRef struct{ db, table string }
