@@ -13,6 +13,7 @@ import (
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/encoding"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/table"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
@@ -864,7 +865,7 @@ func checkHints(t *catalog.Table, h indexHints) error {
 				continue
 			}
 			if ix := t.IndexByName(name); ix == nil || (ix.Primary && t.HiddenPK) {
-				return sqlErr(sqlerror.ERKeyDoesNotExist, "42000", "Key '%s' doesn't exist in table '%s'", name, t.Name)
+				return sqlerr.New(sqlerror.ERKeyDoesNotExist, sqlerror.SSClientError, "Key '%s' doesn't exist in table '%s'", name, t.Name)
 			}
 		}
 	}

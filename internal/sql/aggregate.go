@@ -16,6 +16,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/collation"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
@@ -165,13 +166,13 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 		switch spec.name {
 		case "sum", "avg", "min", "max", "bit_and", "bit_or", "bit_xor":
 		default:
-			return unsupportedErr("aggregate %s", strings.ToUpper(spec.name))
+			return sqlerr.Unsupported("aggregate %s", strings.ToUpper(spec.name))
 		}
 		argExprs = af.GetArgs()
 	}
 	for _, a := range argExprs {
 		if containsAggr(a) {
-			return sqlErr(sqlerror.ERInvalidGroupFuncUse, "HY000", "Invalid use of group function")
+			return sqlerr.New(sqlerror.ERInvalidGroupFuncUse, sqlerror.SSUnknownSQLState, "Invalid use of group function")
 		}
 		x, err := c.compile(a)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // alterState is a table definition being altered. Index key parts refer to
@@ -40,18 +41,18 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 	}
 	old := s.eng.Cat.Table(db, st.Table.Name.String())
 	if old == nil {
-		return nil, noTableErr(db, st.Table.Name.String())
+		return nil, sqlerr.NoTable(db, st.Table.Name.String())
 	}
 	if st.PartitionSpec != nil || st.PartitionOption != nil {
-		return nil, unsupportedErr("partitioning")
+		return nil, sqlerr.Unsupported("partitioning")
 	}
 	if err := s.eng.Cat.LockExclusive(ctx, old.DB, old.Name, s.mdlTimeout); err != nil {
-		return nil, lockWaitTimeoutErr()
+		return nil, sqlerr.LockWaitTimeout()
 	}
 	defer s.eng.Cat.UnlockExclusive(old.DB, old.Name)
 	old = s.eng.Cat.Table(db, st.Table.Name.String())
 	if old == nil {
-		return nil, noTableErr(db, st.Table.Name.String())
+		return nil, sqlerr.NoTable(db, st.Table.Name.String())
 	}
 	a := &alterState{t: old.Clone(), idxCols: map[*catalog.Index][]string{}, orig: old}
 	a.checks.cols = checkCols
@@ -137,7 +138,7 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 		}
 		if s.eng.Cat.Table(tdb, a.renameTo.Name.String()) != nil {
 			d.Abort()
-			return nil, sqlErr(erTableExistsError, "42S01", "Table '%s' already exists", a.renameTo.Name.String())
+			return nil, sqlerr.New(sqlerr.TableExists, sqlerr.StateTableExists, "Table '%s' already exists", a.renameTo.Name.String())
 		}
 		nt.DB, nt.Name = tdb, a.renameTo.Name.String()
 	}
@@ -169,7 +170,7 @@ func (a *alterState) placeColumn(col catalog.Column, m int, first bool, after *s
 	} else if after != nil {
 		i := a.colIndex(after.Name.String())
 		if i < 0 {
-			return badFieldErr(after.Name.String(), a.t.Name)
+			return sqlerr.BadField(after.Name.String(), a.t.Name)
 		}
 		pos = i + 1
 	}
@@ -212,7 +213,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 				return err
 			}
 			if a.colIndex(col.Name) >= 0 {
-				return sqlErr(sqlerror.ERDupFieldName, "42S21", "Duplicate column name '%s'", col.Name)
+				return sqlerr.New(sqlerror.ERDupFieldName, sqlerror.SSDupFieldName, "Duplicate column name '%s'", col.Name)
 			}
 			first, after := o.First, o.After
 			if i > 0 && (first || after != nil) {
@@ -229,13 +230,13 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 	case *sqlparser.DropColumn:
 		i := a.colIndex(o.Name.Name.String())
 		if i < 0 {
-			return sqlErr(sqlerror.ERCantDropFieldOrKey, "42000", "Can't DROP '%s'; check that column/key exists", o.Name.Name.String())
+			return sqlerr.New(sqlerror.ERCantDropFieldOrKey, sqlerror.SSClientError, "Can't DROP '%s'; check that column/key exists", o.Name.Name.String())
 		}
 		name := t.Columns[i].Name
 		a.checks.dropCols = append(a.checks.dropCols, o.Name.Name.String())
 		a.removeColumn(i)
 		if len(t.Columns) == 0 {
-			return sqlErr(sqlerror.ERCantRemoveAllFields, "42000", "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")
+			return sqlerr.New(sqlerror.ERCantRemoveAllFields, sqlerror.SSClientError, "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")
 		}
 		// Remove the column from indexes; drop indexes left empty.
 		var keep []*catalog.Index
@@ -278,14 +279,14 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 		}
 		i := a.colIndex(oldName)
 		if i < 0 {
-			return badFieldErr(oldName, t.Name)
+			return sqlerr.BadField(oldName, t.Name)
 		}
 		col, err := coltype.FromASTMode(cd, t.Collation, s.coltypeMode())
 		if err != nil {
 			return err
 		}
 		if j := a.colIndex(col.Name); j >= 0 && j != i {
-			return sqlErr(sqlerror.ERDupFieldName, "42S21", "Duplicate column name '%s'", col.Name)
+			return sqlerr.New(sqlerror.ERDupFieldName, sqlerror.SSDupFieldName, "Duplicate column name '%s'", col.Name)
 		}
 		if !strings.EqualFold(oldName, col.Name) {
 			a.checks.renamed = append(a.checks.renamed, oldName)
@@ -319,11 +320,11 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 	case *sqlparser.RenameColumn:
 		i := a.colIndex(o.OldName.Name.String())
 		if i < 0 {
-			return badFieldErr(o.OldName.Name.String(), t.Name)
+			return sqlerr.BadField(o.OldName.Name.String(), t.Name)
 		}
 		nn := o.NewName.Name.String()
 		if j := a.colIndex(nn); j >= 0 && j != i {
-			return sqlErr(sqlerror.ERDupFieldName, "42S21", "Duplicate column name '%s'", nn)
+			return sqlerr.New(sqlerror.ERDupFieldName, sqlerror.SSDupFieldName, "Duplicate column name '%s'", nn)
 		}
 		if !strings.EqualFold(o.OldName.Name.String(), nn) {
 			a.checks.renamed = append(a.checks.renamed, o.OldName.Name.String())
@@ -334,7 +335,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 		a.checks.columnsChanged = true
 		i := a.colIndex(o.Column.Name.String())
 		if i < 0 {
-			return badFieldErr(o.Column.Name.String(), t.Name)
+			return sqlerr.BadField(o.Column.Name.String(), t.Name)
 		}
 		c := &t.Columns[i]
 		if o.DropDefault {
@@ -347,18 +348,18 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 					c.HasDefault, c.DefaultExpr = true, sqlparser.String(o.DefaultVal)
 					return nil
 				}
-				return sqlErr(sqlerror.ERInvalidDefault, "42000", "Invalid default value for '%s'", c.Name)
+				return sqlerr.New(sqlerror.ERInvalidDefault, sqlerror.SSClientError, "Invalid default value for '%s'", c.Name)
 			}
 			if v.IsNull() {
 				if !c.Nullable {
-					return sqlErr(sqlerror.ERInvalidDefault, "42000", "Invalid default value for '%s'", c.Name)
+					return sqlerr.New(sqlerror.ERInvalidDefault, sqlerror.SSClientError, "Invalid default value for '%s'", c.Name)
 				}
 				c.SetDefault(sqltypes.NULL)
 				return nil
 			}
 			cv, _, err := coltype.Convert(c, v, true, 1)
 			if err != nil {
-				return sqlErr(sqlerror.ERInvalidDefault, "42000", "Invalid default value for '%s'", c.Name)
+				return sqlerr.New(sqlerror.ERInvalidDefault, sqlerror.SSClientError, "Invalid default value for '%s'", c.Name)
 			}
 			c.SetDefault(cv)
 		}
@@ -373,7 +374,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 		}
 		if ix.Primary {
 			if !t.HiddenPK {
-				return sqlErr(sqlerror.ERMultiplePriKey, "42000", "Multiple primary key defined")
+				return sqlerr.New(sqlerror.ERMultiplePriKey, sqlerror.SSClientError, "Multiple primary key defined")
 			}
 			t.HiddenPK = false
 			t.Indexes[0].Columns = ix.Columns
@@ -388,7 +389,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 			ix.Name = uniqueIndexName(t, nil, names[0])
 		}
 		if t.IndexByName(ix.Name) != nil {
-			return sqlErr(sqlerror.ERDupKeyName, "42000", "Duplicate key name '%s'", ix.Name)
+			return sqlerr.New(sqlerror.ERDupKeyName, sqlerror.SSClientError, "Duplicate key name '%s'", ix.Name)
 		}
 		t.Indexes = append(t.Indexes, ix)
 		a.idxCols[ix] = names
@@ -408,7 +409,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 		switch o.Type {
 		case sqlparser.PrimaryKeyType:
 			if t.HiddenPK {
-				return sqlErr(sqlerror.ERCantDropFieldOrKey, "42000", "Can't DROP 'PRIMARY'; check that column/key exists")
+				return sqlerr.New(sqlerror.ERCantDropFieldOrKey, sqlerror.SSClientError, "Can't DROP 'PRIMARY'; check that column/key exists")
 			}
 			t.HiddenPK = true
 			t.Indexes[0].Columns = nil
@@ -446,15 +447,15 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 					return nil
 				}
 			}
-			return sqlErr(sqlerror.ERCantDropFieldOrKey, "42000", "Can't DROP '%s'; check that column/key exists", name)
+			return sqlerr.New(sqlerror.ERCantDropFieldOrKey, sqlerror.SSClientError, "Can't DROP '%s'; check that column/key exists", name)
 		}
 	case *sqlparser.RenameIndex:
 		ix := t.IndexByName(o.OldName.String())
 		if ix == nil || ix.Primary {
-			return sqlErr(sqlerror.ERKeyDoesNotExist, "42000", "Key '%s' doesn't exist in table '%s'", o.OldName.String(), t.Name)
+			return sqlerr.New(sqlerror.ERKeyDoesNotExist, sqlerror.SSClientError, "Key '%s' doesn't exist in table '%s'", o.OldName.String(), t.Name)
 		}
 		if other := t.IndexByName(o.NewName.String()); other != nil && other != ix {
-			return sqlErr(sqlerror.ERDupKeyName, "42000", "Duplicate key name '%s'", o.NewName.String())
+			return sqlerr.New(sqlerror.ERDupKeyName, sqlerror.SSClientError, "Duplicate key name '%s'", o.NewName.String())
 		}
 		ix.Name = o.NewName.String()
 	case sqlparser.TableOptions:
@@ -487,7 +488,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 			id = collations.MySQL8().LookupByName(strings.ToLower(o.Collate))
 		}
 		if id == collations.Unknown {
-			return sqlErr(sqlerror.ERUnknownCharacterSet, "42000", "Unknown character set: '%s'", o.CharacterSet)
+			return sqlerr.New(sqlerror.ERUnknownCharacterSet, sqlerror.SSClientError, "Unknown character set: '%s'", o.CharacterSet)
 		}
 		t.Collation, t.Charset = id, coltype.CharsetName(id)
 		for i := range t.Columns {
@@ -506,14 +507,14 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 		case *sqlparser.CheckConstraintDefinition:
 			return a.checks.addSpec(o.ConstraintDefinition.Name.String(), cd)
 		default:
-			return unsupportedErr("ALTER TABLE %s", sqlparser.String(opt))
+			return sqlerr.Unsupported("ALTER TABLE %s", sqlparser.String(opt))
 		}
 	case *sqlparser.AlterCheck:
 		a.checks.enforce = append(a.checks.enforce, enforceCheck{name: o.Name.String(), enforced: o.Enforced})
 	case sqlparser.AlgorithmValue, *sqlparser.LockOption, *sqlparser.Force, *sqlparser.Validation, *sqlparser.KeyState, *sqlparser.OrderByOption:
 		// Accepted; strata's ALTER is always a consistent copy or in place.
 	default:
-		return unsupportedErr("ALTER TABLE %s", sqlparser.String(opt))
+		return sqlerr.Unsupported("ALTER TABLE %s", sqlparser.String(opt))
 	}
 	return nil
 }
@@ -525,7 +526,7 @@ func (a *alterState) columnKeyOpt(cd *sqlparser.ColumnDefinition, name string) e
 	switch cd.Type.Options.KeyOpt {
 	case sqlparser.ColKeyPrimary:
 		if !t.HiddenPK {
-			return sqlErr(sqlerror.ERMultiplePriKey, "42000", "Multiple primary key defined")
+			return sqlerr.New(sqlerror.ERMultiplePriKey, sqlerror.SSClientError, "Multiple primary key defined")
 		}
 		t.HiddenPK = false
 		t.Columns[i].Nullable = false
@@ -572,7 +573,7 @@ func (a *alterState) finish() error {
 		for k, n := range names {
 			ci := t.ColumnIndex(n)
 			if ci < 0 {
-				return sqlErr(sqlerror.ERKeyColumnDoesNotExist, "42000", "Key column '%s' doesn't exist in table", n)
+				return sqlerr.New(sqlerror.ERKeyColumnDoesNotExist, sqlerror.SSClientError, "Key column '%s' doesn't exist in table", n)
 			}
 			ix.Columns[k].Col = ci
 		}
@@ -586,13 +587,13 @@ func (a *alterState) finish() error {
 	for i := range t.Columns {
 		if t.Columns[i].AutoIncrement {
 			if t.AutoIncCol >= 0 {
-				return sqlErr(sqlerror.ERWrongAutoKey, "42000", "Incorrect table definition; there can be only one auto column and it must be defined as a key")
+				return sqlerr.New(sqlerror.ERWrongAutoKey, sqlerror.SSClientError, "Incorrect table definition; there can be only one auto column and it must be defined as a key")
 			}
 			t.AutoIncCol = i
 		}
 	}
 	if t.AutoIncCol >= 0 && !columnIsKeyStart(t, t.AutoIncCol) {
-		return sqlErr(sqlerror.ERWrongAutoKey, "42000", "Incorrect table definition; there can be only one auto column and it must be defined as a key")
+		return sqlerr.New(sqlerror.ERWrongAutoKey, sqlerror.SSClientError, "Incorrect table definition; there can be only one auto column and it must be defined as a key")
 	}
 	if !t.HiddenPK {
 		for _, ic := range t.Indexes[0].Columns {

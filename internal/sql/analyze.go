@@ -15,6 +15,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/privilege"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/table"
 )
 
@@ -54,7 +55,7 @@ func parseAnalyze(sql string) (st analyzeStmt, ok bool, err error) {
 	}
 	bad := func() (analyzeStmt, bool, error) {
 		near := strings.TrimSpace(l.s[l.pos:])
-		return analyzeStmt{}, true, syntaxErr(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '%s' at line 1", near))
+		return analyzeStmt{}, true, sqlerr.Syntax(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '%s' at line 1", near))
 	}
 	_ = l.keyword("NO_WRITE_TO_BINLOG") || l.keyword("LOCAL")
 	if !l.keyword("TABLE") && !l.keyword("TABLES") {
@@ -131,7 +132,7 @@ func (s *Session) runAnalyze(ctx context.Context, st analyzeStmt) (*sqltypes.Res
 		tg := &st.targets[i]
 		if tg.db == "" {
 			if s.DB == "" {
-				return nil, noDBErr()
+				return nil, sqlerr.NoDB()
 			}
 			tg.db = s.DB
 		}

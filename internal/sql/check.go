@@ -12,6 +12,7 @@ import (
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/encoding"
 	"github.com/strata-db/strata/internal/sql/privilege"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/table"
 	"github.com/strata-db/strata/internal/txn"
 )
@@ -54,7 +55,7 @@ func (s *Session) execCheckTable(ctx context.Context, sql string) (*sqltypes.Res
 	for i := range targets {
 		if targets[i].db == "" {
 			if s.DB == "" {
-				return nil, true, noDBErr()
+				return nil, true, sqlerr.NoDB()
 			}
 			targets[i].db = s.DB
 		}
@@ -121,7 +122,7 @@ func (s *Session) checkOneTable(ctx context.Context, tg checkTarget) ([][]string
 func (s *Session) maintenanceTable(tg checkTarget, op string, msg func(typ, text string) []string) (*catalog.Table, [][]string) {
 	if isSystemSchema(tg.db) {
 		if _, _, err := s.systemTable(tg.db, tg.name); err != nil {
-			return nil, [][]string{msg("Error", ToSQLError(err).Message), msg("status", "Operation failed")}
+			return nil, [][]string{msg("Error", sqlerr.From(err).Message), msg("status", "Operation failed")}
 		}
 		return nil, [][]string{msg("note", "The storage engine for the table doesn't support "+op)}
 	}
@@ -334,7 +335,7 @@ func checkSecondary(ctx context.Context, t *table.Table, tx *txn.Txn, ic *indexC
 }
 
 func checkInterruptedErr() error {
-	return sqlErr(sqlerror.ERQueryInterrupted, "70100", "Query execution was interrupted")
+	return sqlerr.New(sqlerror.ERQueryInterrupted, sqlerror.SSQueryInterrupted, "Query execution was interrupted")
 }
 
 // parseCheckTable parses CHECK TABLE[S] tbl[, tbl…] [option…][;]. ok is
@@ -349,7 +350,7 @@ func parseCheckTable(sql string) (targets []checkTarget, ok bool, err error) {
 	}
 	bad := func() ([]checkTarget, bool, error) {
 		near := strings.TrimSpace(l.s[l.pos:])
-		return nil, true, syntaxErr(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '%s' at line 1", near))
+		return nil, true, sqlerr.Syntax(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '%s' at line 1", near))
 	}
 	targets, ok = l.tableList()
 	if !ok {
@@ -379,7 +380,7 @@ func parseMaintenanceTables(sql string) ([]checkTarget, error) {
 	l := checkLexer{s: sql, pos: skipComments(sql, 0)}
 	bad := func() ([]checkTarget, error) {
 		near := strings.TrimSpace(l.s[l.pos:])
-		return nil, syntaxErr(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '%s' at line 1", near))
+		return nil, sqlerr.Syntax(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '%s' at line 1", near))
 	}
 	if !l.keyword("OPTIMIZE") && !l.keyword("REPAIR") {
 		return bad()

@@ -8,6 +8,8 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
+	"vitess.io/vitess/go/mysql/sqlerror"
 )
 
 // CHECK constraints in DDL (MySQL 8.0.16+ semantics): CREATE TABLE column-
@@ -38,19 +40,19 @@ const (
 )
 
 func checkViolatedErr(name string) error {
-	return sqlErr(erCheckViolated, "HY000", "Check constraint '%s' is violated.", name)
+	return sqlerr.New(erCheckViolated, sqlerror.SSUnknownSQLState, "Check constraint '%s' is violated.", name)
 }
 
 func checkNotFoundErr(name string) error {
-	return sqlErr(erCheckNotFound, "HY000", "Check constraint '%s' is not found in the table.", name)
+	return sqlerr.New(erCheckNotFound, sqlerror.SSUnknownSQLState, "Check constraint '%s' is not found in the table.", name)
 }
 
 func checkDupNameErr(name string) error {
-	return sqlErr(erCheckDupName, "HY000", "Duplicate check constraint name '%s'.", name)
+	return sqlerr.New(erCheckDupName, sqlerror.SSUnknownSQLState, "Duplicate check constraint name '%s'.", name)
 }
 
 func tooLongIdentErr(name string) error {
-	return sqlErr(erTooLongIdent, "42000", "Identifier name '%s' is too long", name)
+	return sqlerr.New(erTooLongIdent, sqlerror.SSClientError, "Identifier name '%s' is too long", name)
 }
 
 // checkSpec is a CHECK constraint as written in CREATE TABLE or ALTER
@@ -77,14 +79,14 @@ func checkSpecsOfTable(spec *sqlparser.TableSpec, cols []string) ([]checkSpec, e
 		sp := checkSpec{name: c.Name.String(), expr: cd.Expr, enforced: cd.Enforced}
 		if cols != nil {
 			if len(out) >= len(cols) {
-				return nil, unsupportedErr("this form of column CHECK constraint")
+				return nil, sqlerr.Unsupported("this form of column CHECK constraint")
 			}
 			sp.column = cols[len(out)]
 		}
 		out = append(out, sp)
 	}
 	if cols != nil && len(out) != len(cols) {
-		return nil, unsupportedErr("this form of column CHECK constraint")
+		return nil, sqlerr.Unsupported("this form of column CHECK constraint")
 	}
 	return out, nil
 }
@@ -117,9 +119,9 @@ func (s *Session) addChecks(t *catalog.Table, db, name string, kept []catalog.Ch
 			ci := t.ColumnIndex(c)
 			if ci < 0 {
 				if inAlter {
-					return nil, badFieldErr(c, "check constraint "+sp.name+" expression")
+					return nil, sqlerr.BadField(c, "check constraint "+sp.name+" expression")
 				}
-				return nil, sqlErr(erCheckRefersUnknownColumn, "HY000", "Check constraint '%s' refers to non-existing column '%s'.", sp.name, c)
+				return nil, sqlerr.New(erCheckRefersUnknownColumn, sqlerror.SSUnknownSQLState, "Check constraint '%s' refers to non-existing column '%s'.", sp.name, c)
 			}
 		}
 		ck := catalog.CheckConstraint{Name: sp.name, Clause: checkClause(sp.expr, charset), Columns: cols, NotEnforced: !sp.enforced}
@@ -157,16 +159,16 @@ func preValidateCheck(sp *checkSpec) error {
 	if sp.column != "" {
 		cols := checkColumnRefs(sp.expr)
 		if len(cols) == 0 {
-			return sqlErr(erCheckColumnRefersOther, "HY000", "Column check constraint '%s' references other column.", sp.name)
+			return sqlerr.New(erCheckColumnRefersOther, sqlerror.SSUnknownSQLState, "Column check constraint '%s' references other column.", sp.name)
 		}
 		for _, c := range cols {
 			if !strings.EqualFold(c, sp.column) {
-				return sqlErr(erCheckColumnRefersOther, "HY000", "Column check constraint '%s' references other column.", sp.name)
+				return sqlerr.New(erCheckColumnRefersOther, sqlerror.SSUnknownSQLState, "Column check constraint '%s' references other column.", sp.name)
 			}
 		}
 	}
 	if !isBooleanExpr(sp.expr) {
-		return sqlErr(erCheckNonBoolean, "HY000", "An expression of non-boolean type specified to a check constraint '%s'.", sp.name)
+		return sqlerr.New(erCheckNonBoolean, sqlerror.SSUnknownSQLState, "An expression of non-boolean type specified to a check constraint '%s'.", sp.name)
 	}
 	return disallowedInCheck(sp.name, sp.expr)
 }
@@ -176,7 +178,7 @@ func preValidateCheck(sp *checkSpec) error {
 func (s *Session) verifyCheckClause(t *catalog.Table, ck *catalog.CheckConstraint) error {
 	e, err := s.eng.Parser.ParseExpr(ck.Clause)
 	if err != nil {
-		return unsupportedErr("CHECK constraint expression %s", ck.Clause)
+		return sqlerr.Unsupported("CHECK constraint expression %s", ck.Clause)
 	}
 	sc := &scope{where: "check constraint " + ck.Name + " expression"}
 	sc.addTable(t, t.Name)
@@ -261,15 +263,15 @@ func disallowedInCheck(name string, e sqlparser.Expr) error {
 			return false
 		}
 		named := func(fn string) {
-			first = sqlErr(erCheckNamedFunctionNotAllowed, "HY000", "An expression of a check constraint '%s' contains disallowed function: %s.", name, fn)
+			first = sqlerr.New(erCheckNamedFunctionNotAllowed, sqlerror.SSUnknownSQLState, "An expression of a check constraint '%s' contains disallowed function: %s.", name, fn)
 		}
 		switch n := cur.Node().(type) {
 		case *sqlparser.Subquery, *sqlparser.ValuesFuncExpr:
-			first = sqlErr(erCheckFunctionNotAllowed, "HY000", "An expression of a check constraint '%s' contains disallowed function.", name)
+			first = sqlerr.New(erCheckFunctionNotAllowed, sqlerror.SSUnknownSQLState, "An expression of a check constraint '%s' contains disallowed function.", name)
 		case sqlparser.AggrFunc, sqlparser.WindowFunc:
-			first = sqlErr(erCheckFunctionNotAllowed, "HY000", "An expression of a check constraint '%s' contains disallowed function.", name)
+			first = sqlerr.New(erCheckFunctionNotAllowed, sqlerror.SSUnknownSQLState, "An expression of a check constraint '%s' contains disallowed function.", name)
 		case *sqlparser.Variable:
-			first = sqlErr(erCheckVariables, "HY000", "An expression of a check constraint '%s' cannot refer to a user or system variable.", name)
+			first = sqlerr.New(erCheckVariables, sqlerror.SSUnknownSQLState, "An expression of a check constraint '%s' cannot refer to a user or system variable.", name)
 		case *sqlparser.CurTimeFuncExpr:
 			if fn, ok := checkDisallowedFuncs[n.Name.Lowered()]; ok {
 				named(fn)
@@ -303,7 +305,7 @@ func checkAutoIncRefs(t *catalog.Table, checks []catalog.CheckConstraint) error 
 	ai := t.Columns[t.AutoIncCol].Name
 	for i := range checks {
 		if checks[i].Uses(ai) {
-			return sqlErr(erCheckRefersAutoIncrement, "HY000", "Check constraint '%s' cannot refer to an auto-increment column.", checks[i].Name)
+			return sqlerr.New(erCheckRefersAutoIncrement, sqlerror.SSUnknownSQLState, "Check constraint '%s' cannot refer to an auto-increment column.", checks[i].Name)
 		}
 	}
 	return nil
@@ -359,7 +361,7 @@ func (s *Session) checkFKActions(t *catalog.Table) error {
 			}
 			for _, col := range fk.cols {
 				if ck.Uses(col) {
-					return sqlErr(erCheckFKReferentialAction, "HY000", "Column '%s' cannot be used in a check constraint '%s': needed in a foreign key constraint '%s' referential action.", col, ck.Name, fk.name)
+					return sqlerr.New(erCheckFKReferentialAction, sqlerror.SSUnknownSQLState, "Column '%s' cannot be used in a check constraint '%s': needed in a foreign key constraint '%s' referential action.", col, ck.Name, fk.name)
 				}
 			}
 		}
@@ -423,7 +425,7 @@ func (ac *alterChecks) addSpec(name string, cd *sqlparser.CheckConstraintDefinit
 	sp := checkSpec{name: name, expr: cd.Expr, enforced: cd.Enforced}
 	if ac.cols != nil {
 		if ac.seq >= len(ac.cols) {
-			return unsupportedErr("this form of column CHECK constraint")
+			return sqlerr.Unsupported("this form of column CHECK constraint")
 		}
 		sp.column = ac.cols[ac.seq]
 	}
@@ -469,7 +471,7 @@ func (s *Session) finishAlterChecks(ac *alterChecks, old, t *catalog.Table, db, 
 		for _, col := range cols {
 			for i := range checks {
 				if checks[i].Uses(col) {
-					return sqlErr(erDependentByCheckConstraint, "HY000", "Check constraint '%s' uses column '%s', hence column cannot be dropped or renamed.", checks[i].Name, col)
+					return sqlerr.New(erDependentByCheckConstraint, sqlerror.SSUnknownSQLState, "Check constraint '%s' uses column '%s', hence column cannot be dropped or renamed.", checks[i].Name, col)
 				}
 			}
 		}
@@ -527,9 +529,9 @@ func (s *Session) alterCheckNotFound(ac *alterChecks, old *catalog.Table, name s
 		return checkNotFoundErr(name)
 	}
 	if dk, _, err := s.dropConstraint(old, name); err == nil && dk != nil {
-		return sqlErr(erAlterConstraintEnforcement, "HY000", "Altering constraint enforcement is not supported for the constraint '%s'. Enforcement state alter is not supported for the PRIMARY, UNIQUE and FOREIGN KEY type constraints.", name)
+		return sqlerr.New(erAlterConstraintEnforcement, sqlerror.SSUnknownSQLState, "Altering constraint enforcement is not supported for the constraint '%s'. Enforcement state alter is not supported for the PRIMARY, UNIQUE and FOREIGN KEY type constraints.", name)
 	}
-	return sqlErr(erConstraintNotFound, "HY000", "Constraint '%s' does not exist.", name)
+	return sqlerr.New(erConstraintNotFound, sqlerror.SSUnknownSQLState, "Constraint '%s' does not exist.", name)
 }
 
 func indexOfCheck(cs []catalog.CheckConstraint, name string) int {
@@ -569,9 +571,9 @@ func (s *Session) dropConstraint(old *catalog.Table, name string) (*sqlparser.Dr
 	}
 	switch len(kinds) {
 	case 0:
-		return nil, false, sqlErr(erConstraintNotFound, "HY000", "Constraint '%s' does not exist.", name)
+		return nil, false, sqlerr.New(erConstraintNotFound, sqlerror.SSUnknownSQLState, "Constraint '%s' does not exist.", name)
 	case 1:
 		return kinds[0], isCheck, nil
 	}
-	return nil, false, sqlErr(erMultipleConstraintsWithName, "HY000", "Table has multiple constraints with the name '%s'. Please use constraint specific 'DROP' clause.", name)
+	return nil, false, sqlerr.New(erMultipleConstraintsWithName, sqlerror.SSUnknownSQLState, "Table has multiple constraints with the name '%s'. Please use constraint specific 'DROP' clause.", name)
 }

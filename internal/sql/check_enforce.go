@@ -6,6 +6,7 @@ import (
 	"vitess.io/vitess/go/mysql/sqlerror"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/txn"
 )
 
@@ -43,7 +44,7 @@ func (s *Session) compileChecks(t *catalog.Table) (*checkSet, error) {
 		}
 		e, err := s.eng.Parser.ParseExpr(ck.Clause)
 		if err != nil {
-			return nil, sqlErr(sqlerror.ERUnknownError, "HY000", "check constraint %s of %s.%s: %v", ck.Name, t.DB, t.Name, err)
+			return nil, sqlerr.New(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "check constraint %s of %s.%s: %v", ck.Name, t.DB, t.Name, err)
 		}
 		x, err := c.compile(e)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/strata-db/strata/internal/sql/privilege"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/txn"
 )
 
@@ -45,7 +46,7 @@ func (s *Session) execChecksumTable(ctx context.Context, sql string) (*sqltypes.
 	// opening any.
 	for _, tg := range targets {
 		if tg.db == "" {
-			return nil, true, noDBErr()
+			return nil, true, sqlerr.NoDB()
 		}
 		if err := s.authorizeNeeds(privilege.RuleFor(privilege.KindChecksumTable).Need(tg.db, tg.tbl)); err != nil {
 			return nil, true, err

@@ -16,6 +16,7 @@ import (
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/encoding"
 	"github.com/strata-db/strata/internal/sql/parse"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/table"
 	"github.com/strata-db/strata/internal/txn"
 )
@@ -51,9 +52,9 @@ func (s *Session) execDDL(ctx context.Context, stmt sqlparser.Statement, sql str
 	case *sqlparser.RenameTable:
 		return s.renameTables(ctx, st)
 	case *sqlparser.CreateView, *sqlparser.AlterView, *sqlparser.DropView:
-		return nil, unsupportedErr("views")
+		return nil, sqlerr.Unsupported("views")
 	}
-	return nil, unsupportedErr("%s", firstWords(sqlparser.String(stmt), 3))
+	return nil, sqlerr.Unsupported("%s", firstWords(sqlparser.String(stmt), 3))
 }
 
 func (s *Session) dbOrCurrent(q sqlparser.IdentifierCS) (string, error) {
@@ -62,7 +63,7 @@ func (s *Session) dbOrCurrent(q sqlparser.IdentifierCS) (string, error) {
 		db = s.DB
 	}
 	if db == "" {
-		return "", noDBErr()
+		return "", sqlerr.NoDB()
 	}
 	return db, nil
 }
@@ -74,7 +75,7 @@ func (s *Session) createDatabase(st *sqlparser.CreateDatabase) (*sqltypes.Result
 			s.warn("Note", uint16(sqlerror.ERDbCreateExists), fmt.Sprintf("Can't create database '%s'; database exists", name))
 			return &sqltypes.Result{RowsAffected: 1}, nil
 		}
-		return nil, sqlErr(sqlerror.ERDbCreateExists, "HY000", "Can't create database '%s'; database exists", name)
+		return nil, sqlerr.New(sqlerror.ERDbCreateExists, sqlerror.SSUnknownSQLState, "Can't create database '%s'; database exists", name)
 	}
 	if err := checkIdent(name, "database"); err != nil {
 		return nil, err
@@ -101,13 +102,13 @@ func applyDBOptions(db *catalog.Database, opts []sqlparser.DatabaseOption) error
 			cs := strings.ToLower(o.Value)
 			id := defaultCollationForCharset(cs)
 			if id == collations.Unknown {
-				return sqlErr(sqlerror.ERUnknownCharacterSet, "42000", "Unknown character set: '%s'", o.Value)
+				return sqlerr.New(sqlerror.ERUnknownCharacterSet, sqlerror.SSClientError, "Unknown character set: '%s'", o.Value)
 			}
 			db.Charset, db.Collation = coltype.CharsetName(id), id
 		case sqlparser.CollateType:
 			id := collations.MySQL8().LookupByName(strings.ToLower(o.Value))
 			if id == collations.Unknown {
-				return sqlErr(sqlerror.ERUnknownCollation, "HY000", "Unknown collation: '%s'", o.Value)
+				return sqlerr.New(sqlerror.ERUnknownCollation, sqlerror.SSUnknownSQLState, "Unknown collation: '%s'", o.Value)
 			}
 			db.Collation, db.Charset = id, coltype.CharsetName(id)
 		}
@@ -122,7 +123,7 @@ func (s *Session) alterDatabase(st *sqlparser.AlterDatabase) (*sqltypes.Result, 
 	}
 	old := s.eng.Cat.Database(name)
 	if old == nil {
-		return nil, sqlErr(sqlerror.ERBadDb, "42000", "Unknown database '%s'", name)
+		return nil, sqlerr.New(sqlerror.ERBadDb, sqlerror.SSClientError, "Unknown database '%s'", name)
 	}
 	db := *old
 	if err := applyDBOptions(&db, st.AlterOptions); err != nil {
@@ -139,14 +140,14 @@ func (s *Session) alterDatabase(st *sqlparser.AlterDatabase) (*sqltypes.Result, 
 func (s *Session) dropDatabase(ctx context.Context, st *sqlparser.DropDatabase) (*sqltypes.Result, error) {
 	name := st.DBName.String()
 	if isSystemSchema(name) {
-		return nil, sqlErr(erDBAccessDenied, "42000", "Access denied for user '%s'@'%s' to database '%s'", s.User, s.Host, name)
+		return nil, sqlerr.New(sqlerr.DBAccessDenied, sqlerror.SSClientError, "Access denied for user '%s'@'%s' to database '%s'", s.User, s.Host, name)
 	}
 	if s.eng.Cat.Database(name) == nil {
 		if st.IfExists {
 			s.warn("Note", uint16(sqlerror.ERDbDropExists), fmt.Sprintf("Can't drop database '%s'; database doesn't exist", name))
 			return &sqltypes.Result{}, nil
 		}
-		return nil, sqlErr(sqlerror.ERDbDropExists, "HY000", "Can't drop database '%s'; database doesn't exist", name)
+		return nil, sqlerr.New(sqlerror.ERDbDropExists, sqlerror.SSUnknownSQLState, "Can't drop database '%s'; database doesn't exist", name)
 	}
 	tables := s.eng.Cat.Tables(name)
 	if err := s.dropTableDefs(ctx, tables, func(d *catalog.DDL) error { return d.DropDatabase(name) }); err != nil {
@@ -160,7 +161,7 @@ func (s *Session) dropDatabase(ctx context.Context, st *sqlparser.DropDatabase) 
 
 func checkIdent(name, what string) error {
 	if name == "" || len(name) > 64 || strings.HasSuffix(name, " ") {
-		return sqlErr(sqlerror.ERWrongTableName, "42000", "Incorrect %s name '%s'", what, name)
+		return sqlerr.New(sqlerror.ERWrongTableName, sqlerror.SSClientError, "Incorrect %s name '%s'", what, name)
 	}
 	return nil
 }
@@ -188,10 +189,10 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 	}
 	name := st.Table.Name.String()
 	if isSystemSchema(db) {
-		return nil, sqlErr(erDBAccessDenied, "42000", "Access denied for user '%s'@'%s' to database '%s'", s.User, s.Host, db)
+		return nil, sqlerr.New(sqlerr.DBAccessDenied, sqlerror.SSClientError, "Access denied for user '%s'@'%s' to database '%s'", s.User, s.Host, db)
 	}
 	if s.eng.Cat.Database(db) == nil {
-		return nil, sqlErr(sqlerror.ERBadDb, "42000", "Unknown database '%s'", db)
+		return nil, sqlerr.New(sqlerror.ERBadDb, sqlerror.SSClientError, "Unknown database '%s'", db)
 	}
 	if err := checkIdent(name, "table"); err != nil {
 		return nil, err
@@ -199,20 +200,20 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 	if st.Temp {
 		// Temporary tables are created as ordinary tables private by name
 		// convention; strata does not yet isolate them per session.
-		return nil, unsupportedErr("CREATE TEMPORARY TABLE")
+		return nil, sqlerr.Unsupported("CREATE TEMPORARY TABLE")
 	}
 	if s.eng.Cat.Table(db, name) != nil {
 		if st.IfNotExists {
-			s.warn("Note", erTableExistsError, fmt.Sprintf("Table '%s' already exists", name))
+			s.warn("Note", uint16(sqlerr.TableExists), fmt.Sprintf("Table '%s' already exists", name))
 			return &sqltypes.Result{}, nil
 		}
-		return nil, sqlErr(erTableExistsError, "42S01", "Table '%s' already exists", name)
+		return nil, sqlerr.New(sqlerr.TableExists, sqlerr.StateTableExists, "Table '%s' already exists", name)
 	}
 	var def *catalog.Table
 	if st.OptLike != nil {
 		src := s.eng.Cat.Table(mustDB(st.OptLike.LikeTable.Qualifier.String(), db), st.OptLike.LikeTable.Name.String())
 		if src == nil {
-			return nil, noTableErr(mustDB(st.OptLike.LikeTable.Qualifier.String(), db), st.OptLike.LikeTable.Name.String())
+			return nil, sqlerr.NoTable(mustDB(st.OptLike.LikeTable.Qualifier.String(), db), st.OptLike.LikeTable.Name.String())
 		}
 		def = src.Clone()
 		def.DB, def.Name = db, name
@@ -226,10 +227,10 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 		}
 	} else {
 		if st.Select != nil {
-			return nil, unsupportedErr("CREATE TABLE ... SELECT")
+			return nil, sqlerr.Unsupported("CREATE TABLE ... SELECT")
 		}
 		if st.TableSpec == nil {
-			return nil, syntaxErr("You have an error in your SQL syntax; missing table definition")
+			return nil, sqlerr.Syntax("You have an error in your SQL syntax; missing table definition")
 		}
 		def, err = s.buildTableDef(db, name, st.TableSpec, checkCols)
 		if err != nil {
@@ -273,7 +274,7 @@ func (s *Session) buildTableDef(db, name string, spec *sqlparser.TableSpec, chec
 				id = defaultCollationForCharset(strings.ToLower(o.Value.Val))
 			}
 			if id == collations.Unknown {
-				return nil, sqlErr(sqlerror.ERUnknownCharacterSet, "42000", "Unknown character set: '%s'", o.String)
+				return nil, sqlerr.New(sqlerror.ERUnknownCharacterSet, sqlerror.SSClientError, "Unknown character set: '%s'", o.String)
 			}
 			t.Collation, t.Charset = id, coltype.CharsetName(id)
 		case "collate", "default collate":
@@ -283,7 +284,7 @@ func (s *Session) buildTableDef(db, name string, spec *sqlparser.TableSpec, chec
 			}
 			id := collations.MySQL8().LookupByName(strings.ToLower(v))
 			if id == collations.Unknown {
-				return nil, sqlErr(sqlerror.ERUnknownCollation, "HY000", "Unknown collation: '%s'", v)
+				return nil, sqlerr.New(sqlerror.ERUnknownCollation, sqlerror.SSUnknownSQLState, "Unknown collation: '%s'", v)
 			}
 			t.Collation, t.Charset = id, coltype.CharsetName(id)
 		case "auto_increment":
@@ -305,7 +306,7 @@ func (s *Session) buildTableDef(db, name string, spec *sqlparser.TableSpec, chec
 			return nil, err
 		}
 		if t.ColumnIndex(col.Name) >= 0 {
-			return nil, sqlErr(sqlerror.ERDupFieldName, "42S21", "Duplicate column name '%s'", col.Name)
+			return nil, sqlerr.New(sqlerror.ERDupFieldName, sqlerror.SSDupFieldName, "Duplicate column name '%s'", col.Name)
 		}
 		if err := checkIdent(col.Name, "column"); err != nil {
 			return nil, err
@@ -319,17 +320,17 @@ func (s *Session) buildTableDef(db, name string, spec *sqlparser.TableSpec, chec
 		}
 		if col.AutoIncrement {
 			if t.AutoIncCol >= 0 {
-				return nil, sqlErr(sqlerror.ERWrongAutoKey, "42000", "Incorrect table definition; there can be only one auto column and it must be defined as a key")
+				return nil, sqlerr.New(sqlerror.ERWrongAutoKey, sqlerror.SSClientError, "Incorrect table definition; there can be only one auto column and it must be defined as a key")
 			}
 			t.AutoIncCol = len(t.Columns)
 		}
 		t.Columns = append(t.Columns, col)
 	}
 	if len(t.Columns) == 0 {
-		return nil, sqlErr(sqlerror.ERTableMustHaveColumns, "42000", "A table must have at least 1 column")
+		return nil, sqlerr.New(sqlerror.ERTableMustHaveColumns, sqlerror.SSClientError, "A table must have at least 1 column")
 	}
 	if len(pkCols) > 1 {
-		return nil, sqlErr(sqlerror.ERMultiplePriKey, "42000", "Multiple primary key defined")
+		return nil, sqlerr.New(sqlerror.ERMultiplePriKey, sqlerror.SSClientError, "Multiple primary key defined")
 	}
 	var primary *catalog.Index
 	var secondaries []*catalog.Index
@@ -343,7 +344,7 @@ func (s *Session) buildTableDef(db, name string, spec *sqlparser.TableSpec, chec
 		}
 		if ix.Primary {
 			if primary != nil {
-				return nil, sqlErr(sqlerror.ERMultiplePriKey, "42000", "Multiple primary key defined")
+				return nil, sqlerr.New(sqlerror.ERMultiplePriKey, sqlerror.SSClientError, "Multiple primary key defined")
 			}
 			primary = ix
 			continue
@@ -363,7 +364,7 @@ func (s *Session) buildTableDef(db, name string, spec *sqlparser.TableSpec, chec
 			for _, col := range fk.Source {
 				ci := t.ColumnIndex(col.String())
 				if ci < 0 {
-					return nil, sqlErr(sqlerror.ERKeyColumnDoesNotExist, "42000", "Key column '%s' doesn't exist in table", col.String())
+					return nil, sqlerr.New(sqlerror.ERKeyColumnDoesNotExist, sqlerror.SSClientError, "Key column '%s' doesn't exist in table", col.String())
 				}
 				cols = append(cols, catalog.IndexColumn{Col: ci})
 			}
@@ -390,12 +391,12 @@ func (s *Session) buildTableDef(db, name string, spec *sqlparser.TableSpec, chec
 			ix.Name = uniqueIndexName(t, secondaries, t.Columns[ix.Columns[0].Col].Name)
 		}
 		if t.IndexByName(ix.Name) != nil {
-			return nil, sqlErr(sqlerror.ERDupKeyName, "42000", "Duplicate key name '%s'", ix.Name)
+			return nil, sqlerr.New(sqlerror.ERDupKeyName, sqlerror.SSClientError, "Duplicate key name '%s'", ix.Name)
 		}
 		t.Indexes = append(t.Indexes, ix)
 	}
 	if t.AutoIncCol >= 0 && !columnIsKeyStart(t, t.AutoIncCol) {
-		return nil, sqlErr(sqlerror.ERWrongAutoKey, "42000", "Incorrect table definition; there can be only one auto column and it must be defined as a key")
+		return nil, sqlerr.New(sqlerror.ERWrongAutoKey, sqlerror.SSClientError, "Incorrect table definition; there can be only one auto column and it must be defined as a key")
 	}
 	specs, err := checkSpecsOfTable(spec, checkCols)
 	if err != nil {
@@ -494,32 +495,32 @@ func indexFromAST(t *catalog.Table, idx *sqlparser.IndexDefinition) (*catalog.In
 	}
 	for _, c := range idx.Columns {
 		if c.Expression != nil {
-			return nil, unsupportedErr("functional index key parts")
+			return nil, sqlerr.Unsupported("functional index key parts")
 		}
 		ci := t.ColumnIndex(c.Column.String())
 		if ci < 0 {
-			return nil, sqlErr(sqlerror.ERKeyColumnDoesNotExist, "42000", "Key column '%s' doesn't exist in table", c.Column.String())
+			return nil, sqlerr.New(sqlerror.ERKeyColumnDoesNotExist, sqlerror.SSClientError, "Key column '%s' doesn't exist in table", c.Column.String())
 		}
 		ic := catalog.IndexColumn{Col: ci, Desc: c.Direction == sqlparser.DescOrder}
 		if col := &t.Columns[ci]; c.Length == nil && (col.Type == sqltypes.Text || col.Type == sqltypes.Blob) {
-			return nil, sqlErr(sqlerror.ERBlobKeyWithoutLength, "42000", "BLOB/TEXT column '%s' used in key specification without a key length", col.Name)
+			return nil, sqlerr.New(sqlerror.ERBlobKeyWithoutLength, sqlerror.SSClientError, "BLOB/TEXT column '%s' used in key specification without a key length", col.Name)
 		}
 		if c.Length != nil {
 			ic.Prefix = *c.Length
 			col := &t.Columns[ci]
 			if !(col.IsText() || col.Type == sqltypes.VarBinary || col.Type == sqltypes.Binary || col.Type == sqltypes.Blob) {
-				return nil, sqlErr(sqlerror.ERWrongSubKey, "HY000", "Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys")
+				return nil, sqlerr.New(sqlerror.ERWrongSubKey, sqlerror.SSUnknownSQLState, "Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys")
 			}
 		}
 		for _, prev := range ix.Columns {
 			if prev.Col == ci {
-				return nil, sqlErr(sqlerror.ERDupFieldName, "42S21", "Duplicate column name '%s'", c.Column.String())
+				return nil, sqlerr.New(sqlerror.ERDupFieldName, sqlerror.SSDupFieldName, "Duplicate column name '%s'", c.Column.String())
 			}
 		}
 		ix.Columns = append(ix.Columns, ic)
 	}
 	if len(ix.Columns) == 0 {
-		return nil, syntaxErr("You have an error in your SQL syntax; index without columns")
+		return nil, sqlerr.Syntax("You have an error in your SQL syntax; index without columns")
 	}
 	return ix, nil
 }
@@ -540,7 +541,7 @@ func (s *Session) dropTables(ctx context.Context, st *sqlparser.DropTable) (*sql
 		defs = append(defs, t)
 	}
 	if len(missing) > 0 && !st.IfExists {
-		return nil, sqlErr(sqlerror.ERBadTable, "42S02", "Unknown table '%s'", strings.Join(missing, ","))
+		return nil, sqlerr.New(sqlerror.ERBadTable, sqlerror.SSUnknownTable, "Unknown table '%s'", strings.Join(missing, ","))
 	}
 	for _, m := range missing {
 		s.warn("Note", uint16(sqlerror.ERBadTable), fmt.Sprintf("Unknown table '%s'", m))
@@ -558,10 +559,10 @@ func (s *Session) truncateTable(ctx context.Context, st *sqlparser.TruncateTable
 	}
 	t := s.eng.Cat.Table(db, st.Table.Name.String())
 	if t == nil {
-		return nil, noTableErr(db, st.Table.Name.String())
+		return nil, sqlerr.NoTable(db, st.Table.Name.String())
 	}
 	if err := s.eng.Cat.LockExclusive(ctx, t.DB, t.Name, s.mdlTimeout); err != nil {
-		return nil, lockWaitTimeoutErr()
+		return nil, sqlerr.LockWaitTimeout()
 	}
 	defer s.eng.Cat.UnlockExclusive(t.DB, t.Name)
 	d := s.eng.Cat.BeginDDL()
@@ -602,7 +603,7 @@ func (s *Session) renameTables(ctx context.Context, st *sqlparser.RenameTable) (
 		}
 		if t := s.eng.Cat.Table(fdb, p.FromTable.Name.String()); t != nil {
 			if err := s.eng.Cat.LockExclusive(ctx, t.DB, t.Name, s.mdlTimeout); err != nil {
-				return nil, lockWaitTimeoutErr()
+				return nil, sqlerr.LockWaitTimeout()
 			}
 			locked = append(locked, [2]string{t.DB, t.Name})
 		}
@@ -635,15 +636,15 @@ func (s *Session) renameTables(ctx context.Context, st *sqlparser.RenameTable) (
 		from := get(fdb, p.FromTable.Name.String())
 		if from == nil {
 			d.Abort()
-			return nil, noTableErr(fdb, p.FromTable.Name.String())
+			return nil, sqlerr.NoTable(fdb, p.FromTable.Name.String())
 		}
 		if get(tdb, p.ToTable.Name.String()) != nil {
 			d.Abort()
-			return nil, sqlErr(erTableExistsError, "42S01", "Table '%s' already exists", p.ToTable.Name.String())
+			return nil, sqlerr.New(sqlerr.TableExists, sqlerr.StateTableExists, "Table '%s' already exists", p.ToTable.Name.String())
 		}
 		if s.eng.Cat.Database(tdb) == nil {
 			d.Abort()
-			return nil, sqlErr(sqlerror.ERBadDb, "42000", "Unknown database '%s'", tdb)
+			return nil, sqlerr.New(sqlerror.ERBadDb, sqlerror.SSClientError, "Unknown database '%s'", tdb)
 		}
 		nt := from.Clone()
 		nt.DB, nt.Name = tdb, p.ToTable.Name.String()
@@ -833,7 +834,7 @@ func (s *Session) rebuildTable(ctx context.Context, d *catalog.DDL, old, nt *cat
 				v = cv
 			} else if !c.Nullable {
 				if s.strict() {
-					return sqlErr(sqlerror.ERInvalidUseOfNull, "22004", "Invalid use of NULL value")
+					return sqlerr.New(sqlerror.ERInvalidUseOfNull, sqlerr.StateNullValue, "Invalid use of NULL value")
 				}
 				v = coltype.ImplicitDefault(c)
 			}
@@ -891,7 +892,7 @@ func defaultCollationForCharset(cs string) collations.ID {
 func (s *Session) dropTableDefs(ctx context.Context, tables []*catalog.Table, extra func(*catalog.DDL) error) error {
 	for _, t := range tables {
 		if err := s.eng.Cat.LockExclusive(ctx, t.DB, t.Name, s.mdlTimeout); err != nil {
-			return lockWaitTimeoutErr()
+			return sqlerr.LockWaitTimeout()
 		}
 		defer s.eng.Cat.UnlockExclusive(t.DB, t.Name)
 	}

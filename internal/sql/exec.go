@@ -12,7 +12,9 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/vtenv"
+	"vitess.io/vitess/go/vt/vterrors"
 
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 	"github.com/strata-db/strata/internal/txn"
 )
@@ -100,7 +102,7 @@ func (ex *execCtx) evalColl(e *cexpr, row Row) (sqltypes.Value, collations.ID, e
 func (ex *execCtx) evalTyped(e *cexpr, row Row) (v sqltypes.Value, tc collations.TypedCollation, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = sqlErr(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression evaluation failed: %v", r)
+			err = sqlerr.New(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression evaluation failed: %v", r)
 		}
 	}()
 	if e.arg != "" {
@@ -179,7 +181,7 @@ func (ex *execCtx) evalFalse(e *cexpr, row Row) (bool, error) {
 func (ex *execCtx) evalResult(e *cexpr, row Row) (res evalengine.EvalResult, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = sqlErr(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression evaluation failed: %v", r)
+			err = sqlerr.New(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression evaluation failed: %v", r)
 		}
 	}()
 	if err := ex.prepare(e, row); err != nil {
@@ -194,12 +196,12 @@ func (ex *execCtx) evalResult(e *cexpr, row Row) (res evalengine.EvalResult, err
 }
 
 func evalErr(err error) error {
-	msg := err.Error()
-	if strings.Contains(msg, "value is out of range") {
+	if vterrors.ErrState(err) == vterrors.DataOutOfRange {
+		msg := err.Error()
 		if i := strings.Index(msg, "BIGINT"); i >= 0 {
 			msg = msg[i:]
 		}
-		return sqlErr(sqlerror.ERDataOutOfRange, "22003", "%s", msg)
+		return sqlerr.New(sqlerror.ERDataOutOfRange, sqlerror.SSDataOutOfRange, "%s", msg)
 	}
 	if se, ok := err.(*sqlerror.SQLError); ok {
 		return se

@@ -14,6 +14,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/sql/parse"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // cachedPlan is a parsed and planned statement, kept in the engine's plan
@@ -48,7 +49,7 @@ func (s *Session) parse(sql string) (stmt sqlparser.Statement, params int, err e
 	defer func() {
 		if r := recover(); r != nil {
 			stmt, params = nil, 0
-			err = syntaxErr(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '%s' at line 1", firstWords(sql, 3)))
+			err = sqlerr.Syntax(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '%s' at line 1", firstWords(sql, 3)))
 		}
 	}()
 	// DDL forms Vitess's grammar lacks (it would parse them partially):
@@ -72,7 +73,7 @@ func (s *Session) parse(sql string) (stmt sqlparser.Statement, params int, err e
 		if _, err := s.eng.Parser.ParseStrictDDL(sql); err != nil {
 			return nil, 0, parseErr(err)
 		}
-		return nil, 0, unsupportedErr("%s", firstWords(sql, 4))
+		return nil, 0, sqlerr.Unsupported("%s", firstWords(sql, 4))
 	}
 	return stmt, len(bv), nil
 }
@@ -86,9 +87,9 @@ func parseErr(err error) error {
 	if i := strings.Index(msg, "near '"); i >= 0 {
 		near := msg[i+len("near '"):]
 		near = strings.TrimSuffix(near, "'")
-		return syntaxErr(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '%s' at line 1", near))
+		return sqlerr.Syntax(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '%s' at line 1", near))
 	}
-	return syntaxErr("You have an error in your SQL syntax; " + msg)
+	return sqlerr.Syntax("You have an error in your SQL syntax; " + msg)
 }
 
 func firstWords(sql string, n int) string {
@@ -231,7 +232,7 @@ func (s *Session) noteError(err error) error {
 		s.errorCount = 0
 		return nil
 	}
-	se := ToSQLError(err)
+	se := sqlerr.From(err)
 	s.errorCount = 1
 	s.warnings = append(s.warnings[:0], Warning{Level: "Error", Code: uint16(se.Num), Message: se.Message})
 	return se
@@ -279,7 +280,7 @@ func (s *Session) execCached(ctx context.Context, cp *cachedPlan, bv map[string]
 	for _, r := range cp.tables {
 		t := s.eng.Cat.Table(r.db, r.table)
 		if t == nil {
-			return nil, noTableErr(r.db, r.table)
+			return nil, sqlerr.NoTable(r.db, r.table)
 		}
 		if err := s.useTable(ctx, t); err != nil {
 			return nil, err
@@ -383,12 +384,12 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 		return &sqltypes.Result{}, nil
 	case *sqlparser.SRollback:
 		if s.tx == nil || s.tx.RollbackToSavepoint(st.Name.String()) != nil {
-			return nil, sqlErr(sqlerror.ERSPDoesNotExist, "42000", "SAVEPOINT %s does not exist", st.Name.String())
+			return nil, sqlerr.New(sqlerror.ERSPDoesNotExist, sqlerror.SSClientError, "SAVEPOINT %s does not exist", st.Name.String())
 		}
 		return &sqltypes.Result{}, nil
 	case *sqlparser.Release:
 		if s.tx == nil || s.tx.ReleaseSavepoint(st.Name.String()) != nil {
-			return nil, sqlErr(sqlerror.ERSPDoesNotExist, "42000", "SAVEPOINT %s does not exist", st.Name.String())
+			return nil, sqlerr.New(sqlerror.ERSPDoesNotExist, sqlerror.SSClientError, "SAVEPOINT %s does not exist", st.Name.String())
 		}
 		return &sqltypes.Result{}, nil
 	case *sqlparser.Set:
@@ -400,7 +401,7 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 			return &sqltypes.Result{}, nil
 		}
 		if s.eng.Cat.Database(name) == nil && !isSystemSchema(name) {
-			return nil, sqlErr(sqlerror.ERBadDb, sqlerror.SSClientError, "Unknown database '%s'", name)
+			return nil, sqlerr.New(sqlerror.ERBadDb, sqlerror.SSClientError, "Unknown database '%s'", name)
 		}
 		s.DB = name
 		return &sqltypes.Result{}, nil
@@ -440,18 +441,18 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 		s.rowCount = 0
 		return s.execDDL(ctx, stmt, sql)
 	case *sqlparser.Load:
-		return nil, unsupportedErr("LOAD DATA")
+		return nil, sqlerr.Unsupported("LOAD DATA")
 	case *sqlparser.CallProc:
-		return nil, unsupportedErr("CALL")
+		return nil, sqlerr.Unsupported("CALL")
 	case *sqlparser.PrepareStmt, *sqlparser.ExecuteStmt, *sqlparser.DeallocateStmt:
-		return nil, unsupportedErr("SQL-level PREPARE/EXECUTE")
+		return nil, sqlerr.Unsupported("SQL-level PREPARE/EXECUTE")
 	case *sqlparser.Kill:
 		var target *Session
 		if st.ProcesslistID <= math.MaxUint32 {
 			target = s.eng.session(uint32(st.ProcesslistID))
 		}
 		if target == nil {
-			return nil, sqlErr(sqlerror.ERNoSuchThread, "HY000", "Unknown thread id: %d", st.ProcesslistID)
+			return nil, sqlerr.New(sqlerror.ERNoSuchThread, sqlerror.SSUnknownSQLState, "Unknown thread id: %d", st.ProcesslistID)
 		}
 		if err := s.checkKill(target, st.ProcesslistID); err != nil {
 			return nil, err
@@ -459,13 +460,13 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 		target.Kill(st.Type != sqlparser.QueryType)
 		return &sqltypes.Result{}, nil
 	}
-	return nil, unsupportedErr("%s", firstWords(sqlparser.String(stmt), 3))
+	return nil, sqlerr.Unsupported("%s", firstWords(sqlparser.String(stmt), 3))
 }
 
 // dml runs a data-changing statement inside the statement's transaction.
 func (s *Session) dml(ctx context.Context, bv map[string]*querypb.BindVariable, f func(ex *execCtx) (*sqltypes.Result, error)) (*sqltypes.Result, error) {
 	if s.readOnlyTx {
-		return nil, sqlErr(erReadOnlyTxn, "25006", "Cannot execute statement in a READ ONLY transaction.")
+		return nil, sqlerr.New(sqlerr.ReadOnlyTxn, sqlerr.StateReadOnlyTxn, "Cannot execute statement in a READ ONLY transaction.")
 	}
 	tx := s.txnForStatement(ctx)
 	tx.BeginStatement()
@@ -533,7 +534,7 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 		s.beginStatementWarnings(nil)
 		cs, coll := strings.ToLower(m[1]), strings.ToLower(m[2])
 		if collations.MySQL8().LookupByName(coll) == collations.Unknown {
-			return nil, true, sqlErr(sqlerror.ERUnknownCollation, "HY000", "Unknown collation: '%s'", m[2])
+			return nil, true, sqlerr.New(sqlerror.ERUnknownCollation, sqlerror.SSUnknownSQLState, "Unknown collation: '%s'", m[2])
 		}
 		for _, n := range []string{"character_set_client", "character_set_connection", "character_set_results"} {
 			s.setVar(n, sqltypes.NewVarChar(cs))

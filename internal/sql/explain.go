@@ -11,6 +11,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/parse"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // EXPLAIN in MySQL 8's traditional format: one row per table with the
@@ -50,18 +51,18 @@ func (s *Session) execExplain(ctx context.Context, st *sqlparser.ExplainStmt) (*
 	switch st.Statement.(type) {
 	case *sqlparser.Select, *sqlparser.Update, *sqlparser.Delete:
 	default:
-		return nil, unsupportedErr("EXPLAIN of this statement")
+		return nil, sqlerr.Unsupported("EXPLAIN of this statement")
 	}
 	switch st.Type {
 	case sqlparser.EmptyType, sqlparser.TraditionalType:
 	case sqlparser.TreeType, sqlparser.AnalyzeType:
 		sel, ok := st.Statement.(*sqlparser.Select)
 		if !ok {
-			return nil, unsupportedErr("EXPLAIN FORMAT=TREE and EXPLAIN ANALYZE of UPDATE and DELETE")
+			return nil, sqlerr.Unsupported("EXPLAIN FORMAT=TREE and EXPLAIN ANALYZE of UPDATE and DELETE")
 		}
 		return s.explainTree(ctx, sel, st.Type == sqlparser.AnalyzeType)
 	default:
-		return nil, unsupportedErr("EXPLAIN FORMAT=%s", strings.ToUpper(st.Type.ToString()))
+		return nil, sqlerr.Unsupported("EXPLAIN FORMAT=%s", strings.ToUpper(st.Type.ToString()))
 	}
 	tx := s.txnForStatement(ctx)
 	tx.BeginStatement()
@@ -209,7 +210,7 @@ func (s *Session) explainDelete(ex *execCtx, st *sqlparser.Delete) ([]explainRow
 		})
 	}
 	if len(st.TableExprs) != 1 {
-		return nil, unsupportedErr("multi-table DELETE without targets")
+		return nil, sqlerr.Unsupported("multi-table DELETE without targets")
 	}
 	return s.explainSingleDML(ex, st.TableExprs[0], st.Where, st.OrderBy, st.Limit, "DELETE")
 }

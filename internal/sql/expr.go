@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -9,11 +10,14 @@ import (
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
+	vtrpcpb "vitess.io/vitess/go/vt/proto/vtrpc"
 	"vitess.io/vitess/go/vt/sqlparser"
+	"vitess.io/vitess/go/vt/vterrors"
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql/parse"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/sql/sysvar"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
@@ -67,7 +71,7 @@ func (sc *scope) resolve(name *sqlparser.ColName) (int, error) {
 				continue
 			}
 			if qual == "" && sc.cols[found].table != c.table {
-				return 0, sqlErr(sqlerror.ERNonUniq, sqlerror.SSConstraintViolation, "Column '%s' in %s is ambiguous", col, sc.whereName())
+				return 0, sqlerr.New(sqlerror.ERNonUniq, sqlerror.SSConstraintViolation, "Column '%s' in %s is ambiguous", col, sc.whereName())
 			}
 			continue
 		}
@@ -78,7 +82,7 @@ func (sc *scope) resolve(name *sqlparser.ColName) (int, error) {
 		if qual != "" {
 			full = qual + "." + col
 		}
-		return 0, badFieldErr(full, sc.whereName())
+		return 0, sqlerr.BadField(full, sc.whereName())
 	}
 	return found, nil
 }
@@ -263,7 +267,7 @@ func (c *compiler) compile(e sqlparser.Expr) (*cexpr, error) {
 func translateSafe(e sqlparser.Expr, cfg *evalengine.Config) (x evalengine.Expr, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			x, err = nil, sqlErr(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression translation failed: %v", r)
+			x, err = nil, sqlerr.New(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression translation failed: %v", r)
 		}
 	}()
 	return evalengine.Translate(e, cfg)
@@ -288,50 +292,60 @@ func staticTypeOf(s *Session, x evalengine.Expr) (t evalengine.Type) {
 }
 
 func translateErr(err error, e sqlparser.Expr) error {
-	if se, ok := err.(*sqlerror.SQLError); ok {
+	var se *sqlerror.SQLError
+	if errors.As(err, &se) {
 		return se
 	}
-	msg := err.Error()
-	if strings.Contains(msg, "value is out of range") {
+	// Classified by what the error is (its Vitess state, code or type),
+	// never by its text.
+	state := vterrors.ErrState(err)
+	switch {
+	case state == vterrors.DataOutOfRange:
 		return evalErr(err)
-	}
-	if strings.Contains(msg, "Incorrect parameter count") {
-		return sqlErr(sqlerror.ERWrongParamcountToNativeFct, "42000", "%s", msg)
-	}
-	if i := strings.Index(msg, "Operand should contain"); i >= 0 {
+	case state == vterrors.OperandColumns:
 		// (a, b) = (1, 2, 3), (a, b) IN ((1, 2), (1)): row sizes differ.
-		return sqlErr(sqlerror.EROperandColumns, "21000", "%s", msg[i:])
-	}
-	if strings.Contains(msg, "UNIMPLEMENTED") || strings.Contains(msg, "not supported") {
-		if f, ok := e.(*sqlparser.FuncExpr); ok {
-			return sqlErr(sqlerror.ERSPDoesNotExist, "42000", "FUNCTION %s does not exist", f.Name.String())
+		return sqlerr.New(sqlerror.EROperandColumns, sqlerror.SSWrongNumberOfColumns, "%s", err.Error())
+	case state != vterrors.Undefined:
+		return sqlerror.NewSQLErrorFromError(err)
+	case evalengine.IsArgCountError(err):
+		return sqlerr.New(sqlerror.ERWrongParamcountToNativeFct, sqlerror.SSClientError, "%s", err.Error())
+	case vterrors.Code(err) == vtrpcpb.Code_UNIMPLEMENTED:
+		// A function evalengine does not have is one MySQL does not have
+		// either (strata's own are slots): 1305; anything else is 1235.
+		if fname := unknownFunction(e); fname != "" {
+			return sqlerr.New(sqlerror.ERSPDoesNotExist, sqlerror.SSClientError, "FUNCTION %s does not exist", fname)
 		}
-		var fname string
-		_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-			if f, ok := n.(*sqlparser.FuncExpr); ok && fname == "" {
-				if _, known := builtinFuncs[f.Name.Lowered()]; !known {
-					fname = f.Name.String()
-				}
+		return sqlerr.Unsupported("%s", sqlparser.String(e))
+	case isCollationCharsetMismatch(err):
+		return sqlerr.New(sqlerror.ERCollationCharsetMismatch, sqlerror.SSClientError, "%s", err.Error())
+	}
+	return sqlerr.New(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "%s", err.Error())
+}
+
+// unknownFunction returns the first function of e that is not a MySQL
+// built-in, or "".
+func unknownFunction(e sqlparser.Expr) string {
+	if f, ok := e.(*sqlparser.FuncExpr); ok {
+		return f.Name.String()
+	}
+	var fname string
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if f, ok := n.(*sqlparser.FuncExpr); ok && fname == "" {
+			if _, known := builtinFuncs[f.Name.Lowered()]; !known {
+				fname = f.Name.String()
 			}
-			return true, nil
-		}, e)
-		if fname != "" {
-			return sqlErr(sqlerror.ERSPDoesNotExist, "42000", "FUNCTION %s does not exist", fname)
 		}
-	}
-	if strings.Contains(msg, "is not valid for CHARACTER SET") {
-		return sqlErr(sqlerror.ERCollationCharsetMismatch, "42000", "%s", msg)
-	}
-	if strings.Contains(msg, "Unknown column") {
-		return sqlErr(sqlerror.ERBadFieldError, sqlerror.SSBadFieldError, "%s", msg)
-	}
-	if strings.Contains(msg, "not supported") || strings.Contains(msg, "unsupported") {
-		return unsupportedErr("%s", sqlparser.String(e))
-	}
-	if strings.Contains(msg, "FUNCTION") || strings.Contains(msg, "function") {
-		return sqlErr(sqlerror.ERSPDoesNotExist, "42000", "%s", msg)
-	}
-	return sqlErr(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "%s", msg)
+		return true, nil
+	}, e)
+	return fname
+}
+
+// isCollationCharsetMismatch recognises Vitess's collations error for a
+// COLLATE clause naming a collation of another character set. It is the
+// one error classified by its text: the collations package returns it
+// untyped (fmt.Errorf), with no state or code to read.
+func isCollationCharsetMismatch(err error) bool {
+	return strings.Contains(err.Error(), "is not valid for CHARACTER SET")
 }
 
 // collation is the connection collation used for literals.
@@ -423,7 +437,7 @@ func (s *Session) rewriteExpr(e sqlparser.Expr, names *[]string) (sqlparser.Expr
 }
 
 func unknownSysVarErr(name string) error {
-	return sqlErr(sqlerror.ERUnknownSystemVariable, "HY000", "Unknown system variable '%s'", name)
+	return sqlerr.New(sqlerror.ERUnknownSystemVariable, sqlerror.SSUnknownSQLState, "Unknown system variable '%s'", name)
 }
 
 // bindSessionVars fills the bind variables rewriteExpr introduced. Only names

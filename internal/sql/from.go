@@ -8,6 +8,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
@@ -48,10 +49,10 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 		switch x := t.Expr.(type) {
 		case *sqlparser.DerivedTable:
 			if t.As.IsEmpty() {
-				return sqlErr(sqlerror.ERDerivedMustHaveAlias, "42000", "Every derived table must have its own alias")
+				return sqlerr.New(sqlerror.ERDerivedMustHaveAlias, sqlerror.SSClientError, "Every derived table must have its own alias")
 			}
 			if x.Lateral {
-				return unsupportedErr("LATERAL derived tables")
+				return sqlerr.Unsupported("LATERAL derived tables")
 			}
 			it, err := b.s.derivedSource(b.ctx, t.As.String(), x.Select, t.Columns, nil)
 			if err != nil {
@@ -77,11 +78,11 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 			}
 			item = &fromItem{def: def, alias: alias, hints: parseHints(t.Hints), virtual: virt}
 		default:
-			return unsupportedErr("%s", sqlparser.String(t))
+			return sqlerr.Unsupported("%s", sqlparser.String(t))
 		}
 		for _, it := range b.items {
 			if it.alias == item.alias {
-				return sqlErr(sqlerror.ERNonUniqTable, "42000", "Not unique table/alias: '%s'", item.alias)
+				return sqlerr.New(sqlerror.ERNonUniqTable, sqlerror.SSClientError, "Not unique table/alias: '%s'", item.alias)
 			}
 		}
 		b.items = append(b.items, item)
@@ -120,7 +121,7 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 				return err
 			}
 			if len(b.items) != n+1 {
-				return unsupportedErr("outer join with a nested join on its inner side")
+				return sqlerr.Unsupported("outer join with a nested join on its inner side")
 			}
 			it := b.items[n]
 			it.outer = true
@@ -134,9 +135,9 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 			}
 			return nil
 		case sqlparser.NaturalJoinType:
-			return unsupportedErr("NATURAL JOIN")
+			return sqlerr.Unsupported("NATURAL JOIN")
 		default:
-			return unsupportedErr("%s", t.Join.ToString())
+			return sqlerr.Unsupported("%s", t.Join.ToString())
 		}
 	case *sqlparser.ParenTableExpr:
 		for _, x := range t.Exprs {
@@ -146,7 +147,7 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 		}
 		return nil
 	}
-	return unsupportedErr("%s", sqlparser.String(te))
+	return sqlerr.Unsupported("%s", sqlparser.String(te))
 }
 
 // usingConds turns USING (cols) between the table at index right and the
@@ -199,7 +200,7 @@ func (s *Session) lookupTable(ctx context.Context, tn sqlparser.TableName) (*cat
 	}
 	name := tn.Name.String()
 	if db == "" {
-		return nil, nil, noDBErr()
+		return nil, nil, sqlerr.NoDB()
 	}
 	if isSystemSchema(db) {
 		def, virt, err := s.systemTable(db, name)
@@ -211,9 +212,9 @@ func (s *Session) lookupTable(ctx context.Context, tn sqlparser.TableName) (*cat
 	t := s.eng.Cat.Table(db, name)
 	if t == nil {
 		if s.eng.Cat.Database(db) == nil && !strings.EqualFold(db, s.DB) {
-			return nil, nil, noTableErr(db, name)
+			return nil, nil, sqlerr.NoTable(db, name)
 		}
-		return nil, nil, noTableErr(db, name)
+		return nil, nil, sqlerr.NoTable(db, name)
 	}
 	if err := s.useTable(ctx, t); err != nil {
 		return nil, nil, err

@@ -5,6 +5,8 @@ import (
 
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // builtin is a SQL function strata implements itself because evalengine
@@ -61,5 +63,5 @@ func changeCase(v sqltypes.Value, f func(string) string) sqltypes.Value {
 }
 
 func paramCountErr(name string) error {
-	return sqlErr(sqlerror.ERWrongParamcountToNativeFct, "42000", "Incorrect parameter count in the call to native function '%s'", name)
+	return sqlerr.New(sqlerror.ERWrongParamcountToNativeFct, sqlerror.SSClientError, "Incorrect parameter count in the call to native function '%s'", name)
 }

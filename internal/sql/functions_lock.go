@@ -10,6 +10,8 @@ import (
 
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // User-level locks (GET_LOCK, RELEASE_LOCK, IS_FREE_LOCK, IS_USED_LOCK,
@@ -92,11 +94,11 @@ func (ex *execCtx) connID() uint32 {
 // lockName validates a lock name and returns its key (lower case).
 func lockName(v sqltypes.Value) (string, error) {
 	if v.IsNull() {
-		return "", sqlErr(erUserLockWrongName, sqlerror.SSClientError, "Incorrect user-level lock name 'NULL'.")
+		return "", sqlerr.New(erUserLockWrongName, sqlerror.SSClientError, "Incorrect user-level lock name 'NULL'.")
 	}
 	name := v.ToString()
 	if name == "" || utf8.RuneCountInString(name) > maxUserLockName {
-		return "", sqlErr(erUserLockWrongName, sqlerror.SSClientError, "Incorrect user-level lock name '%s'.", name)
+		return "", sqlerr.New(erUserLockWrongName, sqlerror.SSClientError, "Incorrect user-level lock name '%s'.", name)
 	}
 	return strings.ToLower(name), nil
 }
@@ -129,7 +131,7 @@ func (ul *userLocks) acquire(ctx context.Context, name string, id uint32, timeou
 		if ul.wouldDeadlock(l.owner, id) {
 			delete(ul.waiting, id)
 			ul.mu.Unlock()
-			return 0, sqlErr(erUserLockDeadlock, sqlerror.SSUnknownSQLState,
+			return 0, sqlerr.New(erUserLockDeadlock, sqlerror.SSUnknownSQLState,
 				"Deadlock found when trying to get user-level lock; try rolling back transaction/releasing locks and restarting lock acquisition.")
 		}
 		ul.waiting[id] = name

@@ -12,6 +12,8 @@ import (
 
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // Miscellaneous functions evalengine lacks: RAND([seed]), UUID_SHORT(),
@@ -138,7 +140,7 @@ func fnSleep(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 	secs := argFloat(a[0])
 	if a[0].IsNull() || secs < 0 {
 		if ex.strictMode() {
-			return sqltypes.NULL, sqlErr(sqlerror.ERWrongArguments, sqlerror.SSUnknownSQLState, "Incorrect arguments to sleep")
+			return sqltypes.NULL, sqlerr.New(sqlerror.ERWrongArguments, sqlerror.SSUnknownSQLState, "Incorrect arguments to sleep")
 		}
 		ex.warnf(sqlerror.ERWrongArguments, "Incorrect arguments to sleep")
 		return sqltypes.NewInt64(0), nil

@@ -6,6 +6,8 @@ import (
 	"vitess.io/vitess/go/mysql/datetime"
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // Date/time functions evalengine lacks: DATEDIFF, TIMESTAMPDIFF, EXTRACT,
@@ -48,7 +50,7 @@ func fnTimestampdiff(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 	}
 	n, ok := timestampDiff(unit, x, y)
 	if !ok {
-		return sqltypes.NULL, sqlErr(sqlerror.ERParseError, sqlerror.SSClientError, "You have an error in your SQL syntax; unknown TIMESTAMPDIFF unit '%s'", unit)
+		return sqltypes.NULL, sqlerr.New(sqlerror.ERParseError, sqlerror.SSClientError, "You have an error in your SQL syntax; unknown TIMESTAMPDIFF unit '%s'", unit)
 	}
 	return sqltypes.NewInt64(n), nil
 }
@@ -127,7 +129,7 @@ func fnExtract(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 	}
 	n, ok := extract(unit, t)
 	if !ok {
-		return sqltypes.NULL, sqlErr(sqlerror.ERParseError, sqlerror.SSClientError, "You have an error in your SQL syntax; unknown EXTRACT unit '%s'", unit)
+		return sqltypes.NULL, sqlerr.New(sqlerror.ERParseError, sqlerror.SSClientError, "You have an error in your SQL syntax; unknown EXTRACT unit '%s'", unit)
 	}
 	return sqltypes.NewInt64(n), nil
 }

@@ -10,6 +10,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // System schemas (information_schema, performance_schema, mysql, sys) are
@@ -174,9 +175,9 @@ func (s *Session) systemTable(db, name string) (*catalog.Table, func(ex *execCtx
 	}
 	if st == nil {
 		if lower == "information_schema" {
-			return nil, nil, sqlErr(sqlerror.ERUnknownTable, "42S02", "Unknown table '%s' in information_schema", name)
+			return nil, nil, sqlerr.New(sqlerror.ERUnknownTable, sqlerror.SSUnknownTable, "Unknown table '%s' in information_schema", name)
 		}
-		return nil, nil, noTableErr(db, name)
+		return nil, nil, sqlerr.NoTable(db, name)
 	}
 	// The rows are computed once per statement execution: an inner table
 	// of a join is reopened for every outer row.

@@ -14,6 +14,7 @@ import (
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/encoding"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/table"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 	"github.com/strata-db/strata/internal/txn"
@@ -71,25 +72,25 @@ func literalValue(e sqlparser.Expr, bv map[string]*querypb.BindVariable) (sqltyp
 func (s *Session) targetTable(ex *execCtx, te sqlparser.TableExpr) (*catalog.Table, string, error) {
 	ate, ok := te.(*sqlparser.AliasedTableExpr)
 	if !ok {
-		return nil, "", unsupportedErr("multi-table statements")
+		return nil, "", sqlerr.Unsupported("multi-table statements")
 	}
 	tn, ok := ate.Expr.(sqlparser.TableName)
 	if !ok {
-		return nil, "", unsupportedErr("%s", sqlparser.String(te))
+		return nil, "", sqlerr.Unsupported("%s", sqlparser.String(te))
 	}
 	db := tn.Qualifier.String()
 	if db == "" {
 		db = s.DB
 	}
 	if db == "" {
-		return nil, "", noDBErr()
+		return nil, "", sqlerr.NoDB()
 	}
 	if isSystemSchema(db) {
-		return nil, "", sqlErr(erDBAccessDenied, "42000", "Access denied for user '%s'@'%s' to database '%s'", s.User, s.Host, db)
+		return nil, "", sqlerr.New(sqlerr.DBAccessDenied, sqlerror.SSClientError, "Access denied for user '%s'@'%s' to database '%s'", s.User, s.Host, db)
 	}
 	t := s.eng.Cat.Table(db, tn.Name.String())
 	if t == nil {
-		return nil, "", noTableErr(db, tn.Name.String())
+		return nil, "", sqlerr.NoTable(db, tn.Name.String())
 	}
 	if err := s.useTable(ex.ctx, t); err != nil {
 		return nil, "", err
@@ -183,7 +184,7 @@ func (b *rowBuilder) finishRow(row Row, given []bool, rowNum int, multi bool) er
 			if !c.HasDefault && c.DefaultExpr == "" && !c.Nullable {
 				// No default for a NOT NULL column.
 				if b.strict && !b.ignore {
-					return sqlErr(sqlerror.ERNoDefaultForField, "HY000", "Field '%s' doesn't have a default value", c.Name)
+					return sqlerr.New(sqlerror.ERNoDefaultForField, sqlerror.SSUnknownSQLState, "Field '%s' doesn't have a default value", c.Name)
 				}
 				b.s.warn("Warning", uint16(sqlerror.ERNoDefaultForField), fmt.Sprintf("Field '%s' doesn't have a default value", c.Name))
 				row[i] = coltype.ImplicitDefault(c)
@@ -208,7 +209,7 @@ func (b *rowBuilder) finishRow(row Row, given []bool, rowNum int, multi bool) er
 				continue
 			}
 			if (b.strict || !multi) && !b.ignore {
-				return sqlErr(sqlerror.ERBadNullError, "23000", "Column '%s' cannot be null", c.Name)
+				return sqlerr.New(sqlerror.ERBadNullError, sqlerror.SSConstraintViolation, "Column '%s' cannot be null", c.Name)
 			}
 			b.s.warn("Warning", uint16(sqlerror.ERBadNullError), fmt.Sprintf("Column '%s' cannot be null", c.Name))
 			row[i] = coltype.ImplicitDefault(c)
@@ -256,7 +257,7 @@ func (b *rowBuilder) assignAutoInc(tx *txn.Txn, row Row) (uint64, uint64, error)
 		}
 		nv, _, err := coltype.Convert(&b.t.Columns[ai], sqltypes.NewUint64(id), true, 1)
 		if err != nil {
-			return 0, 0, sqlErr(erAutoincReadFailed, "HY000", "Failed to read auto-increment value from storage engine")
+			return 0, 0, sqlerr.New(sqlerr.AutoincReadFailed, sqlerror.SSUnknownSQLState, "Failed to read auto-increment value from storage engine")
 		}
 		row[ai] = nv
 		return id, 0, nil
@@ -290,10 +291,10 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 		for _, c := range st.Columns {
 			i := t.ColumnIndex(c.String())
 			if i < 0 {
-				return nil, badFieldErr(c.String(), "field list")
+				return nil, sqlerr.BadField(c.String(), "field list")
 			}
 			if seen[i] {
-				return nil, sqlErr(sqlerror.ERFieldSpecifiedTwice, "42000", "Column '%s' specified twice", c.String())
+				return nil, sqlerr.New(sqlerror.ERFieldSpecifiedTwice, sqlerror.SSClientError, "Column '%s' specified twice", c.String())
 			}
 			seen[i] = true
 			b.cols = append(b.cols, i)
@@ -316,11 +317,11 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 			return nil, err
 		}
 		if len(res.Fields) != len(b.cols) {
-			return nil, sqlErr(sqlerror.ERWrongValueCountOnRow, "21S01", "Column count doesn't match value count at row 1")
+			return nil, sqlerr.New(sqlerror.ERWrongValueCountOnRow, sqlerror.SSWrongValueCountOnRow, "Column count doesn't match value count at row 1")
 		}
 		source = res.Rows
 	default:
-		return nil, unsupportedErr("INSERT source %T", st.Rows)
+		return nil, sqlerr.Unsupported("INSERT source %T", st.Rows)
 	}
 	n := len(exprRows)
 	if source != nil {
@@ -367,7 +368,7 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 			if len(vals) == 0 && (len(st.Columns) == 0 || len(b.cols) == 0) {
 				// INSERT INTO t () VALUES (): every column takes its default.
 			} else if len(vals) != len(b.cols) {
-				return nil, sqlErr(sqlerror.ERWrongValueCountOnRow, "21S01", "Column count doesn't match value count at row %d", r+1)
+				return nil, sqlerr.New(sqlerror.ERWrongValueCountOnRow, sqlerror.SSWrongValueCountOnRow, "Column count doesn't match value count at row %d", r+1)
 			}
 			for k := 0; k < len(vals); k++ {
 				ci := b.cols[k]
@@ -540,14 +541,14 @@ func (s *Session) planOnDup(t *catalog.Table, upd sqlparser.OnDup, names *[]stri
 	for _, ue := range upd {
 		ci := t.ColumnIndex(ue.Name.Name.String())
 		if ci < 0 {
-			return nil, badFieldErr(ue.Name.Name.String(), "field list")
+			return nil, sqlerr.BadField(ue.Name.Name.String(), "field list")
 		}
 		var rerr error
 		e := sqlparser.Rewrite(sqlparser.Clone(ue.Expr), nil, func(cur *sqlparser.Cursor) bool {
 			if vf, ok := cur.Node().(*sqlparser.ValuesFuncExpr); ok {
 				vi := t.ColumnIndex(vf.Name.Name.String())
 				if vi < 0 {
-					rerr = badFieldErr(vf.Name.Name.String(), "field list")
+					rerr = sqlerr.BadField(vf.Name.Name.String(), "field list")
 					return false
 				}
 				off := &sqlparser.Offset{V: n + vi, Original: vf}
@@ -586,7 +587,7 @@ func (s *Session) applyOnDup(ex *execCtx, tbl *table.Table, p *onDupPlan, pk []b
 		c := &t.Columns[ci]
 		if v.IsNull() && !c.Nullable {
 			if s.strict() {
-				return 0, sqlErr(sqlerror.ERBadNullError, "23000", "Column '%s' cannot be null", c.Name)
+				return 0, sqlerr.New(sqlerror.ERBadNullError, sqlerror.SSConstraintViolation, "Column '%s' cannot be null", c.Name)
 			}
 			v = coltype.ImplicitDefault(c)
 		} else if !v.IsNull() {

@@ -9,6 +9,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // multiTarget collects the rows of one table a multi-table UPDATE/DELETE
@@ -32,7 +33,7 @@ func (s *Session) planMultiJoin(ex *execCtx, from []sqlparser.TableExpr, where *
 	p.lock = lockExclusive
 	for _, src := range p.srcs {
 		if src.virtual != nil {
-			return nil, sqlErr(sqlerror.ERNonUpdateableTable, "HY000", "The target table %s of the UPDATE is not updatable", src.alias)
+			return nil, sqlerr.New(sqlerror.ERNonUpdateableTable, sqlerror.SSUnknownSQLState, "The target table %s of the UPDATE is not updatable", src.alias)
 		}
 		src.covering = false
 	}
@@ -74,7 +75,7 @@ func (s *Session) collectMulti(ex *execCtx, p *selectPlan, targets map[int]*mult
 // execMultiUpdate runs UPDATE t1 JOIN t2 ... SET ...
 func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Result, error) {
 	if len(st.OrderBy) > 0 || st.Limit != nil {
-		return nil, sqlErr(sqlerror.ERWrongUsage, "HY000", "Incorrect usage of UPDATE and ORDER BY")
+		return nil, sqlerr.New(sqlerror.ERWrongUsage, sqlerror.SSUnknownSQLState, "Incorrect usage of UPDATE and ORDER BY")
 	}
 	p, err := s.planMultiJoin(ex, st.TableExprs, st.Where)
 	if err != nil {
@@ -135,7 +136,7 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 				if v.IsNull() {
 					if !col.Nullable {
 						if s.strict() && !bool(st.Ignore) {
-							return nil, sqlErr(sqlerror.ERBadNullError, "23000", "Column '%s' cannot be null", col.Name)
+							return nil, sqlerr.New(sqlerror.ERBadNullError, sqlerror.SSConstraintViolation, "Column '%s' cannot be null", col.Name)
 						}
 						v = coltype.ImplicitDefault(col)
 					}
@@ -184,7 +185,7 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 // t1 USING ...
 func (s *Session) execMultiDelete(ex *execCtx, st *sqlparser.Delete) (*sqltypes.Result, error) {
 	if len(st.OrderBy) > 0 || st.Limit != nil {
-		return nil, sqlErr(sqlerror.ERWrongUsage, "HY000", "Incorrect usage of DELETE and ORDER BY")
+		return nil, sqlerr.New(sqlerror.ERWrongUsage, sqlerror.SSUnknownSQLState, "Incorrect usage of DELETE and ORDER BY")
 	}
 	p, err := s.planMultiJoin(ex, st.TableExprs, st.Where)
 	if err != nil {
@@ -201,7 +202,7 @@ func (s *Session) execMultiDelete(ex *execCtx, st *sqlparser.Delete) (*sqltypes.
 			}
 		}
 		if !found {
-			return nil, sqlErr(sqlerror.ERUnknownTable, "42S02", "Unknown table '%s' in MULTI DELETE", name)
+			return nil, sqlerr.New(sqlerror.ERUnknownTable, sqlerror.SSUnknownTable, "Unknown table '%s' in MULTI DELETE", name)
 		}
 	}
 	if err := s.collectMulti(ex, p, targets); err != nil {

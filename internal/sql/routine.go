@@ -5,6 +5,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/strata-db/strata/internal/sql/parse"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // MySQL error numbers for stored programs that sqlerror lacks.
@@ -20,30 +21,30 @@ const (
 // creating keep working.
 func (s *Session) execRoutine(r parse.Routine) (*sqltypes.Result, error) {
 	if r.Verb == "CREATE" || r.Verb == "ALTER" {
-		return nil, unsupportedErr("%s %s", r.Verb, r.Kind)
+		return nil, sqlerr.Unsupported("%s %s", r.Verb, r.Kind)
 	}
 	db := r.Schema
 	if db == "" {
 		db = s.DB
 	}
 	if db == "" && r.Kind != "TRIGGER" {
-		return nil, noDBErr()
+		return nil, sqlerr.NoDB()
 	}
 	var code uint16
 	var state, msg, note string
 	switch r.Kind {
 	case "TRIGGER":
-		code, state, msg = erTrgDoesNotExist, "HY000", "Trigger does not exist"
+		code, state, msg = erTrgDoesNotExist, sqlerror.SSUnknownSQLState, "Trigger does not exist"
 		note = msg
 	case "EVENT":
-		code, state, msg = erEventDoesNotExist, "HY000", "Unknown event '"+r.Name+"'"
+		code, state, msg = erEventDoesNotExist, sqlerror.SSUnknownSQLState, "Unknown event '"+r.Name+"'"
 		note = "Event " + r.Name + " does not exist"
 	default:
-		code, state, msg = uint16(sqlerror.ERSPDoesNotExist), "42000", r.Kind+" "+db+"."+r.Name+" does not exist"
+		code, state, msg = uint16(sqlerror.ERSPDoesNotExist), sqlerror.SSClientError, r.Kind+" "+db+"."+r.Name+" does not exist"
 		note = msg
 	}
 	if !r.IfExists {
-		return nil, sqlErr(sqlerror.ErrorCode(code), state, "%s", msg)
+		return nil, sqlerr.New(sqlerror.ErrorCode(code), state, "%s", msg)
 	}
 	if r.Kind == "EVENT" {
 		code = uint16(sqlerror.ERSPDoesNotExist)

@@ -10,6 +10,8 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // selectPlan is a planned SELECT.
@@ -86,7 +88,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	sel = sqlparser.CloneRefOfSelect(sel)
 	p := &selectPlan{}
 	if sel.Into != nil {
-		return nil, unsupportedErr("SELECT ... INTO")
+		return nil, sqlerr.Unsupported("SELECT ... INTO")
 	}
 	if sel.With != nil && len(sel.With.CTEs) > 0 {
 		pop, err := s.pushCTEs(ctx, sel.With, outer)
@@ -116,7 +118,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		}
 	}
 	if len(fb.items) > maxJoinTables {
-		return nil, sqlErr(sqlerror.ERTooManyTables, "HY000", "Too many tables; MySQL can only use %d tables in a join", maxJoinTables)
+		return nil, sqlerr.New(sqlerror.ERTooManyTables, sqlerror.SSUnknownSQLState, "Too many tables; MySQL can only use %d tables in a join", maxJoinTables)
 	}
 	sc := &scope{where: "field list"}
 	offs := make([]int, len(fb.items))
@@ -170,7 +172,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	sc.where = "where clause"
 	for k, cd := range conds {
 		if containsAggr(cd) {
-			return nil, sqlErr(sqlerror.ERInvalidGroupFuncUse, "HY000", "Invalid use of group function")
+			return nil, sqlerr.New(sqlerror.ERInvalidGroupFuncUse, sqlerror.SSUnknownSQLState, "Invalid use of group function")
 		}
 		set, err := referencedSet(cd, sc, offs, outer)
 		if err != nil {
@@ -359,7 +361,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 				p.names = append(p.names, col.name)
 			}
 			if !matched && qual != "" {
-				return nil, sqlErr(sqlerror.ERBadTable, "42S02", "Unknown table '%s'", qual)
+				return nil, sqlerr.New(sqlerror.ERBadTable, sqlerror.SSUnknownTable, "Unknown table '%s'", qual)
 			}
 		case *sqlparser.AliasedExpr:
 			x, err := c.compile(e.Expr)
@@ -380,7 +382,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			}
 			p.names = append(p.names, name)
 		default:
-			return nil, unsupportedErr("%s", sqlparser.String(se))
+			return nil, sqlerr.Unsupported("%s", sqlparser.String(se))
 		}
 	}
 	p.visible = len(p.proj)
@@ -395,7 +397,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			if lit, ok := o.Expr.(*sqlparser.Literal); ok && lit.Type == sqlparser.IntVal {
 				n, _ := strconv.Atoi(lit.Val)
 				if n < 1 || n > p.visible {
-					return nil, sqlErr(sqlerror.ERBadFieldError, sqlerror.SSBadFieldError, "Unknown column '%d' in 'order clause'", n)
+					return nil, sqlerr.New(sqlerror.ERBadFieldError, sqlerror.SSBadFieldError, "Unknown column '%d' in 'order clause'", n)
 				}
 				k.idx = n - 1
 				p.order = append(p.order, k)
@@ -675,15 +677,15 @@ func (p *selectPlan) runTo(ex *execCtx, dst *resultSink) (*sqltypes.Result, erro
 
 func limitValue(v sqltypes.Value) (uint64, error) {
 	if v.IsNull() {
-		return 0, sqlErr(sqlerror.ERWrongArguments, "HY000", "Incorrect arguments to LIMIT")
+		return 0, sqlerr.New(sqlerror.ERWrongArguments, sqlerror.SSUnknownSQLState, "Incorrect arguments to LIMIT")
 	}
 	u, err := strconv.ParseUint(v.ToString(), 10, 64)
 	if err != nil {
 		i, err2 := strconv.ParseInt(v.ToString(), 10, 64)
 		if err2 == nil && i < 0 {
-			return 0, sqlErr(sqlerror.ERWrongArguments, "HY000", "Incorrect arguments to LIMIT")
+			return 0, sqlerr.New(sqlerror.ERWrongArguments, sqlerror.SSUnknownSQLState, "Incorrect arguments to LIMIT")
 		}
-		return 0, sqlErr(sqlerror.ERWrongArguments, "HY000", "Incorrect arguments to LIMIT")
+		return 0, sqlerr.New(sqlerror.ERWrongArguments, sqlerror.SSUnknownSQLState, "Incorrect arguments to LIMIT")
 	}
 	return u, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/parse"
 	"github.com/strata-db/strata/internal/sql/privilege"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/txn"
 )
 
@@ -254,7 +255,7 @@ func (s *Session) useTable(ctx context.Context, t *catalog.Table) error {
 		}
 	}
 	if err := s.eng.Cat.LockShared(ctx, t.DB, t.Name, s.mdlTimeout); err != nil {
-		return lockWaitTimeoutErr()
+		return sqlerr.LockWaitTimeout()
 	}
 	s.mdl = append(s.mdl, mdlRef{t.DB, t.Name})
 	return nil
@@ -277,7 +278,7 @@ func (s *Session) endStatement(err error) error {
 		return err
 	}
 	if err != nil {
-		if isDeadlock(err) {
+		if sqlerr.IsDeadlock(err) {
 			// InnoDB rolls back the whole transaction on deadlock.
 			s.rollback()
 			return err
@@ -306,7 +307,7 @@ func (s *Session) commit() error {
 	s.readOnlyTx = false
 	s.releaseMDL()
 	if err != nil {
-		return sqlErr(sqlerror.ERErrorDuringCommit, sqlerror.SSUnknownSQLState, "Got error during COMMIT: %v", err)
+		return sqlerr.New(sqlerror.ERErrorDuringCommit, sqlerror.SSUnknownSQLState, "Got error during COMMIT: %v", err)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/sql/sysvar"
 	"github.com/strata-db/strata/internal/txn"
 	"strings"
@@ -112,13 +113,13 @@ func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
 	}
 	global := se.Var.Scope == sqlparser.GlobalScope || se.Var.Scope == sqlparser.PersistSysScope || se.Var.Scope == sqlparser.PersistOnlySysScope
 	if d.ReadOnly {
-		return sqlErr(sqlerror.ERIncorrectGlobalLocalVar, "HY000", "Variable '%s' is a read only variable", name)
+		return sqlerr.New(sqlerror.ERIncorrectGlobalLocalVar, sqlerror.SSUnknownSQLState, "Variable '%s' is a read only variable", name)
 	}
 	if !global && d.Scope == sysvar.Global {
-		return sqlErr(sqlerror.ERGlobalVariable, "HY000", "Variable '%s' is a GLOBAL variable and should be set with SET GLOBAL", name)
+		return sqlerr.New(sqlerror.ERGlobalVariable, sqlerror.SSUnknownSQLState, "Variable '%s' is a GLOBAL variable and should be set with SET GLOBAL", name)
 	}
 	if global && d.Scope == sysvar.Session {
-		return sqlErr(sqlerror.ERLocalVariable, "HY000", "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", name)
+		return sqlerr.New(sqlerror.ERLocalVariable, sqlerror.SSUnknownSQLState, "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", name)
 	}
 	if isDefault {
 		if global {

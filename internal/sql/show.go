@@ -15,6 +15,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/sql/sysvar"
 )
 
@@ -102,7 +103,7 @@ func (s *Session) execShow(ctx context.Context, st *sqlparser.Show) (*sqltypes.R
 	case *sqlparser.ShowReplicationStatus, *sqlparser.ShowReplicationSourceStatus, *sqlparser.ShowReplicas, *sqlparser.ShowBinaryLogs, *sqlparser.ShowBinlogEvents:
 		return &sqltypes.Result{}, nil
 	}
-	return nil, unsupportedErr("SHOW")
+	return nil, sqlerr.Unsupported("SHOW")
 }
 
 func filterLike(f *sqlparser.ShowFilter) string {
@@ -137,10 +138,10 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 			db = s.DB
 		}
 		if db == "" {
-			return nil, noDBErr()
+			return nil, sqlerr.NoDB()
 		}
 		if s.eng.Cat.Database(db) == nil && !isSystemSchema(db) {
-			return nil, sqlErr(sqlerror.ERBadDb, "42000", "Unknown database '%s'", db)
+			return nil, sqlerr.New(sqlerror.ERBadDb, sqlerror.SSClientError, "Unknown database '%s'", db)
 		}
 		col := "Tables_in_" + db
 		if like != "" {
@@ -217,7 +218,7 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 			db = s.DB
 		}
 		if db == "" {
-			return nil, noDBErr()
+			return nil, sqlerr.NoDB()
 		}
 		return s.showTableStatus(ctx, db, like)
 	case sqlparser.Engines:
@@ -272,7 +273,7 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 	case sqlparser.Trigger, sqlparser.Procedure, sqlparser.Function, sqlparser.Events, sqlparser.OpenTable, sqlparser.Privilege, sqlparser.Profiles:
 		return &sqltypes.Result{}, nil
 	}
-	return nil, unsupportedErr("this SHOW statement")
+	return nil, sqlerr.Unsupported("this SHOW statement")
 }
 
 func filterRows(like string, rows [][]string) [][]string {
@@ -365,7 +366,7 @@ func (s *Session) showTarget(ctx context.Context, tn sqlparser.TableName, dbName
 		db = s.DB
 	}
 	if db == "" {
-		return nil, noDBErr()
+		return nil, sqlerr.NoDB()
 	}
 	if isSystemSchema(db) {
 		def, _, err := s.systemTable(db, tn.Name.String())
@@ -373,7 +374,7 @@ func (s *Session) showTarget(ctx context.Context, tn sqlparser.TableName, dbName
 	}
 	t := s.eng.Cat.Table(db, tn.Name.String())
 	if t == nil {
-		return nil, noTableErr(db, tn.Name.String())
+		return nil, sqlerr.NoTable(db, tn.Name.String())
 	}
 	return t, nil
 }
@@ -529,13 +530,13 @@ func (s *Session) showCreate(ctx context.Context, sh *sqlparser.ShowCreate) (*sq
 		name := sh.Op.Name.String()
 		d := s.eng.Cat.Database(name)
 		if d == nil {
-			return nil, sqlErr(sqlerror.ERBadDb, "42000", "Unknown database '%s'", name)
+			return nil, sqlerr.New(sqlerror.ERBadDb, sqlerror.SSClientError, "Unknown database '%s'", name)
 		}
 		coll := coltype.CollationName(d.Collation)
 		return textResult([]string{"Database", "Create Database"}, [][]string{{name,
 			fmt.Sprintf("CREATE DATABASE %s /*!40100 DEFAULT CHARACTER SET %s COLLATE %s */ /*!80016 DEFAULT ENCRYPTION='N' */", coltype.QuoteIdent(name), d.Charset, coll)}}), nil
 	}
-	return nil, unsupportedErr("this SHOW CREATE statement")
+	return nil, sqlerr.Unsupported("this SHOW CREATE statement")
 }
 
 func (s *Session) showTableStatus(ctx context.Context, db, like string) (*sqltypes.Result, error) {

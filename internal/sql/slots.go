@@ -11,6 +11,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
 
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
@@ -185,7 +186,7 @@ func (c *compiler) assignSlot(n *sqlparser.AssignmentExpr) (*slot, error) {
 			name := a.Name[len(bvUserVar):]
 			return c.assignTo(name, n.Right)
 		}
-		return nil, syntaxErr("You have an error in your SQL syntax; assignment target must be a user variable")
+		return nil, sqlerr.Syntax("You have an error in your SQL syntax; assignment target must be a user variable")
 	}
 	return c.assignTo(strings.ToLower(v.Name.String()), n.Right)
 }
@@ -214,7 +215,7 @@ func (c *compiler) defaultSlot(col string) (*slot, error) {
 	}
 	sc := c.sc.cols[i]
 	if sc.col == nil {
-		return nil, badFieldErr(col, "field list")
+		return nil, sqlerr.BadField(col, "field list")
 	}
 	cc := sc.col
 	return &slot{name: c.s.nextSlotName(), fn: func(ex *execCtx, row Row) (sqltypes.Value, error) {
@@ -226,7 +227,7 @@ func (c *compiler) defaultSlot(col string) (*slot, error) {
 			if cc.Nullable && !cc.AutoIncrement {
 				return sqltypes.NULL, nil
 			}
-			return sqltypes.NULL, sqlErr(sqlerror.ERNoDefaultForField, "HY000", "Field '%s' doesn't have a default value", cc.Name)
+			return sqltypes.NULL, sqlerr.New(sqlerror.ERNoDefaultForField, sqlerror.SSUnknownSQLState, "Field '%s' doesn't have a default value", cc.Name)
 		}
 		return cc.Default, nil
 	}}, nil

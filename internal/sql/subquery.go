@@ -14,6 +14,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/parse"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
@@ -149,7 +150,7 @@ func (s *Session) planQuery(ctx context.Context, stmt sqlparser.TableStatement, 
 	case *sqlparser.Union:
 		return s.planUnion(ctx, st, outer)
 	}
-	return nil, unsupportedErr("%s", sqlparser.String(stmt))
+	return nil, sqlerr.Unsupported("%s", sqlparser.String(stmt))
 }
 
 // --- subqueries in expressions ---
@@ -266,7 +267,7 @@ func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlp
 			case 1:
 				return rows[0][0], nil
 			}
-			return sqltypes.NULL, sqlErr(sqlerror.ERSubqueryNo1Row, "21000", "Subquery returns more than 1 row")
+			return sqltypes.NULL, sqlerr.New(sqlerror.ERSubqueryNo1Row, sqlerror.SSWrongNumberOfColumns, "Subquery returns more than 1 row")
 		}
 		// IN / NOT IN with SQL's three-valued logic.
 		lv := make(Row, len(leftX))
@@ -399,7 +400,7 @@ func tupleEqual(ex *execCtx, a, b Row, colls []collations.ID) (eq, null bool, er
 }
 
 func operandColumnsErr(n int) error {
-	return sqlErr(sqlerror.EROperandColumns, "21000", "Operand should contain %d column(s)", n)
+	return sqlerr.New(sqlerror.EROperandColumns, sqlerror.SSWrongNumberOfColumns, "Operand should contain %d column(s)", n)
 }
 
 // runSubquery executes a subquery plan for the current outer row.
@@ -491,7 +492,7 @@ func (s *Session) planUnion(ctx context.Context, u *sqlparser.Union, outer *oute
 	}
 	lo, ro := l.outputs(), r.outputs()
 	if len(lo) != len(ro) {
-		return nil, sqlErr(sqlerror.ERWrongNumberOfColumnsInSelect, "21000", "The used SELECT statements have a different number of columns")
+		return nil, sqlerr.New(sqlerror.ERWrongNumberOfColumnsInSelect, sqlerror.SSWrongNumberOfColumns, "The used SELECT statements have a different number of columns")
 	}
 	p := &unionPlan{left: l, right: r, op: op, distinct: u.Distinct}
 	for _, o := range lo {
@@ -503,7 +504,7 @@ func (s *Session) planUnion(ctx context.Context, u *sqlparser.Union, outer *oute
 		case *sqlparser.Literal:
 			n, _ := strconv.Atoi(e.Val)
 			if e.Type != sqlparser.IntVal || n < 1 || n > len(lo) {
-				return nil, sqlErr(sqlerror.ERBadFieldError, sqlerror.SSBadFieldError, "Unknown column '%s' in 'order clause'", e.Val)
+				return nil, sqlerr.New(sqlerror.ERBadFieldError, sqlerror.SSBadFieldError, "Unknown column '%s' in 'order clause'", e.Val)
 			}
 			k.idx = n - 1
 		case *sqlparser.ColName:
@@ -514,10 +515,10 @@ func (s *Session) planUnion(ctx context.Context, u *sqlparser.Union, outer *oute
 				}
 			}
 			if k.idx < 0 {
-				return nil, sqlErr(sqlerror.ERBadFieldError, sqlerror.SSBadFieldError, "Unknown column '%s' in 'order clause'", sqlparser.String(e))
+				return nil, sqlerr.New(sqlerror.ERBadFieldError, sqlerror.SSBadFieldError, "Unknown column '%s' in 'order clause'", sqlparser.String(e))
 			}
 		default:
-			return nil, unsupportedErr("ORDER BY expression on a UNION")
+			return nil, sqlerr.Unsupported("ORDER BY expression on a UNION")
 		}
 		p.order = append(p.order, k)
 	}
@@ -787,12 +788,12 @@ func (s *Session) derivedSource(ctx context.Context, alias string, stmt sqlparse
 	outs := p.outputs()
 	def := virtualTableDef("", alias, outs, cols)
 	if len(cols) > 0 && len(cols) != len(outs) {
-		return nil, sqlErr(sqlerror.ERViewWrongList, "HY000", "In definition of view, derived table or common table expression, SELECT list and column names list have different column counts")
+		return nil, sqlerr.New(sqlerror.ERViewWrongList, sqlerror.SSUnknownSQLState, "In definition of view, derived table or common table expression, SELECT list and column names list have different column counts")
 	}
 	seen := map[string]bool{}
 	for _, c := range def.Columns {
 		if seen[lowerName(c.Name)] {
-			return nil, sqlErr(sqlerror.ERDupFieldName, "42S21", "Duplicate column name '%s'", c.Name)
+			return nil, sqlerr.New(sqlerror.ERDupFieldName, sqlerror.SSDupFieldName, "Duplicate column name '%s'", c.Name)
 		}
 		seen[lowerName(c.Name)] = true
 	}
@@ -881,7 +882,7 @@ func (s *Session) cteSource(ctx context.Context, d *cteDef, alias string) (*from
 		return s.derivedSource(ctx, alias, d.stmt, d.cols, d.outer)
 	}
 	if op, _ := parse.UnwrapSetOperand(u.Right); op != parse.Union {
-		return nil, sqlErr(3573, "HY000", "Recursive Common Table Expression '%s' should contain a UNION", d.name)
+		return nil, sqlerr.New(3573, sqlerror.SSUnknownSQLState, "Recursive Common Table Expression '%s' should contain a UNION", d.name)
 	}
 	// Recursive: anchor UNION [ALL] recursive member.
 	anchor, err := s.planQuery(ctx, u.Left, d.outer)
@@ -899,7 +900,7 @@ func (s *Session) cteSource(ctx context.Context, d *cteDef, alias string) (*from
 	outs := d.outs
 	d.outs = nil
 	if len(recur.outputs()) != len(outs) {
-		return nil, sqlErr(sqlerror.ERWrongNumberOfColumnsInSelect, "21000", "The used SELECT statements have a different number of columns")
+		return nil, sqlerr.New(sqlerror.ERWrongNumberOfColumnsInSelect, sqlerror.SSWrongNumberOfColumns, "The used SELECT statements have a different number of columns")
 	}
 	def := virtualTableDef("", alias, outs, d.cols)
 	types := make([]evalengine.Type, len(outs))
@@ -940,7 +941,7 @@ func (s *Session) cteSource(ctx context.Context, d *cteDef, alias string) (*from
 		}
 		for depth := int64(1); len(working) > 0; depth++ {
 			if depth > maxDepth {
-				return nil, sqlErr(3636, "HY000", "Recursive query aborted after %d iterations. Try increasing @@cte_max_recursion_depth to a larger value.", depth)
+				return nil, sqlerr.New(3636, sqlerror.SSUnknownSQLState, "Recursive query aborted after %d iterations. Try increasing @@cte_max_recursion_depth to a larger value.", depth)
 			}
 			d.working = working
 			res, err := recur.run(ex)

@@ -10,6 +10,8 @@ import (
 
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // varScope says where a system variable may be set.
@@ -238,7 +240,7 @@ func normalizeVar(d sysVarDef, v sqltypes.Value) (sqltypes.Value, error) {
 	switch d.kind {
 	case 'b':
 		if v.IsNull() {
-			return v, sqlErr(sqlerror.ERWrongValueForVar, "42000", "Variable '%s' can't be set to the value of 'NULL'", name)
+			return v, sqlerr.New(sqlerror.ERWrongValueForVar, sqlerror.SSClientError, "Variable '%s' can't be set to the value of 'NULL'", name)
 		}
 		s := strings.ToUpper(v.ToString())
 		switch s {
@@ -255,10 +257,10 @@ func normalizeVar(d sysVarDef, v sqltypes.Value) (sqltypes.Value, error) {
 				return sqltypes.NewInt64(1), nil
 			}
 		}
-		return v, sqlErr(sqlerror.ERWrongValueForVar, "42000", "Variable '%s' can't be set to the value of '%s'", name, v.ToString())
+		return v, sqlerr.New(sqlerror.ERWrongValueForVar, sqlerror.SSClientError, "Variable '%s' can't be set to the value of '%s'", name, v.ToString())
 	case 'i':
 		if v.IsNull() {
-			return v, sqlErr(sqlerror.ERWrongTypeForVar, "42000", "Incorrect argument type to variable '%s'", name)
+			return v, sqlerr.New(sqlerror.ERWrongTypeForVar, sqlerror.SSClientError, "Incorrect argument type to variable '%s'", name)
 		}
 		s := v.ToString()
 		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
@@ -270,7 +272,7 @@ func normalizeVar(d sysVarDef, v sqltypes.Value) (sqltypes.Value, error) {
 		if f, err := strconv.ParseFloat(s, 64); err == nil && (v.IsIntegral() || v.IsFloat() || v.IsDecimal()) {
 			return sqltypes.NewInt64(int64(f)), nil
 		}
-		return v, sqlErr(sqlerror.ERWrongTypeForVar, "42000", "Incorrect argument type to variable '%s'", name)
+		return v, sqlerr.New(sqlerror.ERWrongTypeForVar, sqlerror.SSClientError, "Incorrect argument type to variable '%s'", name)
 	default:
 		if v.IsNull() {
 			return sqltypes.NewVarChar(""), nil
@@ -283,12 +285,12 @@ func normalizeVar(d sysVarDef, v sqltypes.Value) (sqltypes.Value, error) {
 			case "REPEATABLE-READ", "READ-COMMITTED", "READ-UNCOMMITTED", "SERIALIZABLE":
 				return sqltypes.NewVarChar(u), nil
 			}
-			return v, sqlErr(sqlerror.ERWrongValueForVar, "42000", "Variable '%s' can't be set to the value of '%s'", name, s)
+			return v, sqlerr.New(sqlerror.ERWrongValueForVar, sqlerror.SSClientError, "Variable '%s' can't be set to the value of '%s'", name, s)
 		case "sql_mode":
 			m := normalizeSQLMode(s)
 			for _, p := range strings.Split(m, ",") {
 				if p != "" && !knownSQLModes[p] {
-					return v, sqlErr(sqlerror.ERWrongValueForVar, "42000", "Variable '%s' can't be set to the value of '%s'", name, p)
+					return v, sqlerr.New(sqlerror.ERWrongValueForVar, sqlerror.SSClientError, "Variable '%s' can't be set to the value of '%s'", name, p)
 				}
 			}
 			return sqltypes.NewVarChar(m), nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/table"
 )
 
@@ -217,11 +218,11 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 		}
 		for _, ue := range st.Exprs {
 			if q := ue.Name.Qualifier.Name.String(); q != "" && q != alias {
-				return nil, badFieldErr(q+"."+ue.Name.Name.String(), "field list")
+				return nil, sqlerr.BadField(q+"."+ue.Name.Name.String(), "field list")
 			}
 			ci := t.ColumnIndex(ue.Name.Name.String())
 			if ci < 0 {
-				return nil, badFieldErr(ue.Name.Name.String(), "field list")
+				return nil, sqlerr.BadField(ue.Name.Name.String(), "field list")
 			}
 			p.cols = append(p.cols, ci)
 			if _, isDef := ue.Expr.(*sqlparser.Default); isDef {
@@ -264,7 +265,7 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 			if v.IsNull() {
 				if !col.Nullable {
 					if s.strict() && !bool(st.Ignore) {
-						return nil, sqlErr(sqlerror.ERBadNullError, "23000", "Column '%s' cannot be null", col.Name)
+						return nil, sqlerr.New(sqlerror.ERBadNullError, sqlerror.SSConstraintViolation, "Column '%s' cannot be null", col.Name)
 					}
 					s.warn("Warning", uint16(sqlerror.ERBadNullError), fmt.Sprintf("Column '%s' cannot be null", col.Name))
 					v = coltype.ImplicitDefault(col)
@@ -325,7 +326,7 @@ func (s *Session) execDelete(ex *execCtx, st *sqlparser.Delete) (*sqltypes.Resul
 		return s.execMultiDelete(ex, st)
 	}
 	if len(st.TableExprs) != 1 {
-		return nil, unsupportedErr("multi-table DELETE without targets")
+		return nil, sqlerr.Unsupported("multi-table DELETE without targets")
 	}
 	p := s.cachedDML(ex, st)
 	if p == nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/privilege"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // Account management (CREATE/DROP/ALTER USER, GRANT, REVOKE, SET PASSWORD,
@@ -40,37 +41,37 @@ func (s *Session) userStatement(ctx context.Context, sql string) (*sqltypes.Resu
 	case strings.HasPrefix(head, "CREATE USER"):
 		m := reCreateUser.FindStringSubmatch(sql)
 		if m == nil {
-			return nil, true, syntaxErr("You have an error in your SQL syntax near 'CREATE USER'")
+			return nil, true, sqlerr.Syntax("You have an error in your SQL syntax near 'CREATE USER'")
 		}
 		return s.createUsers(m[2], m[1] != "")
 	case strings.HasPrefix(head, "DROP USER"):
 		m := reDropUser.FindStringSubmatch(sql)
 		if m == nil {
-			return nil, true, syntaxErr("You have an error in your SQL syntax near 'DROP USER'")
+			return nil, true, sqlerr.Syntax("You have an error in your SQL syntax near 'DROP USER'")
 		}
 		return s.dropUsers(m[2], m[1] != "")
 	case strings.HasPrefix(head, "ALTER USER"):
 		m := reAlterUser.FindStringSubmatch(sql)
 		if m == nil {
-			return nil, true, syntaxErr("You have an error in your SQL syntax near 'ALTER USER'")
+			return nil, true, sqlerr.Syntax("You have an error in your SQL syntax near 'ALTER USER'")
 		}
 		return s.alterUsers(m[2], m[1] != "", privilege.KindAlterUser)
 	case strings.HasPrefix(head, "GRANT"):
 		m := reGrant.FindStringSubmatch(sql)
 		if m == nil {
-			return nil, true, syntaxErr("You have an error in your SQL syntax near 'GRANT'")
+			return nil, true, sqlerr.Syntax("You have an error in your SQL syntax near 'GRANT'")
 		}
 		return s.grant(m[1], m[2], m[3], true)
 	case strings.HasPrefix(head, "REVOKE"):
 		m := reRevoke.FindStringSubmatch(sql)
 		if m == nil {
-			return nil, true, syntaxErr("You have an error in your SQL syntax near 'REVOKE'")
+			return nil, true, sqlerr.Syntax("You have an error in your SQL syntax near 'REVOKE'")
 		}
 		return s.grant(m[1], m[2], m[3], false)
 	case strings.HasPrefix(head, "SET PASSWORD"):
 		m := reSetPass.FindStringSubmatch(sql)
 		if m == nil {
-			return nil, true, syntaxErr("You have an error in your SQL syntax near 'SET PASSWORD'")
+			return nil, true, sqlerr.Syntax("You have an error in your SQL syntax near 'SET PASSWORD'")
 		}
 		target := m[1]
 		if target == "" {
@@ -130,7 +131,7 @@ func parseAccountList(text string) ([]accountSpec, error) {
 	for {
 		name, host, r, ok := parseAccount(rest)
 		if !ok || name == "" {
-			return nil, syntaxErr(fmt.Sprintf("You have an error in your SQL syntax near '%s'", firstWords(rest, 3)))
+			return nil, sqlerr.Syntax(fmt.Sprintf("You have an error in your SQL syntax near '%s'", firstWords(rest, 3)))
 		}
 		spec := accountSpec{name: name, host: host}
 		if m := reIdentified.FindStringSubmatchIndex(r); m != nil && m[0] == 0 {
@@ -195,7 +196,7 @@ func (s *Session) createUsers(text string, ifNotExists bool) (*sqltypes.Result, 
 	}
 	if len(failed) > 0 {
 		d.Abort()
-		return nil, true, sqlErr(erCannotUser, "HY000", "Operation CREATE USER failed for %s", strings.Join(failed, ","))
+		return nil, true, sqlerr.New(sqlerr.CannotUser, sqlerror.SSUnknownSQLState, "Operation CREATE USER failed for %s", strings.Join(failed, ","))
 	}
 	return &sqltypes.Result{}, true, d.Commit()
 }
@@ -226,7 +227,7 @@ func (s *Session) dropUsers(text string, ifExists bool) (*sqltypes.Result, bool,
 	}
 	if len(failed) > 0 {
 		d.Abort()
-		return nil, true, sqlErr(erCannotUser, "HY000", "Operation DROP USER failed for %s", strings.Join(failed, ","))
+		return nil, true, sqlerr.New(sqlerr.CannotUser, sqlerror.SSUnknownSQLState, "Operation DROP USER failed for %s", strings.Join(failed, ","))
 	}
 	return &sqltypes.Result{}, true, d.Commit()
 }
@@ -257,7 +258,7 @@ func (s *Session) alterUsers(text string, ifExists bool, kind privilege.Kind) (*
 				continue
 			}
 			d.Abort()
-			return nil, true, sqlErr(erCannotUser, "HY000", "Operation ALTER USER failed for '%s'@'%s'", sp.name, sp.host)
+			return nil, true, sqlerr.New(sqlerr.CannotUser, sqlerror.SSUnknownSQLState, "Operation ALTER USER failed for '%s'@'%s'", sp.name, sp.host)
 		}
 		u := old.Clone()
 		if sp.password != nil {
@@ -283,7 +284,7 @@ func parsePrivs(text string) (p privilege.Priv, all bool, err error) {
 	for _, item := range strings.Split(text, ",") {
 		name := strings.ToUpper(strings.Join(strings.Fields(item), " "))
 		if strings.IndexByte(name, '(') >= 0 {
-			return 0, false, unsupportedErr("column-level privileges")
+			return 0, false, sqlerr.Unsupported("column-level privileges")
 		}
 		if name == "ALL" || name == "ALL PRIVILEGES" {
 			all = true
@@ -291,7 +292,7 @@ func parsePrivs(text string) (p privilege.Priv, all bool, err error) {
 		}
 		x, ok := privilege.Parse(name)
 		if !ok {
-			return 0, false, syntaxErr(fmt.Sprintf("You have an error in your SQL syntax; unknown privilege '%s'", name))
+			return 0, false, sqlerr.Syntax(fmt.Sprintf("You have an error in your SQL syntax; unknown privilege '%s'", name))
 		}
 		p |= x
 	}
@@ -310,14 +311,14 @@ func (s *Session) parseGrantObject(on string) (grantObject, error) {
 	if !ok {
 		db, tbl = s.DB, on
 		if db == "" {
-			return grantObject{}, noDBErr()
+			return grantObject{}, sqlerr.NoDB()
 		}
 	}
 	switch {
 	case db == "*" && tbl == "*":
 		return grantObject{level: privilege.Global}, nil
 	case db == "*":
-		return grantObject{}, syntaxErr("You have an error in your SQL syntax near '" + on + "'")
+		return grantObject{}, sqlerr.Syntax("You have an error in your SQL syntax near '" + on + "'")
 	case tbl == "*":
 		return grantObject{level: privilege.Database, db: db}, nil
 	}
@@ -348,11 +349,11 @@ func checkGrantable(p privilege.Priv, o grantObject) error {
 	case bad == 0:
 		return nil
 	case bad&privilege.Dynamic != 0:
-		return sqlErr(erIllegalPrivilegeLevel, "HY000", "Illegal privilege level specified for %s", (bad & privilege.Dynamic).Names()[0])
+		return sqlerr.New(sqlerr.IllegalPrivilegeLevel, sqlerror.SSUnknownSQLState, "Illegal privilege level specified for %s", (bad & privilege.Dynamic).Names()[0])
 	case o.level == privilege.Database:
-		return sqlErr(sqlerror.ERWrongUsage, "HY000", "Incorrect usage of DB GRANT and GLOBAL PRIVILEGES")
+		return sqlerr.New(sqlerror.ERWrongUsage, sqlerror.SSUnknownSQLState, "Incorrect usage of DB GRANT and GLOBAL PRIVILEGES")
 	}
-	return sqlErr(sqlerror.ERIllegalGrantForTable, "42000", "Illegal GRANT/REVOKE command; please consult the manual to see which privileges can be used")
+	return sqlerr.New(sqlerror.ERIllegalGrantForTable, sqlerror.SSClientError, "Illegal GRANT/REVOKE command; please consult the manual to see which privileges can be used")
 }
 
 // grant implements GRANT (add=true) and REVOKE.
@@ -397,15 +398,15 @@ func (s *Session) grant(privText, on, to string, add bool) (*sqltypes.Result, bo
 			// MySQL 8.0 removed GRANT … IDENTIFIED BY; it would let a
 			// grantor change another account's password.
 			d.Abort()
-			return nil, true, syntaxErr("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'IDENTIFIED BY' at line 1")
+			return nil, true, sqlerr.Syntax("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 'IDENTIFIED BY' at line 1")
 		}
 		old := s.eng.Cat.User(sp.name, sp.host)
 		if old == nil {
 			d.Abort()
 			if !add {
-				return nil, true, sqlErr(sqlerror.ERNonExistingGrant, "42000", "There is no such grant defined for user '%s' on host '%s'", sp.name, sp.host)
+				return nil, true, sqlerr.New(sqlerror.ERNonExistingGrant, sqlerror.SSClientError, "There is no such grant defined for user '%s' on host '%s'", sp.name, sp.host)
 			}
-			return nil, true, sqlErr(erCantCreateUserWithGrant, "42000", "You are not allowed to create a user with GRANT")
+			return nil, true, sqlerr.New(sqlerr.CantCreateUserWithGrant, sqlerror.SSClientError, "You are not allowed to create a user with GRANT")
 		}
 		u := old.Clone()
 		setGrants(u, o, p, add)
@@ -456,7 +457,7 @@ func (s *Session) showGrants(target string) (*sqltypes.Result, bool, error) {
 	if target != "" && !strings.EqualFold(strings.TrimSpace(target), "CURRENT_USER()") && !strings.EqualFold(strings.TrimSpace(target), "CURRENT_USER") {
 		n, h, _, ok := parseAccount(target)
 		if !ok {
-			return nil, true, syntaxErr("You have an error in your SQL syntax near 'SHOW GRANTS'")
+			return nil, true, sqlerr.Syntax("You have an error in your SQL syntax near 'SHOW GRANTS'")
 		}
 		name, host = n, h
 	}
@@ -474,7 +475,7 @@ func (s *Session) showGrants(target string) (*sqltypes.Result, bool, error) {
 	}
 	u := s.eng.Cat.User(name, host)
 	if u == nil {
-		return nil, true, sqlErr(sqlerror.ERNonExistingGrant, "42000", "There is no such grant defined for user '%s' on host '%s'", name, host)
+		return nil, true, sqlerr.New(sqlerror.ERNonExistingGrant, sqlerror.SSClientError, "There is no such grant defined for user '%s' on host '%s'", name, host)
 	}
 	g := privilege.FromUser(u)
 	who := fmt.Sprintf("`%s`@`%s`", u.Name, u.Host)

@@ -1,9 +1,9 @@
 package privilege
 
 import (
-	"fmt"
-
 	"vitess.io/vitess/go/mysql/sqlerror"
+
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // Need is one privilege requirement: privileges at a level on one object.
@@ -102,9 +102,9 @@ func (s *Subject) Denied(n Need) error {
 			cmd = missing.Describe()
 		}
 		if n.Column != "" {
-			return errorf(erColumnAccessDenied, "42000", "%s command denied to user '%s'@'%s' for column '%s' in table '%s'", cmd, s.User, s.Host, n.Column, n.Table)
+			return sqlerr.New(erColumnAccessDenied, sqlerror.SSClientError, "%s command denied to user '%s'@'%s' for column '%s' in table '%s'", cmd, s.User, s.Host, n.Column, n.Table)
 		}
-		return errorf(sqlerror.ERTableAccessDenied, "42000", "%s command denied to user '%s'@'%s' for table '%s'", cmd, s.User, s.Host, n.Table)
+		return sqlerr.New(sqlerror.ERTableAccessDenied, sqlerror.SSClientError, "%s command denied to user '%s'@'%s' for table '%s'", cmd, s.User, s.Host, n.Table)
 	case DenyDB:
 		return DBDenied(s.User, s.AccountHost, n.DB)
 	case DenyDBClientHost:
@@ -116,7 +116,7 @@ func (s *Subject) Denied(n Need) error {
 		if s.Password {
 			pw = "YES"
 		}
-		return errorf(sqlerror.ERAccessDeniedError, "28000", "Access denied for user '%s'@'%s' (using password: %s)", s.User, s.AccountHost, pw)
+		return sqlerr.New(sqlerror.ERAccessDeniedError, sqlerror.SSAccessDeniedError, "Access denied for user '%s'@'%s' (using password: %s)", s.User, s.AccountHost, pw)
 	}
 	return SpecificDenied("SUPER")
 }
@@ -136,26 +136,19 @@ func (s *Subject) CheckKill(id uint64, targetUser string, targetSystemUser bool)
 
 // DBDenied is 1044.
 func DBDenied(user, host, db string) error {
-	return errorf(sqlerror.ERDBAccessDenied, "42000", "Access denied for user '%s'@'%s' to database '%s'", user, host, db)
+	return sqlerr.New(sqlerror.ERDBAccessDenied, sqlerror.SSClientError, "Access denied for user '%s'@'%s' to database '%s'", user, host, db)
 }
 
 // SpecificDenied is 1227 naming what the operation needs.
 func SpecificDenied(names string) error {
-	return errorf(sqlerror.ERSpecifiedAccessDenied, "42000", "Access denied; you need (at least one of) the %s privilege(s) for this operation", names)
+	return sqlerr.New(sqlerror.ERSpecifiedAccessDenied, sqlerror.SSClientError, "Access denied; you need (at least one of) the %s privilege(s) for this operation", names)
 }
 
 // KillDenied is 1095.
 func KillDenied(id uint64) error {
-	return errorf(sqlerror.ERKillDenied, "HY000", "You are not owner of thread %d", id)
+	return sqlerr.New(sqlerror.ERKillDenied, sqlerror.SSUnknownSQLState, "You are not owner of thread %d", id)
 }
 
 // erColumnAccessDenied is ER_COLUMNACCESS_DENIED_ERROR (sqlerror has no
 // name for it).
-const erColumnAccessDenied = 1143
-
-// errorf builds the *sqlerror.SQLError sent to the client. This package
-// cannot use the sql package's sqlErr (it must not import sql); this is
-// the same constructor.
-func errorf(code sqlerror.ErrorCode, state, format string, args ...any) error {
-	return sqlerror.NewSQLError(code, state, fmt.Sprintf(format, args...))
-}
+const erColumnAccessDenied sqlerror.ErrorCode = 1143

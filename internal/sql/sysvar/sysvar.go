@@ -14,6 +14,8 @@ import (
 
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // Scope says where a system variable may be set.
@@ -259,7 +261,7 @@ func Normalize(d Def, v sqltypes.Value) (sqltypes.Value, error) {
 	switch d.Kind {
 	case Bool:
 		if v.IsNull() {
-			return v, sqlErr(sqlerror.ERWrongValueForVar, "42000", "Variable '%s' can't be set to the value of 'NULL'", name)
+			return v, sqlerr.New(sqlerror.ERWrongValueForVar, sqlerror.SSClientError, "Variable '%s' can't be set to the value of 'NULL'", name)
 		}
 		s := strings.ToUpper(v.ToString())
 		switch s {
@@ -276,10 +278,10 @@ func Normalize(d Def, v sqltypes.Value) (sqltypes.Value, error) {
 				return sqltypes.NewInt64(1), nil
 			}
 		}
-		return v, sqlErr(sqlerror.ERWrongValueForVar, "42000", "Variable '%s' can't be set to the value of '%s'", name, v.ToString())
+		return v, sqlerr.New(sqlerror.ERWrongValueForVar, sqlerror.SSClientError, "Variable '%s' can't be set to the value of '%s'", name, v.ToString())
 	case Int:
 		if v.IsNull() {
-			return v, sqlErr(sqlerror.ERWrongTypeForVar, "42000", "Incorrect argument type to variable '%s'", name)
+			return v, sqlerr.New(sqlerror.ERWrongTypeForVar, sqlerror.SSClientError, "Incorrect argument type to variable '%s'", name)
 		}
 		s := v.ToString()
 		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
@@ -291,7 +293,7 @@ func Normalize(d Def, v sqltypes.Value) (sqltypes.Value, error) {
 		if f, err := strconv.ParseFloat(s, 64); err == nil && (v.IsIntegral() || v.IsFloat() || v.IsDecimal()) {
 			return sqltypes.NewInt64(int64(f)), nil
 		}
-		return v, sqlErr(sqlerror.ERWrongTypeForVar, "42000", "Incorrect argument type to variable '%s'", name)
+		return v, sqlerr.New(sqlerror.ERWrongTypeForVar, sqlerror.SSClientError, "Incorrect argument type to variable '%s'", name)
 	default:
 		if v.IsNull() {
 			return sqltypes.NewVarChar(""), nil
@@ -304,12 +306,12 @@ func Normalize(d Def, v sqltypes.Value) (sqltypes.Value, error) {
 			case "REPEATABLE-READ", "READ-COMMITTED", "READ-UNCOMMITTED", "SERIALIZABLE":
 				return sqltypes.NewVarChar(u), nil
 			}
-			return v, sqlErr(sqlerror.ERWrongValueForVar, "42000", "Variable '%s' can't be set to the value of '%s'", name, s)
+			return v, sqlerr.New(sqlerror.ERWrongValueForVar, sqlerror.SSClientError, "Variable '%s' can't be set to the value of '%s'", name, s)
 		case "sql_mode":
 			m := NormalizeSQLMode(s)
 			for _, p := range strings.Split(m, ",") {
 				if p != "" && !knownSQLModes[p] {
-					return v, sqlErr(sqlerror.ERWrongValueForVar, "42000", "Variable '%s' can't be set to the value of '%s'", name, p)
+					return v, sqlerr.New(sqlerror.ERWrongValueForVar, sqlerror.SSClientError, "Variable '%s' can't be set to the value of '%s'", name, p)
 				}
 			}
 			return sqltypes.NewVarChar(m), nil
@@ -358,8 +360,4 @@ var knownSQLModes = map[string]bool{
 	"NO_KEY_OPTIONS": true, "NO_TABLE_OPTIONS": true, "NO_FIELD_OPTIONS": true,
 	"MYSQL323": true, "MYSQL40": true, "DB2": true, "MSSQL": true, "ORACLE": true,
 	"POSTGRESQL": true, "MAXDB": true, "NO_AUTO_CREATE_USER": true,
-}
-
-func sqlErr(code sqlerror.ErrorCode, state, format string, args ...any) error {
-	return sqlerror.NewSQLErrorf(code, state, format, args...)
 }

@@ -17,6 +17,7 @@ limitations under the License.
 package evalengine
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -30,6 +31,13 @@ type argError string
 
 func (err argError) Error() string {
 	return fmt.Sprintf("Incorrect parameter count in the call to native function '%s'", string(err))
+}
+
+// IsArgCountError reports whether err is a call of a native function with
+// the wrong number of arguments (strata: classified by type, not message).
+func IsArgCountError(err error) bool {
+	var a argError
+	return errors.As(err, &a)
 }
 
 func (ast *astCompiler) translateFuncArgs(fnargs []sqlparser.Expr) ([]IR, error) {
