@@ -306,6 +306,9 @@ func (p *selectPlan) runAggregate(ex *execCtx, out *rowSink, constFalse bool) er
 	gcolls := make([]collations.ID, len(p.groupBy))
 	if !constFalse {
 		ji := newJoinIter(ex, p.srcs, p.width, p.lock)
+		if ex.analyze != nil {
+			ji.stats = ex.joinStats(p.srcs)
+		}
 		defer ji.close()
 		for {
 			row, ok, err := ji.next(ex)

@@ -84,8 +84,20 @@ type analyzeRun struct {
 	stats *joinStats
 }
 
-func (a *analyzeRun) start(n int) *joinStats {
-	a.stats = &joinStats{begin: time.Now(), levels: make([]levelStats, n)}
+// joinStats returns the counters for a join over srcs when the statement
+// is an EXPLAIN ANALYZE and srcs is its plan's join, else nil.
+func (ex *execCtx) joinStats(srcs []*tableSource) *joinStats {
+	if ex.analyze == nil {
+		return nil
+	}
+	return ex.analyze.start(srcs)
+}
+
+func (a *analyzeRun) start(srcs []*tableSource) *joinStats {
+	if len(srcs) == 0 || a.first != srcs[0] {
+		return nil
+	}
+	a.stats = &joinStats{begin: time.Now(), levels: make([]levelStats, len(srcs))}
 	return a.stats
 }
 

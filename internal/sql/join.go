@@ -94,12 +94,11 @@ type joinLevel struct {
 	rowBuf      Row
 }
 
+// newJoinIter stays small enough to inline, so that the iterator can live
+// on the stack of the statement that runs it. A SELECT's own join asks
+// for EXPLAIN ANALYZE's counters with ex.joinStats.
 func newJoinIter(ex *execCtx, srcs []*tableSource, width int, lock lockMode) *joinIter {
-	j := &joinIter{srcs: srcs, lock: lock, cur: make(Row, width), level: make([]joinLevel, len(srcs)), s: ex.s}
-	if a := ex.analyze; a != nil && len(srcs) > 0 && a.first == srcs[0] {
-		j.stats = a.start(len(srcs))
-	}
-	return j
+	return &joinIter{srcs: srcs, lock: lock, cur: make(Row, width), level: make([]joinLevel, len(srcs)), s: ex.s}
 }
 
 // open positions level i for the current outer row.

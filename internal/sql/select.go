@@ -645,6 +645,9 @@ func (p *selectPlan) runTo(ex *execCtx, dst *resultSink) (*sqltypes.Result, erro
 		}
 	} else if !constFalse {
 		ji := newJoinIter(ex, p.srcs, p.width, p.lock)
+		if ex.analyze != nil {
+			ji.stats = ex.joinStats(p.srcs)
+		}
 		defer ji.close()
 		for !out.full() {
 			row, ok, err := ji.next(ex)
