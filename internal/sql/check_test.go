@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -86,6 +87,31 @@ func checkRows(t *testing.T, s *Session, q string) []string {
 		out = append(out, strings.Join(parts, "|"))
 	}
 	return out
+}
+
+// handlerReads runs q after FLUSH STATUS and returns its rows (each value
+// followed by a space) and the session's Handler_read_* counters.
+func handlerReads(t *testing.T, s *Session, q string) (rows string, reads map[string]int) {
+	t.Helper()
+	checkExec(t, s, "FLUSH STATUS")
+	res, err := s.Query(context.Background(), q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	for _, r := range res.Rows {
+		for _, v := range r {
+			rows += v.ToString() + " "
+		}
+	}
+	st, err := s.Query(context.Background(), "SHOW SESSION STATUS LIKE 'Handler_read%'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads = map[string]int{}
+	for _, r := range st.Rows {
+		reads[r[0].ToString()], _ = strconv.Atoi(r[1].ToString())
+	}
+	return rows, reads
 }
 
 func checkExpect(t *testing.T, got []string, want ...string) {

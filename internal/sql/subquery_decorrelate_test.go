@@ -1,10 +1,6 @@
 package sql
 
-import (
-	"context"
-	"strconv"
-	"testing"
-)
+import "testing"
 
 // TestDecorrelateSwitch: a subquery correlated by an equality starts
 // correlated and, once it has read as many rows as its tables hold, runs
@@ -23,28 +19,6 @@ func TestDecorrelateSwitch(t *testing.T) {
 		"INSERT INTO small SELECT a.n*10 + b.n, (a.n*10 + b.n) % 17, b.n FROM dig a, dig b",
 		"ANALYZE TABLE big, small",
 	)
-	query := func(q string) (rows string, reads int) {
-		t.Helper()
-		checkExec(t, s, "FLUSH STATUS")
-		res, err := s.Query(context.Background(), q)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		for _, r := range res.Rows {
-			for _, v := range r {
-				rows += v.ToString() + " "
-			}
-		}
-		st, err := s.Query(context.Background(), "SHOW SESSION STATUS LIKE 'Handler_read%'")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range st.Rows {
-			n, _ := strconv.Atoi(r[1].ToString())
-			reads += n
-		}
-		return rows, reads
-	}
 	for _, tc := range []struct{ q, want string }{
 		// Answers checked against MariaDB 10.11.
 		{"SELECT COUNT(*), SUM(id) FROM big WHERE EXISTS (SELECT 1 FROM small WHERE small.k = big.k AND small.w = 3)", "538 268731 "},
@@ -52,7 +26,11 @@ func TestDecorrelateSwitch(t *testing.T) {
 		{"SELECT SUM((SELECT COUNT(*) FROM small WHERE small.k = big.k)) FROM big", "6000 "},
 		{"SELECT COUNT(*) FROM big WHERE big.id % 10 IN (SELECT w FROM small WHERE small.k = big.k)", "584 "},
 	} {
-		rows, reads := query(tc.q)
+		rows, counts := handlerReads(t, s, tc.q)
+		reads := 0
+		for _, n := range counts {
+			reads += n
+		}
 		if rows != tc.want {
 			t.Errorf("%s: got %q, want %q", tc.q, rows, tc.want)
 		}
