@@ -2,7 +2,6 @@ package sql
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -49,7 +48,7 @@ func (r *explainRow) strings() []string {
 // indexes inside the statement's transaction.
 func (s *Session) execExplain(ctx context.Context, st *sqlparser.ExplainStmt) (*sqltypes.Result, error) {
 	switch st.Statement.(type) {
-	case *sqlparser.Select, *sqlparser.Update, *sqlparser.Delete:
+	case *sqlparser.Select, *sqlparser.Update, *sqlparser.Delete, *sqlparser.Union:
 	default:
 		return nil, sqlerr.Unsupported("EXPLAIN of this statement")
 	}
@@ -58,7 +57,7 @@ func (s *Session) execExplain(ctx context.Context, st *sqlparser.ExplainStmt) (*
 	case sqlparser.TreeType, sqlparser.AnalyzeType:
 		sel, ok := st.Statement.(*sqlparser.Select)
 		if !ok {
-			return nil, sqlerr.Unsupported("EXPLAIN FORMAT=TREE and EXPLAIN ANALYZE of UPDATE and DELETE")
+			return nil, sqlerr.Unsupported("EXPLAIN FORMAT=TREE and EXPLAIN ANALYZE of UNION, UPDATE and DELETE")
 		}
 		return s.explainTree(ctx, sel, st.Type == sqlparser.AnalyzeType)
 	default:
@@ -76,6 +75,13 @@ func (s *Session) execExplain(ctx context.Context, st *sqlparser.ExplainStmt) (*
 		rows, err = s.explainUpdate(ex, x)
 	case *sqlparser.Delete:
 		rows, err = s.explainDelete(ex, x)
+	case *sqlparser.Union:
+		// Its selects numbered from 1: PRIMARY, UNION ..., UNION RESULT.
+		var qp queryPlan
+		if qp, err = s.planQuery(ctx, x, nil); err == nil {
+			next := 1
+			rows = s.explainQueryPlan(ex, qp, "PRIMARY", false, &next)
+		}
 	}
 	if err := s.endStatement(err); err != nil {
 		return nil, err
@@ -162,21 +168,55 @@ func (s *Session) explainQueryPlan(ex *execCtx, qp queryPlan, typ string, depend
 		ex.setBV(saved)
 		return append(rows, s.explainSubs(ex, p.subs, next)...)
 	case *unionPlan:
-		first := *next
-		rows := s.explainQueryPlan(ex, p.left, typ, dependent, next)
-		utyp := "UNION"
-		if dependent {
-			utyp = "DEPENDENT UNION"
-		}
-		last := *next
-		rows = append(rows, s.explainQueryPlan(ex, p.right, utyp, dependent, next)...)
-		if p.distinct && p.op == parse.Union {
-			rows = append(rows, explainRow{id: nullStr, selectType: "UNION RESULT", table: fmt.Sprintf("<union%d,%d>", first, last),
-				typ: "ALL", possibleKeys: nullStr, key: nullStr, keyLen: nullStr, ref: nullStr, rows: nullStr, extra: []string{"Using temporary"}})
-		}
-		return rows
+		return s.explainSetOp(ex, p, typ, dependent, next, false)
 	}
 	return nil
+}
+
+// explainSetOp describes a UNION, EXCEPT or INTERSECT. A chain of the same
+// operator (a UNION b UNION c) gets one result row, as MySQL shows it:
+// chained is set for the left side of such a chain.
+func (s *Session) explainSetOp(ex *execCtx, p *unionPlan, typ string, dependent bool, next *int, chained bool) []explainRow {
+	first := *next
+	var rows []explainRow
+	if l, ok := p.left.(*unionPlan); ok && l.op == p.op {
+		rows = s.explainSetOp(ex, l, typ, dependent, next, true)
+	} else {
+		rows = s.explainQueryPlan(ex, p.left, typ, dependent, next)
+	}
+	op := p.op.String() // UNION, EXCEPT, INTERSECT
+	utyp := op
+	if dependent {
+		utyp = "DEPENDENT " + op
+	}
+	rows = append(rows, s.explainQueryPlan(ex, p.right, utyp, dependent, next)...)
+	// Only a chain of UNION ALL streams its parts; anything else goes
+	// through a temporary table, shown as a result row over all the
+	// selects it combines.
+	if !chained && (p.op != parse.Union || chainDistinct(p)) {
+		ids := make([]string, 0, *next-first)
+		for id := first; id < *next; id++ {
+			ids = append(ids, strconv.Itoa(id))
+		}
+		rows = append(rows, explainRow{id: nullStr, selectType: op + " RESULT", table: "<" + strings.ToLower(op) + strings.Join(ids, ",") + ">",
+			typ: "ALL", possibleKeys: nullStr, key: nullStr, keyLen: nullStr, ref: nullStr, rows: nullStr, extra: []string{"Using temporary"}})
+	}
+	return rows
+}
+
+// chainDistinct reports whether a set operation or the ones of the same
+// operator chained on its left removes duplicates.
+func chainDistinct(p *unionPlan) bool {
+	for {
+		if p.distinct {
+			return true
+		}
+		l, ok := p.left.(*unionPlan)
+		if !ok || l.op != p.op {
+			return false
+		}
+		p = l
+	}
 }
 
 func (s *Session) explainUpdate(ex *execCtx, st *sqlparser.Update) ([]explainRow, error) {
