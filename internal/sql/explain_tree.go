@@ -21,29 +21,32 @@ import (
 // the join come aggregation, deduplication, sort and limit. Each node shows
 // the planner's row estimate; EXPLAIN ANALYZE runs the query (its rows are
 // discarded) and adds what happened, as MySQL 8.0.18+ prints it:
-// (actual time=first..last rows=N loops=L), times in milliseconds from
-// the node's start to its first and last row, averaged over its loops.
+// (actual time=first..last rows=N loops=L), times in milliseconds spent
+// reading the node's rows (a join: its tables' reads) until its first and
+// last row, averaged over its loops.
 // Nodes whose work is not counted separately (aggregation, sort, limit
 // below the top) show the estimate only; the top node shows the rows the
 // query returned.
 
-// joinStats counts the work of each level of the statement's join.
+// joinStats counts the work of each level of the statement's join. Times
+// are the time spent reading each level's rows (its fetches), so a level's
+// time does not include the work of the levels joined after it, as in
+// MySQL's iterator timings.
 type joinStats struct {
-	begin, end time.Time
-	levels     []levelStats
+	levels []levelStats
 }
 
 type levelStats struct {
 	loops, fetched, passed int64
-	// openAt: when the current loop started; first/last: the summed time
-	// from a loop's start to its first and last row (cur: the current
-	// loop's latest, not yet in last); firstSet: this loop has had its
-	// first row.
-	openAt           time.Time
+	// busy: time spent in this level's reads, in all loops; loopStart:
+	// busy when the current loop began; first/last: the summed time, per
+	// loop, to its first and its last row; firstSet: this loop has had
+	// its first row.
+	busy, loopStart  time.Duration
 	first, last, cur time.Duration
 	firstSet         bool
-	// joinFirst, joinLast: from the join's start to the first and last
-	// row that passed this level.
+	// joinFirst, joinLast: the reading time of this level and the ones
+	// before it when the first and the last row passed this level.
 	joinFirst, joinLast time.Duration
 }
 
@@ -51,12 +54,13 @@ func (st *joinStats) opened(i int) {
 	l := &st.levels[i]
 	l.loops++
 	l.last += l.cur
-	l.openAt, l.firstSet, l.cur = time.Now(), false, 0
+	l.loopStart, l.firstSet, l.cur = l.busy, false, 0
 }
 
-func (st *joinStats) fetched(i int, ok bool) {
+func (st *joinStats) fetched(i int, ok bool, took time.Duration) {
 	l := &st.levels[i]
-	d := time.Since(l.openAt)
+	l.busy += took
+	d := l.busy - l.loopStart
 	if ok {
 		l.fetched++
 		if !l.firstSet {
@@ -70,7 +74,10 @@ func (st *joinStats) fetched(i int, ok bool) {
 func (st *joinStats) passed(i int) {
 	l := &st.levels[i]
 	l.passed++
-	d := time.Since(st.begin)
+	var d time.Duration
+	for k := 0; k <= i; k++ {
+		d += st.levels[k].busy
+	}
 	if l.passed == 1 {
 		l.joinFirst = d
 	}
@@ -97,7 +104,7 @@ func (a *analyzeRun) start(srcs []*tableSource) *joinStats {
 	if len(srcs) == 0 || a.first != srcs[0] {
 		return nil
 	}
-	a.stats = &joinStats{begin: time.Now(), levels: make([]levelStats, len(srcs))}
+	a.stats = &joinStats{levels: make([]levelStats, len(srcs))}
 	return a.stats
 }
 

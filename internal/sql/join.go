@@ -372,12 +372,16 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 			err error
 		)
 		if !l.done {
+			var t0 time.Time
+			if j.stats != nil {
+				t0 = time.Now()
+			}
 			row, ok, err = j.fetch(ex, i)
 			if err != nil {
 				return nil, false, err
 			}
 			if j.stats != nil {
-				j.stats.fetched(i, ok)
+				j.stats.fetched(i, ok, time.Since(t0))
 			}
 		}
 		if !ok {
@@ -449,9 +453,6 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 		}
 	}
 	j.empty = true
-	if j.stats != nil {
-		j.stats.end = time.Now()
-	}
 	return nil, false, nil
 }
 
