@@ -168,6 +168,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	// (in execution order) where all their columns are available.
 	conds := append(where, fb.where...)
 	conds = append(conds, orCommonConjuncts(conds)...)
+	conds = append(conds, impliedEqualities(conds, sc)...)
 	condSets := make([]uint64, len(conds))
 	sc.where = "where clause"
 	for k, cd := range conds {
