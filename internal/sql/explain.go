@@ -106,22 +106,33 @@ func (s *Session) explainSelect(ex *execCtx, sel *sqlparser.Select) ([]explainRo
 // select_type).
 func (s *Session) explainJoin(ex *execCtx, p *selectPlan, targets map[int]bool, dmlType string) []explainRow {
 	ex.setBV(s.bindSessionVars(p.bindNames, nil))
-	var rows []explainRow
-	for i := range p.srcs {
-		typ := "SIMPLE"
-		if len(p.subs) > 0 {
-			typ = "PRIMARY" // MySQL's outermost query when it has subqueries
-		}
+	typ := "SIMPLE"
+	if len(p.subs) > 0 {
+		typ = "PRIMARY" // MySQL's outermost query when it has subqueries
+	}
+	rows := s.explainTables(ex, p, "", func(i int) string {
 		if targets[i] {
-			typ = dmlType
+			return dmlType
 		}
-		rows = append(rows, s.explainSource(ex, p.sc, p.srcs, i, typ, false))
+		return typ
+	})
+	next := 2
+	return append(rows, s.explainSubs(ex, p.subs, &next)...)
+}
+
+// explainTables describes the tables of a planned SELECT under select id
+// ("" is 1), table i with select_type typ(i).
+func (s *Session) explainTables(ex *execCtx, p *selectPlan, id string, typ func(i int) string) []explainRow {
+	rows := make([]explainRow, 0, len(p.srcs))
+	for i := range p.srcs {
+		r := s.explainSource(ex, p.sc, p.srcs, i, typ(i), false)
+		r.id = id
+		rows = append(rows, r)
 	}
 	if p.sortNeed && len(rows) > 0 {
 		rows[0].extra = append(rows[0].extra, "Using filesort")
 	}
-	next := 2
-	return append(rows, s.explainSubs(ex, p.subs, &next)...)
+	return rows
 }
 
 // explainSubs lists subqueries after their query, numbered from *next in
@@ -153,17 +164,9 @@ func (s *Session) explainQueryPlan(ex *execCtx, qp queryPlan, typ string, depend
 		*next++
 		saved := ex.bv
 		ex.setBV(s.bindSessionVars(p.bindNames, nil))
-		var rows []explainRow
-		for i := range p.srcs {
-			r := s.explainSource(ex, p.sc, p.srcs, i, typ, false)
-			r.id = id
-			rows = append(rows, r)
-		}
+		rows := s.explainTables(ex, p, id, func(int) string { return typ })
 		if len(p.srcs) == 0 {
 			rows = append(rows, explainRow{id: id, selectType: typ, table: nullStr, typ: nullStr, possibleKeys: nullStr, key: nullStr, keyLen: nullStr, ref: nullStr, rows: nullStr, extra: []string{"No tables used"}})
-		}
-		if p.sortNeed && len(rows) > 0 {
-			rows[0].extra = append(rows[0].extra, "Using filesort")
 		}
 		ex.setBV(saved)
 		return append(rows, s.explainSubs(ex, p.subs, next)...)

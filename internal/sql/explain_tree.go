@@ -159,10 +159,9 @@ func (s *Session) explainTree(ctx context.Context, sel *sqlparser.Select, analyz
 	}
 	root := s.treeOf(ex, p, run)
 	if analyze {
-		ms := float64(took.Microseconds()) / 1000
 		if root.actual == "" {
 			// A node above the join: the query's own rows.
-			root.actual = fmt.Sprintf("actual time=%.3f..%.3f rows=%d loops=1", ms, ms, resRows)
+			root.actual = fmt.Sprintf("actual time=%s..%s rows=%d loops=1", msText(took), msText(took), resRows)
 		}
 	}
 	if err := s.endStatement(nil); err != nil {
@@ -187,7 +186,7 @@ func (s *Session) treeOf(ex *execCtx, p *selectPlan, run *analyzeRun) *treeNode 
 	for i, src := range p.srcs {
 		r := s.explainSource(ex, p.sc, p.srcs, i, "SIMPLE", false)
 		n, _ := strconv.ParseFloat(r.rows, 64)
-		access := &treeNode{text: accessText(src, r, i), rows: r.rows}
+		access := &treeNode{text: accessText(src, r), rows: r.rows}
 		hashed := src.vkey != nil && src.virtual == nil
 		if st != nil && !hashed {
 			// (A hash join's table is read once to build the hash; the
@@ -196,7 +195,7 @@ func (s *Session) treeOf(ex *execCtx, p *selectPlan, run *analyzeRun) *treeNode 
 			access.actual = loopActual(l, l.fetched)
 		}
 		node := access
-		if len(src.conds) > 0 && src.vkey == nil {
+		if len(src.conds) > 0 && src.vkey == nil { // (a lookup by vkey shows its conditions on the join)
 			node = &treeNode{text: "Filter: " + condText(src.conds), rows: r.rows, kids: []*treeNode{access}}
 			if st != nil {
 				l := &st.levels[i]
@@ -218,16 +217,18 @@ func (s *Session) treeOf(ex *execCtx, p *selectPlan, run *analyzeRun) *treeNode 
 			kind = "Nested loop left join"
 		}
 		kids := []*treeNode{top, node}
-		if src.vkey != nil && src.virtual == nil {
-			kind = "Inner hash join (" + strings.Trim(condText(src.conds), "()") + ")"
+		if hashed {
 			switch {
-			case src.semi == semiNone && src.outer:
-				kind = "Left hash join (" + strings.Trim(condText(src.conds), "()") + ")"
 			case src.semi == semiJoin:
-				kind = "Hash semijoin (" + strings.Trim(condText(src.conds), "()") + ")"
+				kind = "Hash semijoin"
 			case src.semi == antiJoin:
-				kind = "Hash antijoin (" + strings.Trim(condText(src.conds), "()") + ")"
+				kind = "Hash antijoin"
+			case src.outer:
+				kind = "Left hash join"
+			default:
+				kind = "Inner hash join"
 			}
+			kind += " " + condText(src.conds)
 			kids = []*treeNode{top, {text: "Hash", kids: []*treeNode{node}}}
 		}
 		top = &treeNode{text: kind, rows: strconv.FormatFloat(est, 'f', 0, 64), kids: kids}
@@ -286,40 +287,36 @@ func (s *Session) treeOf(ex *execCtx, p *selectPlan, run *analyzeRun) *treeNode 
 	return top
 }
 
-// accessText names how table i is read, as MySQL's tree does.
-func accessText(src *tableSource, r explainRow, i int) string {
+// accessText names how a table is read, as MySQL's tree does.
+func accessText(src *tableSource, r explainRow) string {
 	t := src.alias
 	ap := src.path
 	switch {
 	case src.vkey != nil && src.virtual == nil:
-		return "Table scan on " + t
+		return "Table scan on " + t // a hash join's build side
 	case src.vkey != nil:
 		return "Index lookup on " + t + " using <auto_key0> (" + keyEqText(src, nil) + ")"
-	case ap == nil:
+	case ap == nil || r.typ == "ALL":
 		return "Table scan on " + t
 	}
-	covering := ""
+	index := "Index"
 	if src.covering && !ap.ix.Primary {
-		covering = "Covering "
+		index = "Covering index"
 	}
 	reverse := ""
 	if ap.reverse {
 		reverse = " (reverse)"
 	}
+	on := " on " + t + " using " + ap.ix.Name
 	switch r.typ {
-	case "ALL":
-		return "Table scan on " + t
 	case "index":
-		return strings.TrimSpace(covering+"Index scan on ") + " " + t + " using " + ap.ix.Name + reverse
+		return index + " scan" + on + reverse
 	case "range":
-		return strings.TrimSpace(covering+"Index range scan on ") + " " + t + " using " + ap.ix.Name + reverse
+		return index + " range scan" + on + reverse
 	case "eq_ref", "const":
-		return "Single-row " + strings.ToLower(covering) + "index lookup on " + t + " using " + ap.ix.Name + " (" + keyEqText(src, ap) + ")"
+		return "Single-row " + strings.ToLower(index) + " lookup" + on + " (" + keyEqText(src, ap) + ")"
 	}
-	if covering != "" {
-		return "Covering index lookup on " + t + " using " + ap.ix.Name + " (" + keyEqText(src, ap) + ")" + reverse
-	}
-	return "Index lookup on " + t + " using " + ap.ix.Name + " (" + keyEqText(src, ap) + ")" + reverse
+	return index + " lookup" + on + " (" + keyEqText(src, ap) + ")" + reverse
 }
 
 // keyEqText lists the key columns a lookup fixes and their values.

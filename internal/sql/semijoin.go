@@ -153,7 +153,7 @@ func (c *compiler) semiJoin(cd sqlparser.Expr, sc *scope, n int) *fromItem {
 			// subquery's, with its own columns renamed.
 			on = append(on, &sqlparser.ComparisonExpr{Operator: sqlparser.EqualOp, Left: vals[k], Right: own(ae.Expr)})
 		}
-		if !correlated && c.leadsIndex(vals[0], sc) {
+		if !correlated && leadsIndex(vals[0], sc) {
 			return nil
 		}
 	}
@@ -187,7 +187,7 @@ func semiJoinable(sel *sqlparser.Select) bool {
 
 // leadsIndex reports whether e is a column of the enclosing query that is
 // the first column of one of its table's indexes.
-func (c *compiler) leadsIndex(e sqlparser.Expr, sc *scope) bool {
+func leadsIndex(e sqlparser.Expr, sc *scope) bool {
 	cn, ok := e.(*sqlparser.ColName)
 	if !ok {
 		return false
