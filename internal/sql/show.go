@@ -342,18 +342,41 @@ func (s *Session) statusVars(global bool) [][]string {
 		{"Com_commit", "0"},
 	}
 	rows = append(rows, s.handlerRows(global)...)
-	return append(rows, [][]string{
+	rows = append(rows, [][]string{
 		{"Innodb_row_lock_current_waits", strconv.FormatInt(st.Waiters, 10)},
 		{"Innodb_row_lock_waits", strconv.FormatUint(st.Waits, 10)},
 		{"Innodb_deadlocks", strconv.FormatUint(st.Deadlocks, 10)},
 		{"Questions", strconv.FormatUint(s.eng.Questions.Load(), 10)},
 		{"Queries", strconv.FormatUint(s.eng.Questions.Load(), 10)},
+	}...)
+	rows = append(rows, s.storageStatus()...)
+	return append(rows, [][]string{
 		{"Strata_plan_cache_hits", strconv.FormatUint(s.eng.plans.hits.Load(), 10)},
 		{"Strata_plan_cache_misses", strconv.FormatUint(s.eng.plans.misses.Load(), 10)},
 		{"Strata_plan_cache_plans", strconv.Itoa(planCount(&s.eng.plans))},
 		{"Threads_connected", strconv.FormatInt(int64(s.eng.connected.Load()), 10)},
 		{"Uptime", strconv.FormatInt(uptime, 10)},
 	}...)
+}
+
+// storageStatus reports the storage engine's counters (kv.Stats) as
+// Strata_* status variables; they are server-wide, so SESSION and GLOBAL
+// show the same values.
+func (s *Session) storageStatus() [][]string {
+	st := s.eng.DB.KV().Stats()
+	i := func(v int64) string { return strconv.FormatInt(v, 10) }
+	u := func(v uint64) string { return strconv.FormatUint(v, 10) }
+	return [][]string{
+		{"Strata_block_cache_hits", i(st.BlockCacheHits)},
+		{"Strata_block_cache_misses", i(st.BlockCacheMisses)},
+		{"Strata_compaction_bytes_written", u(st.BytesCompacted)},
+		{"Strata_compactions", i(st.Compactions)},
+		{"Strata_flush_bytes_written", u(st.BytesFlushed)},
+		{"Strata_flushes", i(st.Flushes)},
+		{"Strata_flushes_read_triggered", i(s.eng.DB.ReadTriggeredFlushes())},
+		{"Strata_l0_files", i(st.L0Files)},
+		{"Strata_memtable_bytes", u(st.MemTableBytes)},
+	}
 }
 
 // showTarget resolves the table of SHOW COLUMNS/INDEX.

@@ -157,7 +157,9 @@ func (t *Table) DecodeRow(dst []sqltypes.Value, pkKey, value []byte) ([]sqltypes
 }
 
 // Get reads the row with primary key pkKey: at the snapshot, or latest
-// (current read) when latest is set.
+// (current read) when latest is set — a current read is of a row the
+// transaction has locked (LockRow, LockRowFresh), and the transaction
+// remembers it until the lock is given back (txn.Txn.GetLocked).
 func (t *Table) Get(tx *txn.Txn, pkKey []byte, latest bool, dst []sqltypes.Value) ([]sqltypes.Value, bool, error) {
 	var (
 		v   []byte
@@ -165,7 +167,7 @@ func (t *Table) Get(tx *txn.Txn, pkKey []byte, latest bool, dst []sqltypes.Value
 		err error
 	)
 	if latest {
-		v, ok, err = tx.GetLatest(pkKey)
+		v, ok, err = tx.GetLocked(pkKey)
 	} else {
 		v, ok, err = tx.Get(pkKey)
 	}

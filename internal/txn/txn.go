@@ -79,6 +79,11 @@ type Txn struct {
 	// consistent and a Pebble snapshot would be pure overhead.
 	readLatest bool
 	probe      item
+
+	// reads are the rows GetLocked read under their locks (lockedread.go),
+	// their keys copied into readArena.
+	reads     []lockedRead
+	readArena []byte
 }
 
 // ID returns the transaction id (unique within the process lifetime).
@@ -161,16 +166,11 @@ func (t *Txn) get(key []byte, latest bool) ([]byte, bool, error) {
 	if t.done {
 		return nil, false, ErrDone
 	}
-	if t.buf != nil {
-		t.probe.key = key
-		if it, ok := t.buf.Get(&t.probe); ok {
-			t.probe.key = nil
-			if it.del {
-				return nil, false, nil
-			}
-			return it.value, true, nil
+	if it, ok := t.buffered(key); ok {
+		if it.del {
+			return nil, false, nil
 		}
-		t.probe.key = nil
+		return it.value, true, nil
 	}
 	var (
 		v     []byte
@@ -186,6 +186,17 @@ func (t *Txn) get(key []byte, latest bool) ([]byte, bool, error) {
 		return nil, false, fmt.Errorf("txn get: %w", err)
 	}
 	return v, found, nil
+}
+
+// buffered returns the transaction's pending write of key, if any.
+func (t *Txn) buffered(key []byte) (*item, bool) {
+	if t.buf == nil {
+		return nil, false
+	}
+	t.probe.key = key
+	it, ok := t.buf.Get(&t.probe)
+	t.probe.key = nil
+	return it, ok
 }
 
 // Set buffers a put.
@@ -271,6 +282,7 @@ func (t *Txn) LockFresh(key []byte, mode lock.Mode) (fresh bool, err error) {
 // not matching its condition does not keep it locked.
 func (t *Txn) Unlock(key []byte) {
 	if !t.done {
+		t.forgetLockedRead(key)
 		t.db.locks.Release(t.id, key)
 	}
 }
@@ -387,6 +399,8 @@ func (t *Txn) finish() {
 	t.buf = nil
 	t.undo = nil
 	t.savepoints = nil
+	t.reads = nil
+	t.readArena = nil
 }
 
 // Done reports whether the transaction has finished.
