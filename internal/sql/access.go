@@ -61,6 +61,18 @@ type accessPath struct {
 	eqVals   []sqlparser.Expr
 }
 
+// consumedAfterLock reports whether the conjuncts the key ranges enforce
+// still hold for the rows a read with lock mode lock returns. A plain read
+// returns the rows the ranges found. A locking read re-reads each row at
+// its latest version after taking its lock (joinIter.lockAndReread); the
+// row found through a primary-key range still has that key, but a row
+// found through a secondary index may have changed its indexed columns
+// between the index read and the lock, so those conjuncts are checked
+// again.
+func (ap *accessPath) consumedAfterLock(lock lockMode) bool {
+	return lock == lockNone || ap.ix != nil && ap.ix.Primary
+}
+
 // singleAlts reports whether every equality has exactly one value (the
 // path reads at most one key prefix).
 func (ap *accessPath) singleAlts() bool {

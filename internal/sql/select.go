@@ -295,7 +295,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		}
 		src.residual = len(src.conds)
 		var consumed []sqlparser.Expr
-		if src.path != nil && len(src.path.consumed) > 0 && p.lock == lockNone {
+		if src.path != nil && len(src.path.consumed) > 0 && src.path.consumedAfterLock(p.lock) {
 			if joined {
 				onConds, consumed = splitConsumed(onConds, src.path.consumed)
 			} else {

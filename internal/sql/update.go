@@ -70,9 +70,15 @@ func (s *Session) planDML(ex *execCtx, t *catalog.Table, alias string, where *sq
 		return nil, nil, err
 	}
 	p.src = &tableSource{def: t, tbl: p.tbl, alias: alias, width: len(t.Columns), path: ap}
-	rest, _ := splitConsumed(conds, ap.consumed)
+	rest, used := splitConsumed(conds, ap.consumed)
 	p.src.residual = len(rest)
-	if p.src.filter, err = c.compileAll(conds); err != nil {
+	if !ap.consumedAfterLock(lockExclusive) {
+		rest, used = conds, nil
+	}
+	if p.src.filter, err = c.compileAll(rest); err != nil {
+		return nil, nil, err
+	}
+	if p.src.rangeFilter, err = c.compileAll(used); err != nil {
 		return nil, nil, err
 	}
 	for _, o := range orderBy {
