@@ -14,6 +14,7 @@ import (
 	"vitess.io/vitess/go/vt/vtenv"
 	"vitess.io/vitess/go/vt/vterrors"
 
+	"github.com/strata-db/strata/internal/sql/builtins"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 	"github.com/strata-db/strata/internal/txn"
@@ -41,6 +42,9 @@ type execCtx struct {
 	// argColls are the argument collations of the strata function being
 	// called (see argCollation).
 	argColls []collations.TypedCollation
+	// builtins is the builtin functions' state for this execution
+	// (builtins.Env.State).
+	builtins builtins.State
 	// subCache holds results of uncorrelated subqueries for this statement.
 	subCache map[queryPlan]*sqltypes.Result
 	// decor is the statement's state of its decorrelated subqueries

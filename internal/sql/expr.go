@@ -16,6 +16,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/sql/builtins"
 	"github.com/strata-db/strata/internal/sql/parse"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/sql/sysvar"
@@ -331,7 +332,7 @@ func unknownFunction(e sqlparser.Expr) string {
 	var fname string
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		if f, ok := n.(*sqlparser.FuncExpr); ok && fname == "" {
-			if _, known := builtinFuncs[f.Name.Lowered()]; !known {
+			if _, known := builtins.Lookup(f.Name.Lowered()); !known {
 				fname = f.Name.String()
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
 
+	"github.com/strata-db/strata/internal/sql/builtins"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
@@ -42,15 +43,15 @@ func (c *compiler) rewriteSlots(e sqlparser.Expr, out *cexpr) (sqlparser.Expr, e
 		var err error
 		switch n := node.(type) {
 		case *sqlparser.FuncExpr:
-			b := builtinFuncs[n.Name.Lowered()]
-			if b == nil {
+			f, ok := builtins.Lookup(n.Name.Lowered())
+			if !ok {
 				return true
 			}
-			sl, err = c.builtinSlot(n.Name.Lowered(), b, n.Exprs)
+			sl, err = c.builtinSlot(n.Name.Lowered(), f, n.Exprs)
 		case *sqlparser.LockingFunc:
 			name := n.Type.ToString()
-			b := builtinFuncs[name]
-			if b == nil {
+			f, ok := builtins.Lookup(name)
+			if !ok {
 				return true
 			}
 			var args []sqlparser.Expr
@@ -60,21 +61,21 @@ func (c *compiler) rewriteSlots(e sqlparser.Expr, out *cexpr) (sqlparser.Expr, e
 			if n.Timeout != nil {
 				args = append(args, n.Timeout)
 			}
-			sl, err = c.builtinSlot(name, b, args)
+			sl, err = c.builtinSlot(name, f, args)
 		case *sqlparser.TimestampDiffExpr:
-			b := builtinFuncs["timestampdiff"]
-			if b == nil {
+			f, ok := builtins.Lookup("timestampdiff")
+			if !ok {
 				return true
 			}
 			unit := sqlparser.NewStrLiteral(n.Unit.ToString())
-			sl, err = c.builtinSlot("timestampdiff", b, []sqlparser.Expr{unit, n.Expr1, n.Expr2})
+			sl, err = c.builtinSlot("timestampdiff", f, []sqlparser.Expr{unit, n.Expr1, n.Expr2})
 		case *sqlparser.ExtractFuncExpr:
-			b := builtinFuncs["extract"]
-			if b == nil {
+			f, ok := builtins.Lookup("extract")
+			if !ok {
 				return true
 			}
 			unit := sqlparser.NewStrLiteral(n.IntervalType.ToString())
-			sl, err = c.builtinSlot("extract", b, []sqlparser.Expr{unit, n.Expr})
+			sl, err = c.builtinSlot("extract", f, []sqlparser.Expr{unit, n.Expr})
 		case *sqlparser.Subquery:
 			sl, err = c.subquerySlot(n, subScalar, nil, 0)
 		case *sqlparser.ExistsExpr:
@@ -129,9 +130,14 @@ func (c *compiler) rewriteSlots(e sqlparser.Expr, out *cexpr) (sqlparser.Expr, e
 	return res.(sqlparser.Expr), nil
 }
 
-func (c *compiler) builtinSlot(name string, b *builtin, args []sqlparser.Expr) (*slot, error) {
-	if len(args) < b.minArgs || (b.maxArgs >= 0 && len(args) > b.maxArgs) {
-		return nil, paramCountErr(name)
+// builtinSlot compiles a call of the builtin function f (called name) into
+// a slot: it evaluates the arguments, records their collations for
+// execCtx.ArgCollation and calls f.Eval with the execution context as its
+// builtins.Env. The argument slices are allocated here, once per compiled
+// call, and reused for every row.
+func (c *compiler) builtinSlot(name string, f *builtins.Func, args []sqlparser.Expr) (*slot, error) {
+	if err := f.CheckArity(name, len(args)); err != nil {
+		return nil, err
 	}
 	compiled := make([]*cexpr, len(args))
 	for i, a := range args {
@@ -143,12 +149,12 @@ func (c *compiler) builtinSlot(name string, b *builtin, args []sqlparser.Expr) (
 	}
 	vals := make([]sqltypes.Value, len(args))
 	var typ evalengine.Type
-	if b.typ != nil {
+	if f.Type != nil {
 		types := make([]evalengine.Type, len(compiled))
 		for i, x := range compiled {
 			types[i] = x.static
 		}
-		typ = b.typ(c, args, types)
+		typ = f.Type(c, args, types)
 	}
 	fromColumn := false
 	for _, a := range args {
@@ -174,7 +180,7 @@ func (c *compiler) builtinSlot(name string, b *builtin, args []sqlparser.Expr) (
 		}
 		ex.argColls = colls
 		defer func() { ex.argColls = nil }()
-		return b.fn(ex, vals)
+		return f.Eval(ex, vals)
 	}}, nil
 }
 
@@ -328,22 +334,7 @@ func enumIndexCall(col sqlparser.Expr, members []string) sqlparser.Expr {
 	for _, m := range members {
 		args = append(args, sqlparser.NewStrLiteral(m))
 	}
-	return &sqlparser.FuncExpr{Name: sqlparser.NewIdentifierCI("strata_enum_index"), Exprs: args}
-}
-
-func init() {
-	registerBuiltin("strata_enum_index", &builtin{minArgs: 1, maxArgs: -1, typ: typeOf(sqltypes.Int64), fn: func(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
-		if a[0].IsNull() {
-			return sqltypes.NULL, nil
-		}
-		v := a[0].ToString()
-		for i, m := range a[1:] {
-			if strings.EqualFold(m.ToString(), v) {
-				return sqltypes.NewInt64(int64(i + 1)), nil
-			}
-		}
-		return sqltypes.NewInt64(0), nil
-	}})
+	return &sqlparser.FuncExpr{Name: sqlparser.NewIdentifierCI(builtins.EnumIndex), Exprs: args}
 }
 
 // divisionChecks adds a slot per division whose divisor is not a non-zero

@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"context"
@@ -16,37 +16,37 @@ func TestMySQLRand(t *testing.T) {
 		}
 	}
 	// A call site continues its sequence within one execution.
-	ex := &execCtx{}
+	st := &State{}
 	site := make([]sqltypes.Value, 1)
-	a := seededRand(ex, &site[0], 1)
-	b := seededRand(ex, &site[0], 1)
+	a := seededRand(st, &site[0], 1)
+	b := seededRand(st, &site[0], 1)
 	if a != 0.40540353712197724 || b == a {
 		t.Errorf("RAND(1) sequence = %v, %v", a, b)
 	}
 	other := make([]sqltypes.Value, 1)
-	if c := seededRand(ex, &other[0], 1); c != a {
+	if c := seededRand(st, &other[0], 1); c != a {
 		t.Errorf("second RAND(1) call site = %v, want %v", c, a)
 	}
 }
 
 func TestSleepCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	ex := &execCtx{ctx: ctx}
+	env := &testEnv{ctx: ctx}
 	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
 	start := time.Now()
-	v, err := fnSleep(ex, []sqltypes.Value{sqltypes.NewInt64(60)})
+	v, err := fnSleep(env, []sqltypes.Value{sqltypes.NewInt64(60)})
 	if err != nil || v.ToString() != "1" || time.Since(start) > 5*time.Second {
 		t.Errorf("SLEEP interrupted = %v, %v after %v", v, err, time.Since(start))
 	}
-	v, _ = fnSleep(&execCtx{}, []sqltypes.Value{sqltypes.NewFloat64(0.01)})
+	v, _ = fnSleep(&testEnv{}, []sqltypes.Value{sqltypes.NewFloat64(0.01)})
 	if v.ToString() != "0" {
 		t.Errorf("SLEEP(0.01) = %v, want 0", v)
 	}
 }
 
 func TestUUIDShort(t *testing.T) {
-	a, _ := fnUUIDShort(nil, nil)
-	b, _ := fnUUIDShort(nil, nil)
+	a, _ := fnUUIDShort(&testEnv{}, nil)
+	b, _ := fnUUIDShort(&testEnv{}, nil)
 	x, _ := a.ToUint64()
 	y, _ := b.ToUint64()
 	if y != x+1 || x>>56 != 1 {

@@ -1,48 +1,40 @@
-package sql
+package builtins
 
 import (
-	"strings"
-
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
 
-	"github.com/strata-db/strata/internal/sql/sysvar"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
-// Compile-time result types of the values strata computes itself — builtin
-// functions, session values (DATABASE(), @@vars, LAST_INSERT_ID()) — so
-// that their column metadata is known at PREPARE, as MySQL's is, and agrees
-// with the values sent. Each type here must describe exactly what the
+// Compile-time result types of the functions (Func.Type), so that their
+// column metadata is known at PREPARE, as MySQL's is, and agrees with the
+// values sent. Each type here must describe exactly what the
 // function returns (sqltypes type, and the fractional digits of temporal
 // values); when that depends on values only known at execution, the type is
 // left invalid and the metadata comes from the rows.
 
-// builtinType computes a builtin's result type from its arguments: their
-// AST (to read constant formats and literals) and compile-time types.
-type builtinType func(c *compiler, args []sqlparser.Expr, types []evalengine.Type) evalengine.Type
-
-// typeOf is a builtinType that does not depend on the arguments. Text is
+// typeOf is a TypeFunc that does not depend on the arguments. Text is
 // in the connection collation.
-func typeOf(t sqltypes.Type) builtinType {
-	return func(c *compiler, _ []sqlparser.Expr, _ []evalengine.Type) evalengine.Type {
+func typeOf(t sqltypes.Type) TypeFunc {
+	return func(env TypeEnv, _ []sqlparser.Expr, _ []evalengine.Type) evalengine.Type {
 		coll := collations.ID(collations.CollationBinaryID)
 		if sqltypes.IsText(t) {
-			coll = c.s.plan().collation
+			coll = env.ConnCollation()
 		}
 		return evalengine.NewType(t, coll)
 	}
 }
 
 // argType0 is the type of the first argument (ANY_VALUE).
-func argType0(_ *compiler, _ []sqlparser.Expr, types []evalengine.Type) evalengine.Type {
+func argType0(_ TypeEnv, _ []sqlparser.Expr, types []evalengine.Type) evalengine.Type {
 	return types[0]
 }
 
 // caseType is UPPER/LOWER's type (changeCase): a text or binary argument's
 // own type, VARCHAR for anything else.
-func caseType(c *compiler, args []sqlparser.Expr, types []evalengine.Type) evalengine.Type {
+func caseType(env TypeEnv, args []sqlparser.Expr, types []evalengine.Type) evalengine.Type {
 	t := types[0]
 	switch {
 	case !t.Valid():
@@ -51,14 +43,14 @@ func caseType(c *compiler, args []sqlparser.Expr, types []evalengine.Type) evale
 		t.SetNullability(true)
 		return t
 	}
-	return typeOf(sqltypes.VarChar)(c, args, types)
+	return typeOf(sqltypes.VarChar)(env, args, types)
 }
 
 // strResultType is the type of strResult(s, like...) over the arguments at
 // the given indexes (-1: all remaining): VARBINARY when one is binary,
 // VARCHAR otherwise.
-func strResultType(idx ...int) builtinType {
-	return func(c *compiler, args []sqlparser.Expr, types []evalengine.Type) evalengine.Type {
+func strResultType(idx ...int) TypeFunc {
+	return func(env TypeEnv, args []sqlparser.Expr, types []evalengine.Type) evalengine.Type {
 		var like []evalengine.Type
 		for k, i := range idx {
 			if i < 0 {
@@ -85,7 +77,7 @@ func strResultType(idx ...int) builtinType {
 			}
 		}
 		if coll == collations.Unknown {
-			coll = c.s.plan().collation
+			coll = env.ConnCollation()
 		}
 		return evalengine.NewTypeEx(sqltypes.VarChar, coll, true, 0, 0, nil)
 	}
@@ -133,6 +125,14 @@ func staticTemporal(args []sqlparser.Expr, types []evalengine.Type, i int, wantT
 	return temporalArg{kind: m.kind, prec: m.prec}, true
 }
 
+// temporalPrecision is the fractional-second digits of a DATETIME,
+// TIMESTAMP or TIME type: evalengine keeps them in Size, strata's column
+// types in both Size and Scale. (internal/sql's column metadata has the
+// same function; builtins cannot import it.)
+func temporalPrecision(t evalengine.Type) uint32 {
+	return uint32(min(max(t.Size(), t.Scale(), 0), 6))
+}
+
 func temporalType(kind tkind, prec int) evalengine.Type {
 	t := sqltypes.Datetime
 	switch kind {
@@ -144,10 +144,10 @@ func temporalType(kind tkind, prec int) evalengine.Type {
 	return evalengine.NewTypeEx(t, collations.CollationBinaryID, true, int32(prec), int32(prec), nil)
 }
 
-// addTimeType is ADDTIME/SUBTIME's type (execCtx.addTime): a TIME plus a
+// addTimeType is ADDTIME/SUBTIME's type (addTime): a TIME plus a
 // TIME is a TIME, a DATETIME (or DATE) plus a TIME a DATETIME, with the
 // larger precision.
-func addTimeType(_ *compiler, args []sqlparser.Expr, types []evalengine.Type) evalengine.Type {
+func addTimeType(_ TypeEnv, args []sqlparser.Expr, types []evalengine.Type) evalengine.Type {
 	a, ok1 := staticTemporal(args, types, 0, true)
 	b, ok2 := staticTemporal(args, types, 1, true)
 	if !ok1 || !ok2 || b.kind != tkTime {
@@ -161,7 +161,7 @@ func addTimeType(_ *compiler, args []sqlparser.Expr, types []evalengine.Type) ev
 }
 
 // timeDiffType is TIMEDIFF's type: a TIME with the larger precision.
-func timeDiffType(_ *compiler, args []sqlparser.Expr, types []evalengine.Type) evalengine.Type {
+func timeDiffType(_ TypeEnv, args []sqlparser.Expr, types []evalengine.Type) evalengine.Type {
 	a, ok1 := staticTemporal(args, types, 0, true)
 	b, ok2 := staticTemporal(args, types, 1, true)
 	if !ok1 || !ok2 {
@@ -171,7 +171,7 @@ func timeDiffType(_ *compiler, args []sqlparser.Expr, types []evalengine.Type) e
 }
 
 // timestampType is TIMESTAMP(expr[, time])'s type: a DATETIME.
-func timestampType(_ *compiler, args []sqlparser.Expr, types []evalengine.Type) evalengine.Type {
+func timestampType(_ TypeEnv, args []sqlparser.Expr, types []evalengine.Type) evalengine.Type {
 	a, ok := staticTemporal(args, types, 0, false)
 	if !ok {
 		return evalengine.Type{}
@@ -189,7 +189,7 @@ func timestampType(_ *compiler, args []sqlparser.Expr, types []evalengine.Type) 
 
 // strToDateType is STR_TO_DATE's type when the format is a constant: DATE,
 // DATETIME or TIME by the format's parts, with 6 digits for %f.
-func strToDateType(_ *compiler, args []sqlparser.Expr, _ []evalengine.Type) evalengine.Type {
+func strToDateType(_ TypeEnv, args []sqlparser.Expr, _ []evalengine.Type) evalengine.Type {
 	lit, ok := args[1].(*sqlparser.Literal)
 	if !ok || lit.Type != sqlparser.StrVal {
 		return evalengine.Type{}
@@ -200,48 +200,4 @@ func strToDateType(_ *compiler, args []sqlparser.Expr, _ []evalengine.Type) eval
 		prec = 6
 	}
 	return temporalType(kind, prec)
-}
-
-// argType returns the compile-time type of a bind variable strata fills:
-// a slot of out, or a session value (rewriteExpr). Invalid when unknown
-// (user variables hold any type).
-func (c *compiler) argType(name string, out *cexpr) evalengine.Type {
-	for i := range out.slots {
-		if out.slots[i].name == name {
-			return out.slots[i].typ
-		}
-	}
-	utf8mb3 := collations.ID(33) // utf8mb3_general_ci: MySQL's system character set
-	switch name {
-	case bvLastInsertID, bvConnID, bvFoundRows:
-		return evalengine.NewTypeEx(sqltypes.Uint64, collations.CollationBinaryID, false, 21, 0, nil)
-	case bvRowCount:
-		return evalengine.NewTypeEx(sqltypes.Int64, collations.CollationBinaryID, false, 21, 0, nil)
-	case bvDatabase:
-		return evalengine.NewTypeEx(sqltypes.VarChar, utf8mb3, true, 64, 0, nil)
-	case bvUser:
-		return evalengine.NewTypeEx(sqltypes.VarChar, utf8mb3, false, 288, 0, nil)
-	}
-	if !strings.HasPrefix(name, bvSysVar) {
-		return evalengine.Type{}
-	}
-	v := name[len(bvSysVar):]
-	if _, ok := sysvar.Lookup(v); !ok {
-		v = strings.TrimPrefix(v, "global_")
-	}
-	switch v {
-	case "identity", "last_insert_id", "warning_count", "error_count":
-		return evalengine.NewTypeEx(sqltypes.Uint64, collations.CollationBinaryID, false, 21, 0, nil)
-	}
-	d, ok := sysvar.Lookup(v)
-	if !ok {
-		return evalengine.Type{}
-	}
-	switch d.Kind {
-	case sysvar.Int, sysvar.Bool:
-		return evalengine.NewTypeEx(sqltypes.Int64, collations.CollationBinaryID, true, 21, 0, nil)
-	case sysvar.String:
-		return evalengine.NewTypeEx(sqltypes.VarChar, utf8mb3, true, 0, 0, nil)
-	}
-	return evalengine.Type{}
 }

@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"testing"
@@ -95,28 +95,28 @@ func TestExtract(t *testing.T) {
 }
 
 func TestAddTimeTimediff(t *testing.T) {
-	ex := &execCtx{}
+	env := &testEnv{}
 	vc := sqltypes.NewVarChar
 	for _, c := range []struct {
 		got  sqltypes.Value
 		want string
 	}{
-		{ex.addTime(vc("2007-12-31 23:59:59.999999"), vc("1 1:1:1.000002"), 1), "2008-01-02 01:01:01.000001"},
-		{ex.addTime(vc("01:00:00.999999"), vc("02:00:00.999998"), 1), "03:00:01.999997"},
-		{ex.addTime(vc("01:00:00.999999"), vc("02:00:00.999998"), -1), "-00:59:59.999999"},
-		{ex.addTime(vc("830:00:00"), vc("10:00:00"), 1), "838:59:59"},
-		{ex.addTime(vc("2020-01-01 00:00:00"), vc("2020-01-01 01:00:00"), 1), "NULL"},
-		{ex.addTime(sqltypes.MakeTrusted(sqltypes.Date, []byte("2020-01-01")), vc("01:00"), 1), "2020-01-01 01:00:00"},
+		{addTime(env, vc("2007-12-31 23:59:59.999999"), vc("1 1:1:1.000002"), 1), "2008-01-02 01:01:01.000001"},
+		{addTime(env, vc("01:00:00.999999"), vc("02:00:00.999998"), 1), "03:00:01.999997"},
+		{addTime(env, vc("01:00:00.999999"), vc("02:00:00.999998"), -1), "-00:59:59.999999"},
+		{addTime(env, vc("830:00:00"), vc("10:00:00"), 1), "838:59:59"},
+		{addTime(env, vc("2020-01-01 00:00:00"), vc("2020-01-01 01:00:00"), 1), "NULL"},
+		{addTime(env, sqltypes.MakeTrusted(sqltypes.Date, []byte("2020-01-01")), vc("01:00"), 1), "2020-01-01 01:00:00"},
 	} {
 		if got := c.got.ToString(); c.got.IsNull() && c.want != "NULL" || !c.got.IsNull() && got != c.want {
 			t.Errorf("ADDTIME = %v, want %s", c.got, c.want)
 		}
 	}
-	v, _ := fnTimediff(ex, []sqltypes.Value{vc("2008-12-31 23:59:59.000001"), vc("2008-12-30 01:01:01.000002")})
+	v, _ := fnTimediff(env, []sqltypes.Value{vc("2008-12-31 23:59:59.000001"), vc("2008-12-30 01:01:01.000002")})
 	if got := v.ToString(); got != "46:58:57.999999" || v.Type() != sqltypes.Time {
 		t.Errorf("TIMEDIFF = %v, want 46:58:57.999999", v)
 	}
-	v, _ = fnTimediff(ex, []sqltypes.Value{vc("10:00"), vc("2020-01-01 10:00:00")})
+	v, _ = fnTimediff(env, []sqltypes.Value{vc("10:00"), vc("2020-01-01 10:00:00")})
 	if !v.IsNull() {
 		t.Errorf("TIMEDIFF(time, datetime) = %v, want NULL", v)
 	}
@@ -124,15 +124,15 @@ func TestAddTimeTimediff(t *testing.T) {
 
 func TestDatediffDayname(t *testing.T) {
 	vc := sqltypes.NewVarChar
-	v, _ := fnDatediff(nil, []sqltypes.Value{vc("2010-11-30 23:59:59"), vc("2010-12-31")})
+	v, _ := fnDatediff(&testEnv{}, []sqltypes.Value{vc("2010-11-30 23:59:59"), vc("2010-12-31")})
 	if n, _ := v.ToInt64(); n != -31 {
 		t.Errorf("DATEDIFF = %v, want -31", v)
 	}
-	v, _ = fnDatediff(nil, []sqltypes.Value{vc("2020-02-30"), vc("2010-12-31")})
+	v, _ = fnDatediff(&testEnv{}, []sqltypes.Value{vc("2020-02-30"), vc("2010-12-31")})
 	if !v.IsNull() {
 		t.Errorf("DATEDIFF(invalid) = %v, want NULL", v)
 	}
-	v, _ = fnDayname(nil, []sqltypes.Value{vc("2007-02-03")})
+	v, _ = fnDayname(&testEnv{}, []sqltypes.Value{vc("2007-02-03")})
 	if v.ToString() != "Saturday" {
 		t.Errorf("DAYNAME = %v, want Saturday", v)
 	}
@@ -157,9 +157,9 @@ func TestStrToDate(t *testing.T) {
 		{"a09:30:17", "%h:%i:%s", "NULL", sqltypes.Null},
 		{"13:00 PM", "%h:%i %p", "NULL", sqltypes.Null},
 		{"2013-05-01 100%", "%Y-%m-%d 100%%", "NULL", sqltypes.Null},
-		{"9", "%m", "NULL", sqltypes.Null}, // NO_ZERO_IN_DATE (nil session: strict)
+		{"9", "%m", "NULL", sqltypes.Null}, // NO_ZERO_IN_DATE (testEnv: the default sql_mode)
 	} {
-		v, err := fnStrToDate(nil, []sqltypes.Value{vc(c.s), vc(c.f)})
+		v, err := fnStrToDate(&testEnv{}, []sqltypes.Value{vc(c.s), vc(c.f)})
 		if err != nil {
 			t.Fatal(err)
 		}

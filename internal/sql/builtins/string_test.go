@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"testing"
@@ -55,7 +55,7 @@ func TestFindInSet(t *testing.T) {
 func TestFormat(t *testing.T) {
 	call := func(args ...sqltypes.Value) string {
 		t.Helper()
-		v, err := fnFormat(nil, args)
+		v, err := fnFormat(&testEnv{}, args)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +81,7 @@ func TestFormat(t *testing.T) {
 			t.Errorf("FORMAT = %q, want %q", c.got, c.want)
 		}
 	}
-	if v, _ := fnFormat(nil, []sqltypes.Value{sqltypes.NULL, sqltypes.NewInt64(1)}); !v.IsNull() {
+	if v, _ := fnFormat(&testEnv{}, []sqltypes.Value{sqltypes.NULL, sqltypes.NewInt64(1)}); !v.IsNull() {
 		t.Errorf("FORMAT(NULL, 1) = %v, want NULL", v)
 	}
 }
@@ -90,7 +90,7 @@ func TestQuoteSoundex(t *testing.T) {
 	if got, want := quoteString("Don't\\\x00\x1a"), `'Don\'t\\\0\Z'`; got != want {
 		t.Errorf("quoteString = %q, want %q", got, want)
 	}
-	if v, _ := fnQuote(nil, []sqltypes.Value{sqltypes.NULL}); v.IsNull() || v.ToString() != "NULL" {
+	if v, _ := fnQuote(&testEnv{}, []sqltypes.Value{sqltypes.NULL}); v.IsNull() || v.ToString() != "NULL" {
 		t.Errorf("QUOTE(NULL) = %v, want 'NULL'", v)
 	}
 	for s, want := range map[string]string{
@@ -104,14 +104,14 @@ func TestQuoteSoundex(t *testing.T) {
 }
 
 func TestMakeExportSet(t *testing.T) {
-	v, _ := fnMakeSet(nil, []sqltypes.Value{sqltypes.NewInt64(1 | 4), sqltypes.NewVarChar("hello"), sqltypes.NewVarChar("nice"), sqltypes.NULL, sqltypes.NewVarChar("world")})
+	v, _ := fnMakeSet(&testEnv{}, []sqltypes.Value{sqltypes.NewInt64(1 | 4), sqltypes.NewVarChar("hello"), sqltypes.NewVarChar("nice"), sqltypes.NULL, sqltypes.NewVarChar("world")})
 	if got := v.ToString(); got != "hello" {
 		t.Errorf("MAKE_SET = %q, want hello", got)
 	}
 	if got := exportSet(6, "1", "0", ",", 10); got != "0,1,1,0,0,0,0,0,0,0" {
 		t.Errorf("exportSet = %q", got)
 	}
-	v, _ = fnExportSet(nil, []sqltypes.Value{sqltypes.NewInt64(5), sqltypes.NewVarChar("Y"), sqltypes.NewVarChar("N"), sqltypes.NewVarChar(""), sqltypes.NewInt64(100)})
+	v, _ = fnExportSet(&testEnv{}, []sqltypes.Value{sqltypes.NewInt64(5), sqltypes.NewVarChar("Y"), sqltypes.NewVarChar("N"), sqltypes.NewVarChar(""), sqltypes.NewInt64(100)})
 	if got := v.ToString(); len(got) != 64 || got[:4] != "YNYN" {
 		t.Errorf("EXPORT_SET(5,'Y','N','',100) = %q", got)
 	}

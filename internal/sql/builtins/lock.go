@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"context"
@@ -18,15 +18,15 @@ import (
 // RELEASE_ALL_LOCKS) with MySQL 8 semantics: names are case-insensitive and
 // at most 64 characters; a session may hold a lock several times and must
 // release it as many times; locks outlive transactions and go away with the
-// session (Session.releaseUserLocks); waits that would deadlock fail with
+// session (UserLocks.ReleaseAll); waits that would deadlock fail with
 // ER_USER_LOCK_DEADLOCK.
 
 func init() {
-	registerBuiltin("get_lock", &builtin{minArgs: 2, maxArgs: 2, fn: fnGetLock, typ: typeOf(sqltypes.Int64), volatile: true})
-	registerBuiltin("release_lock", &builtin{minArgs: 1, maxArgs: 1, fn: fnReleaseLock, typ: typeOf(sqltypes.Int64), volatile: true})
-	registerBuiltin("is_free_lock", &builtin{minArgs: 1, maxArgs: 1, fn: fnIsFreeLock, typ: typeOf(sqltypes.Int64), volatile: true})
-	registerBuiltin("is_used_lock", &builtin{minArgs: 1, maxArgs: 1, fn: fnIsUsedLock, typ: typeOf(sqltypes.Uint64), volatile: true})
-	registerBuiltin("release_all_locks", &builtin{minArgs: 0, maxArgs: 0, fn: fnReleaseAllLocks, typ: typeOf(sqltypes.Int64), volatile: true})
+	register("get_lock", &Func{MinArgs: 2, MaxArgs: 2, Eval: fnGetLock, Type: typeOf(sqltypes.Int64), Volatile: true})
+	register("release_lock", &Func{MinArgs: 1, MaxArgs: 1, Eval: fnReleaseLock, Type: typeOf(sqltypes.Int64), Volatile: true})
+	register("is_free_lock", &Func{MinArgs: 1, MaxArgs: 1, Eval: fnIsFreeLock, Type: typeOf(sqltypes.Int64), Volatile: true})
+	register("is_used_lock", &Func{MinArgs: 1, MaxArgs: 1, Eval: fnIsUsedLock, Type: typeOf(sqltypes.Uint64), Volatile: true})
+	register("release_all_locks", &Func{MinArgs: 0, MaxArgs: 0, Eval: fnReleaseAllLocks, Type: typeOf(sqltypes.Int64), Volatile: true})
 }
 
 const (
@@ -43,52 +43,17 @@ type userLock struct {
 	freed chan struct{} // closed when the lock is released for good
 }
 
-// userLocks is the lock table of one Engine.
-type userLocks struct {
+// UserLocks is the lock table of user-level locks of one server (Env
+// returns it); its methods are safe for concurrent use by the sessions.
+type UserLocks struct {
 	mu      sync.Mutex
 	locks   map[string]*userLock
 	waiting map[uint32]string // session → name of the lock it waits for
 }
 
-func newUserLocks() *userLocks {
-	return &userLocks{locks: map[string]*userLock{}, waiting: map[uint32]string{}}
-}
-
-// engineUserLocks maps each Engine to its lock table (Engine has no field
-// for it).
-var engineUserLocks struct {
-	sync.Mutex
-	m map[*Engine]*userLocks
-}
-
-func userLocksOf(e *Engine) *userLocks {
-	engineUserLocks.Lock()
-	defer engineUserLocks.Unlock()
-	if engineUserLocks.m == nil {
-		engineUserLocks.m = map[*Engine]*userLocks{}
-	}
-	ul := engineUserLocks.m[e]
-	if ul == nil {
-		ul = newUserLocks()
-		engineUserLocks.m[e] = ul
-	}
-	return ul
-}
-
-// lockTable returns the lock table of the session's engine.
-func (ex *execCtx) lockTable() *userLocks {
-	var e *Engine
-	if ex != nil && ex.s != nil {
-		e = ex.s.eng
-	}
-	return userLocksOf(e)
-}
-
-func (ex *execCtx) connID() uint32 {
-	if ex == nil || ex.s == nil {
-		return 0
-	}
-	return ex.s.ConnID
+// NewUserLocks returns an empty lock table.
+func NewUserLocks() *UserLocks {
+	return &UserLocks{locks: map[string]*userLock{}, waiting: map[uint32]string{}}
 }
 
 // lockName validates a lock name and returns its key (lower case).
@@ -106,7 +71,7 @@ func lockName(v sqltypes.Value) (string, error) {
 // acquire takes name for session id, waiting up to timeout (forever when
 // negative) or until ctx is done. It returns 1 (acquired), 0 (timed out) or
 // -1 (interrupted).
-func (ul *userLocks) acquire(ctx context.Context, name string, id uint32, timeout time.Duration) (int, error) {
+func (ul *UserLocks) acquire(ctx context.Context, name string, id uint32, timeout time.Duration) (int, error) {
 	var deadline <-chan time.Time
 	for {
 		ul.mu.Lock()
@@ -154,7 +119,7 @@ func (ul *userLocks) acquire(ctx context.Context, name string, id uint32, timeou
 	}
 }
 
-func (ul *userLocks) stopWaiting(id uint32) {
+func (ul *UserLocks) stopWaiting(id uint32) {
 	ul.mu.Lock()
 	delete(ul.waiting, id)
 	ul.mu.Unlock()
@@ -162,7 +127,7 @@ func (ul *userLocks) stopWaiting(id uint32) {
 
 // wouldDeadlock follows the waits-for chain from holder and reports whether
 // it leads back to id.
-func (ul *userLocks) wouldDeadlock(holder, id uint32) bool {
+func (ul *UserLocks) wouldDeadlock(holder, id uint32) bool {
 	for range len(ul.waiting) + 1 {
 		if holder == id {
 			return true
@@ -182,7 +147,7 @@ func (ul *userLocks) wouldDeadlock(holder, id uint32) bool {
 
 // release releases name once: 1 released, 0 held by another session, -1
 // not held at all.
-func (ul *userLocks) release(name string, id uint32) int {
+func (ul *UserLocks) release(name string, id uint32) int {
 	ul.mu.Lock()
 	defer ul.mu.Unlock()
 	l := ul.locks[name]
@@ -200,9 +165,9 @@ func (ul *userLocks) release(name string, id uint32) int {
 	return 1
 }
 
-// releaseAll releases every lock of session id and returns how many
-// acquisitions that undid.
-func (ul *userLocks) releaseAll(id uint32) int {
+// ReleaseAll releases every lock of session id and returns how many
+// acquisitions that undid. The server calls it when the session closes.
+func (ul *UserLocks) ReleaseAll(id uint32) int {
 	ul.mu.Lock()
 	defer ul.mu.Unlock()
 	n := 0
@@ -219,19 +184,13 @@ func (ul *userLocks) releaseAll(id uint32) int {
 }
 
 // owner returns the session holding name; false when it is free.
-func (ul *userLocks) owner(name string) (uint32, bool) {
+func (ul *UserLocks) owner(name string) (uint32, bool) {
 	ul.mu.Lock()
 	defer ul.mu.Unlock()
 	if l := ul.locks[name]; l != nil {
 		return l.owner, true
 	}
 	return 0, false
-}
-
-// releaseUserLocks releases the user-level locks of the session; call it
-// when the session closes.
-func (s *Session) releaseUserLocks() {
-	userLocksOf(s.eng).releaseAll(s.ConnID)
 }
 
 // lockTimeout converts GET_LOCK's timeout argument: NULL is 0, negative is
@@ -250,12 +209,12 @@ func lockTimeout(v sqltypes.Value) time.Duration {
 	return time.Duration(secs * float64(time.Second))
 }
 
-func fnGetLock(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnGetLock(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	name, err := lockName(a[0])
 	if err != nil {
 		return sqltypes.NULL, err
 	}
-	r, err := ex.lockTable().acquire(ex.context(), name, ex.connID(), lockTimeout(a[1]))
+	r, err := env.UserLocks().acquire(env.Context(), name, env.ConnID(), lockTimeout(a[1]))
 	if err != nil {
 		return sqltypes.NULL, err
 	}
@@ -265,40 +224,40 @@ func fnGetLock(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 	return sqltypes.NewInt64(int64(r)), nil
 }
 
-func fnReleaseLock(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnReleaseLock(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	name, err := lockName(a[0])
 	if err != nil {
 		return sqltypes.NULL, err
 	}
-	r := ex.lockTable().release(name, ex.connID())
+	r := env.UserLocks().release(name, env.ConnID())
 	if r < 0 {
 		return sqltypes.NULL, nil
 	}
 	return sqltypes.NewInt64(int64(r)), nil
 }
 
-func fnIsFreeLock(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnIsFreeLock(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	name, err := lockName(a[0])
 	if err != nil {
 		return sqltypes.NULL, err
 	}
-	if _, used := ex.lockTable().owner(name); !used {
+	if _, used := env.UserLocks().owner(name); !used {
 		return sqltypes.NewInt64(1), nil
 	}
 	return sqltypes.NewInt64(0), nil
 }
 
-func fnIsUsedLock(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnIsUsedLock(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	name, err := lockName(a[0])
 	if err != nil {
 		return sqltypes.NULL, err
 	}
-	if id, used := ex.lockTable().owner(name); used {
+	if id, used := env.UserLocks().owner(name); used {
 		return sqltypes.NewUint64(uint64(id)), nil
 	}
 	return sqltypes.NULL, nil
 }
 
-func fnReleaseAllLocks(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
-	return sqltypes.NewInt64(int64(ex.lockTable().releaseAll(ex.connID()))), nil
+func fnReleaseAllLocks(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
+	return sqltypes.NewInt64(int64(env.UserLocks().ReleaseAll(env.ConnID()))), nil
 }

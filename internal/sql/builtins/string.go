@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"math"
@@ -13,18 +13,48 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 )
 
-// String functions evalengine lacks: SUBSTRING_INDEX, FIND_IN_SET, FORMAT,
-// QUOTE, SOUNDEX, CHARSET, MAKE_SET, EXPORT_SET.
+// String functions evalengine lacks (or gets wrong): UPPER/UCASE,
+// LOWER/LCASE, SUBSTRING_INDEX, FIND_IN_SET, FORMAT, QUOTE, SOUNDEX,
+// CHARSET, MAKE_SET, EXPORT_SET; and ANY_VALUE.
 
 func init() {
-	registerBuiltin("substring_index", &builtin{minArgs: 3, maxArgs: 3, fn: fnSubstringIndex, typ: strResultType(0, 1)})
-	registerBuiltin("find_in_set", &builtin{minArgs: 2, maxArgs: 2, fn: fnFindInSet, typ: typeOf(sqltypes.Int64)})
-	registerBuiltin("format", &builtin{minArgs: 2, maxArgs: 3, fn: fnFormat, typ: typeOf(sqltypes.VarChar)})
-	registerBuiltin("quote", &builtin{minArgs: 1, maxArgs: 1, fn: fnQuote, typ: strResultType(0)})
-	registerBuiltin("soundex", &builtin{minArgs: 1, maxArgs: 1, fn: fnSoundex, typ: strResultType(0)})
-	registerBuiltin("charset", &builtin{minArgs: 1, maxArgs: 1, fn: fnCharset, typ: typeOf(sqltypes.VarChar)})
-	registerBuiltin("make_set", &builtin{minArgs: 2, maxArgs: -1, fn: fnMakeSet, typ: strResultType(1, -1)})
-	registerBuiltin("export_set", &builtin{minArgs: 3, maxArgs: 5, fn: fnExportSet, typ: strResultType(1, 2)})
+	upper := &Func{MinArgs: 1, MaxArgs: 1, Eval: func(_ Env, a []sqltypes.Value) (sqltypes.Value, error) {
+		return changeCase(a[0], strings.ToUpper), nil
+	}, Type: caseType}
+	lower := &Func{MinArgs: 1, MaxArgs: 1, Eval: func(_ Env, a []sqltypes.Value) (sqltypes.Value, error) {
+		return changeCase(a[0], strings.ToLower), nil
+	}, Type: caseType}
+	register("upper", upper)
+	register("ucase", upper)
+	register("lower", lower)
+	register("lcase", lower)
+	register("any_value", &Func{MinArgs: 1, MaxArgs: 1, Eval: func(_ Env, a []sqltypes.Value) (sqltypes.Value, error) {
+		return a[0], nil
+	}, Type: argType0})
+	register("substring_index", &Func{MinArgs: 3, MaxArgs: 3, Eval: fnSubstringIndex, Type: strResultType(0, 1)})
+	register("find_in_set", &Func{MinArgs: 2, MaxArgs: 2, Eval: fnFindInSet, Type: typeOf(sqltypes.Int64)})
+	register("format", &Func{MinArgs: 2, MaxArgs: 3, Eval: fnFormat, Type: typeOf(sqltypes.VarChar)})
+	register("quote", &Func{MinArgs: 1, MaxArgs: 1, Eval: fnQuote, Type: strResultType(0)})
+	register("soundex", &Func{MinArgs: 1, MaxArgs: 1, Eval: fnSoundex, Type: strResultType(0)})
+	register("charset", &Func{MinArgs: 1, MaxArgs: 1, Eval: fnCharset, Type: typeOf(sqltypes.VarChar)})
+	register("make_set", &Func{MinArgs: 2, MaxArgs: -1, Eval: fnMakeSet, Type: strResultType(1, -1)})
+	register("export_set", &Func{MinArgs: 3, MaxArgs: 5, Eval: fnExportSet, Type: strResultType(1, 2)})
+}
+
+// changeCase maps the case of text; binary strings are returned unchanged,
+// as in MySQL.
+func changeCase(v sqltypes.Value, f func(string) string) sqltypes.Value {
+	if v.IsNull() {
+		return v
+	}
+	if v.IsBinary() {
+		return v
+	}
+	t := v.Type()
+	if !v.IsText() {
+		t = sqltypes.VarChar
+	}
+	return sqltypes.MakeTrusted(t, []byte(f(v.ToString())))
 }
 
 // anyNullArg reports whether one of vs is NULL.
@@ -150,7 +180,7 @@ func parseFloatPrefix(s string) float64 {
 	return f
 }
 
-func fnSubstringIndex(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnSubstringIndex(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	if anyNullArg(a...) {
 		return sqltypes.NULL, nil
 	}
@@ -192,16 +222,14 @@ func substringIndex(s, delim string, count int64) string {
 	return s[end:]
 }
 
-func fnFindInSet(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnFindInSet(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	if anyNullArg(a...) {
 		return sqltypes.NULL, nil
 	}
-	coll := collations.ID(collations.CollationUtf8mb4ID)
-	if a[0].IsBinary() || a[1].IsBinary() {
-		coll = collations.CollationBinaryID
-	} else if ex != nil && ex.s != nil && ex.s.eng != nil {
+	coll := collations.ID(collations.CollationBinaryID)
+	if !a[0].IsBinary() && !a[1].IsBinary() {
 		// The collation both arguments derive (a _bin column wins).
-		coll = ex.argCollation(a)
+		coll = env.ArgCollation(a)
 	}
 	return sqltypes.NewInt64(findInSet(a[0].ToString(), a[1].ToString(), coll)), nil
 }
@@ -255,7 +283,10 @@ var numLocales = map[string]numLocale{
 	"de_ch": {".", "'"},
 }
 
-func fnFormat(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+// erUnknownLocale is ER_UNKNOWN_LOCALE.
+const erUnknownLocale = sqlerror.ErrorCode(1649)
+
+func fnFormat(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	if a[0].IsNull() || a[1].IsNull() {
 		return sqltypes.NULL, nil
 	}
@@ -264,8 +295,8 @@ func fnFormat(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 		name := a[2].ToString()
 		if l, ok := numLocales[strings.ToLower(name)]; ok {
 			loc = l
-		} else if ex != nil && ex.s != nil {
-			ex.s.warn("Warning", 1649, "Unknown locale: '"+name+"'")
+		} else {
+			env.Warn(erUnknownLocale, "Unknown locale: '"+name+"'")
 		}
 	}
 	d := argInt(a[1])
@@ -342,7 +373,7 @@ func groupDigits(s string, loc numLocale) string {
 	return b.String()
 }
 
-func fnQuote(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnQuote(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	if a[0].IsNull() {
 		return sqltypes.MakeTrusted(sqltypes.VarChar, []byte("NULL")), nil
 	}
@@ -369,7 +400,7 @@ func quoteString(s string) string {
 	return string(append(b, '\''))
 }
 
-func fnSoundex(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnSoundex(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	if a[0].IsNull() {
 		return sqltypes.NULL, nil
 	}
@@ -418,20 +449,18 @@ func soundex(s string) string {
 	return string(out)
 }
 
-func fnCharset(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnCharset(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	name := "binary"
 	if !a[0].IsNull() && a[0].IsText() {
 		name = "utf8mb4"
-		if ex != nil && ex.s != nil && ex.s.eng != nil {
-			if c := colldata.Lookup(ex.argCollation(a)); c != nil {
-				name = c.Charset().Name()
-			}
+		if c := colldata.Lookup(env.ArgCollation(a)); c != nil {
+			name = c.Charset().Name()
 		}
 	}
 	return sqltypes.MakeTrusted(sqltypes.VarChar, []byte(name)), nil
 }
 
-func fnMakeSet(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnMakeSet(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	if a[0].IsNull() {
 		return sqltypes.NULL, nil
 	}
@@ -454,7 +483,7 @@ func fnMakeSet(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 	return strResult(b.String(), a[1:]...), nil
 }
 
-func fnExportSet(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnExportSet(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	if anyNullArg(a...) {
 		return sqltypes.NULL, nil
 	}
@@ -487,11 +516,4 @@ func exportSet(bits uint64, on, off, sep string, n int) string {
 		}
 	}
 	return b.String()
-}
-
-// warnf adds a warning to the session of ex (when there is one).
-func (ex *execCtx) warnf(code sqlerror.ErrorCode, msg string) {
-	if ex != nil && ex.s != nil {
-		ex.s.warn("Warning", uint16(code), msg)
-	}
 }

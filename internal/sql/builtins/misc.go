@@ -1,14 +1,11 @@
-package sql
+package builtins
 
 import (
-	"context"
 	"math/rand/v2"
-	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
-	"weak"
 
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
@@ -20,10 +17,10 @@ import (
 // SLEEP(n), BENCHMARK(count, expr).
 
 func init() {
-	registerBuiltin("rand", &builtin{minArgs: 0, maxArgs: 1, fn: fnRand, typ: typeOf(sqltypes.Float64), volatile: true})
-	registerBuiltin("uuid_short", &builtin{minArgs: 0, maxArgs: 0, fn: fnUUIDShort, typ: typeOf(sqltypes.Uint64), volatile: true})
-	registerBuiltin("sleep", &builtin{minArgs: 1, maxArgs: 1, fn: fnSleep, typ: typeOf(sqltypes.Int64), volatile: true})
-	registerBuiltin("benchmark", &builtin{minArgs: 2, maxArgs: 2, fn: fnBenchmark, typ: typeOf(sqltypes.Int64), volatile: true})
+	register("rand", &Func{MinArgs: 0, MaxArgs: 1, Eval: fnRand, Type: typeOf(sqltypes.Float64), Volatile: true})
+	register("uuid_short", &Func{MinArgs: 0, MaxArgs: 0, Eval: fnUUIDShort, Type: typeOf(sqltypes.Uint64), Volatile: true})
+	register("sleep", &Func{MinArgs: 1, MaxArgs: 1, Eval: fnSleep, Type: typeOf(sqltypes.Int64), Volatile: true})
+	register("benchmark", &Func{MinArgs: 2, MaxArgs: 2, Eval: fnBenchmark, Type: typeOf(sqltypes.Int64), Volatile: true})
 }
 
 // mysqlRand is MySQL's seeded random number generator (my_rnd), so that
@@ -46,50 +43,34 @@ func (r *mysqlRand) next() float64 {
 	return float64(r.seed1) / float64(randMax)
 }
 
-// randStates holds the generators of RAND(seed) per statement execution
-// (execCtx) and call site, so that a constant seed gives MySQL's sequence
+// seededGen is the generator of one RAND(seed) call site in one statement
+// execution (State.rand), so that a constant seed gives MySQL's sequence
 // over the rows of the statement; a seed that changes restarts it. The call
-// site is identified by the argument slice builtinSlot reuses for every
-// call of one compiled expression. Entries go away with their execCtx.
-var randStates struct {
-	sync.Mutex
-	m map[weak.Pointer[execCtx]]map[*sqltypes.Value]*seededGen
-}
-
+// site is identified by the argument slice its caller reuses for every call
+// of one compiled expression (see Func.Eval).
 type seededGen struct {
 	seed int64
 	gen  *mysqlRand
 }
 
-func seededRand(ex *execCtx, site *sqltypes.Value, seed int64) float64 {
-	if ex == nil || site == nil {
+// seededRand returns the next value of the generator of site in st (a
+// fresh generator's first value when st is nil).
+func seededRand(st *State, site *sqltypes.Value, seed int64) float64 {
+	if st == nil || site == nil {
 		return newMySQLRand(seed).next()
 	}
-	key := weak.Make(ex)
-	randStates.Lock()
-	defer randStates.Unlock()
-	if randStates.m == nil {
-		randStates.m = map[weak.Pointer[execCtx]]map[*sqltypes.Value]*seededGen{}
+	if st.rand == nil {
+		st.rand = map[*sqltypes.Value]*seededGen{}
 	}
-	sites := randStates.m[key]
-	if sites == nil {
-		sites = map[*sqltypes.Value]*seededGen{}
-		randStates.m[key] = sites
-		runtime.AddCleanup(ex, func(k weak.Pointer[execCtx]) {
-			randStates.Lock()
-			delete(randStates.m, k)
-			randStates.Unlock()
-		}, key)
-	}
-	g := sites[site]
+	g := st.rand[site]
 	if g == nil || g.seed != seed {
 		g = &seededGen{seed: seed, gen: newMySQLRand(seed)}
-		sites[site] = g
+		st.rand[site] = g
 	}
 	return g.gen.next()
 }
 
-func fnRand(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnRand(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	if len(a) == 0 {
 		return sqltypes.NewFloat64(rand.Float64()), nil
 	}
@@ -97,7 +78,7 @@ func fnRand(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 	if !a[0].IsNull() {
 		seed = argInt(a[0])
 	}
-	return sqltypes.NewFloat64(seededRand(ex, &a[0], seed)), nil
+	return sqltypes.NewFloat64(seededRand(env.State(), &a[0], seed)), nil
 }
 
 // uuidShort is the UUID_SHORT counter: (server_id & 255) << 56 +
@@ -107,14 +88,12 @@ var uuidShort struct {
 	n    atomic.Uint64
 }
 
-func fnUUIDShort(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnUUIDShort(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	uuidShort.once.Do(func() {
 		serverID := uint64(1)
-		if ex != nil && ex.s != nil && ex.s.eng != nil {
-			if v, ok := ex.s.sysVar("server_id"); ok {
-				if n, err := strconv.ParseUint(v.ToString(), 10, 64); err == nil {
-					serverID = n
-				}
+		if v, ok := env.SysVar("server_id"); ok {
+			if n, err := strconv.ParseUint(v.ToString(), 10, 64); err == nil {
+				serverID = n
 			}
 		}
 		uuidShort.n.Store((serverID&255)<<56 + uint64(time.Now().Unix())<<24)
@@ -122,27 +101,16 @@ func fnUUIDShort(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 	return sqltypes.NewUint64(uuidShort.n.Add(1) - 1), nil
 }
 
-func (ex *execCtx) context() context.Context {
-	if ex != nil && ex.ctx != nil {
-		return ex.ctx
-	}
-	return context.Background()
-}
-
-func (ex *execCtx) strictMode() bool {
-	return ex != nil && ex.s != nil && (ex.s.sqlMode.strictTrans || ex.s.sqlMode.strictAll)
-}
-
 // fnSleep implements SLEEP(n): 0 after n seconds, 1 when interrupted (the
 // statement's context is cancelled). A NULL or negative n is an error in
 // strict mode and a warning otherwise.
-func fnSleep(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnSleep(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	secs := argFloat(a[0])
 	if a[0].IsNull() || secs < 0 {
-		if ex.strictMode() {
+		if env.StrictMode() {
 			return sqltypes.NULL, sqlerr.New(sqlerror.ERWrongArguments, sqlerror.SSUnknownSQLState, "Incorrect arguments to sleep")
 		}
-		ex.warnf(sqlerror.ERWrongArguments, "Incorrect arguments to sleep")
+		env.Warn(sqlerror.ERWrongArguments, "Incorrect arguments to sleep")
 		return sqltypes.NewInt64(0), nil
 	}
 	if secs == 0 {
@@ -157,19 +125,19 @@ func fnSleep(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 	select {
 	case <-timer.C:
 		return sqltypes.NewInt64(0), nil
-	case <-ex.context().Done():
+	case <-env.Context().Done():
 		return sqltypes.NewInt64(1), nil
 	}
 }
 
 // fnBenchmark implements BENCHMARK(count, expr): the expression was
 // evaluated once already as an argument; the result is 0.
-func fnBenchmark(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnBenchmark(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	if a[0].IsNull() {
 		return sqltypes.NULL, nil
 	}
 	if n := argInt(a[0]); n < 0 {
-		ex.warnf(sqlerror.ErrWrongValueForType, "Incorrect count value: '"+strconv.FormatInt(n, 10)+"' for function benchmark")
+		env.Warn(sqlerror.ErrWrongValueForType, "Incorrect count value: '"+strconv.FormatInt(n, 10)+"' for function benchmark")
 		return sqltypes.NULL, nil
 	}
 	return sqltypes.NewInt64(0), nil

@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"strings"
@@ -12,39 +12,39 @@ import (
 
 // Date/time functions evalengine lacks: DATEDIFF, TIMESTAMPDIFF, EXTRACT,
 // ADDTIME, SUBTIME, TIMEDIFF, DAYNAME, TIMESTAMP(expr[, time]). STR_TO_DATE
-// is in functions_strtodate.go.
+// is in strtodate.go.
 
 func init() {
-	registerBuiltin("datediff", &builtin{minArgs: 2, maxArgs: 2, fn: fnDatediff, typ: typeOf(sqltypes.Int64)})
-	registerBuiltin("timestampdiff", &builtin{minArgs: 3, maxArgs: 3, fn: fnTimestampdiff, typ: typeOf(sqltypes.Int64)})
-	registerBuiltin("extract", &builtin{minArgs: 2, maxArgs: 2, fn: fnExtract, typ: typeOf(sqltypes.Int64)})
-	registerBuiltin("addtime", &builtin{minArgs: 2, maxArgs: 2, fn: func(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
-		return ex.addTime(a[0], a[1], 1), nil
-	}, typ: addTimeType})
-	registerBuiltin("subtime", &builtin{minArgs: 2, maxArgs: 2, fn: func(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
-		return ex.addTime(a[0], a[1], -1), nil
-	}, typ: addTimeType})
-	registerBuiltin("timediff", &builtin{minArgs: 2, maxArgs: 2, fn: fnTimediff, typ: timeDiffType})
-	registerBuiltin("dayname", &builtin{minArgs: 1, maxArgs: 1, fn: fnDayname, typ: typeOf(sqltypes.VarChar)})
-	registerBuiltin("timestamp", &builtin{minArgs: 1, maxArgs: 2, fn: fnTimestamp, typ: timestampType})
+	register("datediff", &Func{MinArgs: 2, MaxArgs: 2, Eval: fnDatediff, Type: typeOf(sqltypes.Int64)})
+	register("timestampdiff", &Func{MinArgs: 3, MaxArgs: 3, Eval: fnTimestampdiff, Type: typeOf(sqltypes.Int64)})
+	register("extract", &Func{MinArgs: 2, MaxArgs: 2, Eval: fnExtract, Type: typeOf(sqltypes.Int64)})
+	register("addtime", &Func{MinArgs: 2, MaxArgs: 2, Eval: func(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
+		return addTime(env, a[0], a[1], 1), nil
+	}, Type: addTimeType})
+	register("subtime", &Func{MinArgs: 2, MaxArgs: 2, Eval: func(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
+		return addTime(env, a[0], a[1], -1), nil
+	}, Type: addTimeType})
+	register("timediff", &Func{MinArgs: 2, MaxArgs: 2, Eval: fnTimediff, Type: timeDiffType})
+	register("dayname", &Func{MinArgs: 1, MaxArgs: 1, Eval: fnDayname, Type: typeOf(sqltypes.VarChar)})
+	register("timestamp", &Func{MinArgs: 1, MaxArgs: 2, Eval: fnTimestamp, Type: timestampType})
 }
 
-func fnDatediff(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
-	x, ok1 := ex.dateArg(a[0])
-	y, ok2 := ex.dateArg(a[1])
+func fnDatediff(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
+	x, ok1 := dateArg(env, a[0])
+	y, ok2 := dateArg(env, a[1])
 	if !ok1 || !ok2 {
 		return sqltypes.NULL, nil
 	}
 	return sqltypes.NewInt64(int64(x.dayNumber() - y.dayNumber())), nil
 }
 
-func fnTimestampdiff(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnTimestampdiff(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	if a[0].IsNull() {
 		return sqltypes.NULL, nil
 	}
 	unit := strings.ToLower(a[0].ToString())
-	x, ok1 := ex.dateArg(a[1])
-	y, ok2 := ex.dateArg(a[2])
+	x, ok1 := dateArg(env, a[1])
+	y, ok2 := dateArg(env, a[2])
 	if !ok1 || !ok2 {
 		return sqltypes.NULL, nil
 	}
@@ -118,12 +118,12 @@ func timestampDiff(unit string, x, y mtime) (int64, bool) {
 // date, so EXTRACT(DAY_HOUR FROM '2021-03-04') is 0 in MySQL, 400 there.)
 var extractDateUnits = map[string]bool{"year": true, "quarter": true, "month": true, "week": true, "day": true, "year_month": true}
 
-func fnExtract(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnExtract(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	if a[0].IsNull() {
 		return sqltypes.NULL, nil
 	}
 	unit := strings.ToLower(a[0].ToString())
-	t, ok := ex.tempArg(a[1], !extractDateUnits[unit])
+	t, ok := tempArg(env, a[1], !extractDateUnits[unit])
 	if !ok {
 		return sqltypes.NULL, nil
 	}
@@ -194,7 +194,7 @@ func extract(unit string, t mtime) (int64, bool) {
 // addTime implements ADDTIME (sign 1) and SUBTIME (sign -1): a DATETIME (or
 // DATE) plus a TIME is a DATETIME, a TIME plus a TIME is a TIME; a second
 // argument that is a date is NULL.
-func (ex *execCtx) addTime(av, bv sqltypes.Value, sign int64) sqltypes.Value {
+func addTime(env Env, av, bv sqltypes.Value, sign int64) sqltypes.Value {
 	if av.IsNull() || bv.IsNull() {
 		return sqltypes.NULL
 	}
@@ -202,14 +202,14 @@ func (ex *execCtx) addTime(av, bv sqltypes.Value, sign int64) sqltypes.Value {
 	case sqltypes.Datetime, sqltypes.Timestamp, sqltypes.Date:
 		return sqltypes.NULL
 	}
-	a, ok1 := ex.tempArg(av, true)
-	b, ok2 := ex.tempArg(bv, true)
+	a, ok1 := tempArg(env, av, true)
+	b, ok2 := tempArg(env, bv, true)
 	if !ok1 || !ok2 || b.kind != tkTime {
 		return sqltypes.NULL
 	}
 	prec := max(a.prec, b.prec)
 	if a.kind == tkTime {
-		return ex.timeResult(a.timeUsec()+sign*b.timeUsec(), prec)
+		return timeResult(env, a.timeUsec()+sign*b.timeUsec(), prec)
 	}
 	t, ok := datetimeFromUsec(a.totalUsec()+sign*b.timeUsec(), prec)
 	if !ok {
@@ -218,20 +218,20 @@ func (ex *execCtx) addTime(av, bv sqltypes.Value, sign int64) sqltypes.Value {
 	return t.value()
 }
 
-func fnTimediff(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnTimediff(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	if anyNullArg(a...) {
 		return sqltypes.NULL, nil
 	}
-	x, ok1 := ex.tempArg(a[0], true)
-	y, ok2 := ex.tempArg(a[1], true)
+	x, ok1 := tempArg(env, a[0], true)
+	y, ok2 := tempArg(env, a[1], true)
 	if !ok1 || !ok2 || x.kind != y.kind {
 		return sqltypes.NULL, nil
 	}
 	prec := max(x.prec, y.prec)
 	if x.kind == tkTime {
-		return ex.timeResult(x.timeUsec()-y.timeUsec(), prec), nil
+		return timeResult(env, x.timeUsec()-y.timeUsec(), prec), nil
 	}
-	return ex.timeResult(x.totalUsec()-y.totalUsec(), prec), nil
+	return timeResult(env, x.totalUsec()-y.totalUsec(), prec), nil
 }
 
 var dayNames = [7]string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
@@ -239,19 +239,19 @@ var dayNames = [7]string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
 // weekday returns MySQL's weekday (0 = Monday) of a day number.
 func weekday(daynr int) int { return (daynr + 5) % 7 }
 
-func fnDayname(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
-	t, ok := ex.dateArg(a[0])
+func fnDayname(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
+	t, ok := dateArg(env, a[0])
 	if !ok {
 		return sqltypes.NULL, nil
 	}
 	return sqltypes.MakeTrusted(sqltypes.VarChar, []byte(dayNames[weekday(t.dayNumber())])), nil
 }
 
-func fnTimestamp(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnTimestamp(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	if anyNullArg(a...) {
 		return sqltypes.NULL, nil
 	}
-	t, ok := ex.tempArg(a[0], false)
+	t, ok := tempArg(env, a[0], false)
 	if !ok {
 		return sqltypes.NULL, nil
 	}
@@ -259,7 +259,7 @@ func fnTimestamp(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 	if len(a) == 1 {
 		return t.value(), nil
 	}
-	b, ok := ex.tempArg(a[1], true)
+	b, ok := tempArg(env, a[1], true)
 	if !ok || b.kind != tkTime {
 		return sqltypes.NULL, nil
 	}

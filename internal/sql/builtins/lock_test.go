@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 )
 
 func TestUserLocks(t *testing.T) {
-	ul := newUserLocks()
+	ul := NewUserLocks()
 	ctx := context.Background()
 	if r, _ := ul.acquire(ctx, "a", 1, 0); r != 1 {
 		t.Fatalf("acquire free = %d", r)
@@ -59,13 +59,13 @@ func TestUserLocks(t *testing.T) {
 	if se, ok := err.(*sqlerror.SQLError); !ok || se.Num != erUserLockDeadlock {
 		t.Fatalf("deadlock acquire err = %v", err)
 	}
-	if n := ul.releaseAll(1); n != 1 {
+	if n := ul.ReleaseAll(1); n != 1 {
 		t.Fatalf("releaseAll = %d", n)
 	}
 	if r := <-done; r != 1 {
 		t.Fatalf("waiter for b got %d", r)
 	}
-	if n := ul.releaseAll(2); n != 2 {
+	if n := ul.ReleaseAll(2); n != 2 {
 		t.Fatalf("releaseAll(2) = %d", n)
 	}
 	// A cancelled wait reports interruption.

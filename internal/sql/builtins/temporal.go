@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"strconv"
@@ -127,10 +127,10 @@ func clampTime(u int64) (int64, bool) {
 
 // timeResult returns a TIME value of u microseconds, clamped to the TIME
 // range with MySQL's warning.
-func (ex *execCtx) timeResult(u int64, prec int) sqltypes.Value {
+func timeResult(env Env, u int64, prec int) sqltypes.Value {
 	c, ok := clampTime(u)
 	if !ok {
-		ex.warnf(sqlerror.ERTruncatedWrongValue, "Truncated incorrect time value: '"+timeFromUsec(u, prec).String()+"'")
+		env.Warn(sqlerror.ERTruncatedWrongValue, "Truncated incorrect time value: '"+timeFromUsec(u, prec).String()+"'")
 	}
 	return timeFromUsec(c, prec).value()
 }
@@ -407,7 +407,7 @@ func numericString(v sqltypes.Value) string {
 // they are full datetimes) over get_date (DATE functions: strings are dates or
 // datetimes, TIME values get today's date). The bool is false for NULL and
 // for values that do not convert; those add a warning.
-func (ex *execCtx) tempArg(v sqltypes.Value, wantTime bool) (mtime, bool) {
+func tempArg(env Env, v sqltypes.Value, wantTime bool) (mtime, bool) {
 	if v.IsNull() {
 		return mtime{}, false
 	}
@@ -435,21 +435,21 @@ func (ex *execCtx) tempArg(v sqltypes.Value, wantTime bool) (mtime, bool) {
 		if wantTime {
 			t, trailing, ok = parseTimeString(raw)
 			if !ok || trailing {
-				ex.warnf(sqlerror.ERTruncatedWrongValue, "Truncated incorrect time value: '"+raw+"'")
+				env.Warn(sqlerror.ERTruncatedWrongValue, "Truncated incorrect time value: '"+raw+"'")
 			}
 			return t, ok
 		}
 		t, trailing, ok = parseDatetimeString(raw)
 	}
 	if !ok {
-		ex.warnf(sqlerror.ERTruncatedWrongValue, "Incorrect datetime value: '"+raw+"'")
+		env.Warn(sqlerror.ERTruncatedWrongValue, "Incorrect datetime value: '"+raw+"'")
 		return t, false
 	}
 	if trailing {
-		ex.warnf(sqlerror.ERTruncatedWrongValue, "Truncated incorrect datetime value: '"+raw+"'")
+		env.Warn(sqlerror.ERTruncatedWrongValue, "Truncated incorrect datetime value: '"+raw+"'")
 	}
 	if !t.validDay() {
-		ex.warnf(sqlerror.ERTruncatedWrongValue, "Incorrect datetime value: '"+raw+"'")
+		env.Warn(sqlerror.ERTruncatedWrongValue, "Incorrect datetime value: '"+raw+"'")
 		return t, false
 	}
 	if !wantTime && t.kind == tkTime {
@@ -461,13 +461,13 @@ func (ex *execCtx) tempArg(v sqltypes.Value, wantTime bool) (mtime, bool) {
 // dateArg converts an argument for DATE functions that need a real date
 // (DATEDIFF, DAYNAME, TIMESTAMPDIFF): zero dates and zero parts are
 // rejected with "Incorrect datetime value".
-func (ex *execCtx) dateArg(v sqltypes.Value) (mtime, bool) {
-	t, ok := ex.tempArg(v, false)
+func dateArg(env Env, v sqltypes.Value) (mtime, bool) {
+	t, ok := tempArg(env, v, false)
 	if !ok {
 		return t, false
 	}
 	if t.zeroInDate() {
-		ex.warnf(sqlerror.ERTruncatedWrongValue, "Incorrect datetime value: '"+v.ToString()+"'")
+		env.Warn(sqlerror.ERTruncatedWrongValue, "Incorrect datetime value: '"+v.ToString()+"'")
 		return t, false
 	}
 	return t, true

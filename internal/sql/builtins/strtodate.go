@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"strings"
@@ -10,7 +10,7 @@ import (
 // STR_TO_DATE(str, format), after MySQL's extract_date_time.
 
 func init() {
-	registerBuiltin("str_to_date", &builtin{minArgs: 2, maxArgs: 2, fn: fnStrToDate, typ: strToDateType})
+	register("str_to_date", &Func{MinArgs: 2, MaxArgs: 2, Eval: fnStrToDate, Type: strToDateType})
 }
 
 var (
@@ -47,7 +47,7 @@ func strToDateKind(format string) (tkind, bool) {
 	return tkDate, false
 }
 
-func fnStrToDate(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
+func fnStrToDate(env Env, a []sqltypes.Value) (sqltypes.Value, error) {
 	if anyNullArg(a...) {
 		return sqltypes.NULL, nil
 	}
@@ -56,13 +56,13 @@ func fnStrToDate(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 	t, rest, ok := extractDateTime(s, format, false)
 	if ok && rest != "" && strings.TrimLeft(rest, " \t\n\r\v\f") != "" {
 		what := map[tkind]string{tkDate: "date", tkDatetime: "datetime", tkTime: "time"}[kind]
-		ex.warnf(sqlerror.ERTruncatedWrongValue, "Truncated incorrect "+what+" value: '"+s+"'")
+		env.Warn(sqlerror.ERTruncatedWrongValue, "Truncated incorrect "+what+" value: '"+s+"'")
 	}
-	if ok && kind != tkTime && t.zeroInDate() && ex.noZeroDates() {
+	if ok && kind != tkTime && t.zeroInDate() && env.NoZeroDates() {
 		ok = false
 	}
 	if !ok {
-		ex.warnf(sqlerror.ErrWrongValueForType, "Incorrect datetime value: '"+s+"' for function str_to_date")
+		env.Warn(sqlerror.ErrWrongValueForType, "Incorrect datetime value: '"+s+"' for function str_to_date")
 		return sqltypes.NULL, nil
 	}
 	t.kind = kind
@@ -81,15 +81,6 @@ func fnStrToDate(ex *execCtx, a []sqltypes.Value) (sqltypes.Value, error) {
 		return sqltypes.MakeTrusted(sqltypes.VarChar, t.appendFormat(nil)), nil
 	}
 	return t.value(), nil
-}
-
-// noZeroDates reports whether sql_mode rejects zero dates or zero date parts.
-func (ex *execCtx) noZeroDates() bool {
-	if ex == nil || ex.s == nil {
-		return true
-	}
-	m := ex.s.sqlMode
-	return m.noZeroDate || strings.Contains(strings.ToUpper(m.raw), "NO_ZERO_IN_DATE")
 }
 
 // checkWord matches the alphabetic word at the start of s against names
