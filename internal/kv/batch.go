@@ -66,6 +66,36 @@ func (b *Batch) Commit(sync bool) error {
 	return nil
 }
 
+// CommitVisible applies the batch and returns as soon as its writes are
+// visible to readers; with sync the WAL fsync may still be running, and the
+// caller must call SyncWait before it reports the commit durable (a crash
+// before SyncWait returns may lose the batch). Without sync it is Commit.
+// A transaction uses the gap to release its row locks during the fsync, as
+// InnoDB releases them before its log flush: a later transaction that reads
+// the writes and commits has its own WAL record behind this one, so it
+// cannot become durable without it.
+func (db *DB) CommitVisible(b *Batch, sync bool) error {
+	if !sync {
+		return b.Commit(false)
+	}
+	if err := db.pdb.ApplyNoSyncWait(b.pebble(), pebble.Sync); err != nil {
+		return opError("batch commit", err)
+	}
+	return nil
+}
+
+// SyncWait waits for the WAL fsync of a batch committed by CommitVisible
+// with sync (it returns at once otherwise).
+func (b *Batch) SyncWait(sync bool) error {
+	if !sync {
+		return nil
+	}
+	if err := b.pebble().SyncWait(); err != nil {
+		return opError("batch commit sync", err)
+	}
+	return nil
+}
+
 // Close releases the batch; uncommitted writes are discarded.
 func (b *Batch) Close() error {
 	if err := b.pebble().Close(); err != nil {
