@@ -11,6 +11,7 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
 
+	"github.com/strata-db/strata/internal/sql/exec"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
@@ -631,6 +632,14 @@ func (p *selectPlan) runTo(ex *execCtx, dst *resultSink) (*sqltypes.Result, erro
 	if out.streaming && p.lock == lockNone && dst.streaming() {
 		out.dst = dst
 	}
+	if p.sortNeed && len(p.order) > 0 && p.lock == lockNone {
+		// sort.go: bounded memory; a spilled sort streams its output.
+		out.sorter = ex.newSort(p, offset, limit)
+		defer out.closeSort()
+		if dst.streaming() {
+			out.dst = dst
+		}
+	}
 	if p.distinct {
 		out.seen = map[string]struct{}{}
 	}
@@ -718,6 +727,9 @@ type rowSink struct {
 	// locks, when set, records the lock of each row (which carries its
 	// index in locks.rows as a hidden last value).
 	locks *rowLocks
+	// sorter, when set, sorts the rows (sort.go) and applies LIMIT and
+	// OFFSET.
+	sorter *exec.Sort
 }
 
 // rowLocks are the locks a sorting locking read took on its result rows;
@@ -771,6 +783,9 @@ func (o *rowSink) add(in Row) error {
 			return nil
 		}
 		o.seen[string(o.keyBuf)] = struct{}{}
+	}
+	if o.sorter != nil {
+		return o.sorter.Add(o.tmp, o.colls)
 	}
 	if o.streaming && o.skipped < o.offset {
 		o.skipped++
@@ -878,6 +893,9 @@ func (o *rowSink) copyOut(src Row) Row {
 
 func (o *rowSink) finish() ([]Row, error) {
 	p := o.p
+	if o.sorter != nil {
+		return o.finishSorted()
+	}
 	rows := o.rows
 	if p.sortNeed && len(p.order) > 0 {
 		if err := sortRows(rows, p.order, o.colls, o.ex); err != nil {
