@@ -633,12 +633,11 @@ func (p *selectPlan) runTo(ex *execCtx, dst *resultSink) (*sqltypes.Result, erro
 		out.dst = dst
 	}
 	if p.sortNeed && len(p.order) > 0 && p.lock == lockNone {
-		// sort.go: bounded memory; a spilled sort streams its output.
-		out.sorter = ex.newSort(p, offset, limit)
+		// sort.go: past the sort buffer the rows go to exec.Sort, which
+		// spills; a spilled sort streams its output.
+		out.sortBound = ex.s.sortBuffer()
+		out.sortTo = dst
 		defer out.closeSort()
-		if dst.streaming() {
-			out.dst = dst
-		}
 	}
 	if p.distinct {
 		out.seen = map[string]struct{}{}
@@ -727,9 +726,13 @@ type rowSink struct {
 	// locks, when set, records the lock of each row (which carries its
 	// index in locks.rows as a hidden last value).
 	locks *rowLocks
-	// sorter, when set, sorts the rows (sort.go) and applies LIMIT and
-	// OFFSET.
-	sorter *exec.Sort
+	// sortBound, when not 0, is the memory the rows to sort may take
+	// before they go to sorter (sort.go), which then sorts them and
+	// applies LIMIT and OFFSET, and sends them to sortTo if it streams;
+	// sortMem is the memory they took so far.
+	sortBound, sortMem int64
+	sorter             *exec.Sort
+	sortTo             *resultSink
 }
 
 // rowLocks are the locks a sorting locking read took on its result rows;
@@ -784,8 +787,13 @@ func (o *rowSink) add(in Row) error {
 		}
 		o.seen[string(o.keyBuf)] = struct{}{}
 	}
-	if o.sorter != nil {
-		return o.sorter.Add(o.tmp, o.colls)
+	if o.sortBound > 0 {
+		if o.sorter != nil {
+			return o.sorter.Add(o.tmp, o.colls)
+		}
+		if o.sortMem += exec.RowMemory(o.tmp, len(p.order)); o.sortMem > o.sortBound {
+			return o.startSort()
+		}
 	}
 	if o.streaming && o.skipped < o.offset {
 		o.skipped++

@@ -9,15 +9,16 @@ import (
 )
 
 // Sorting a SELECT's result. A top-level or nested SELECT whose ORDER BY
-// no index order provides, and that takes no row locks, sorts through
-// exec.Sort: the projected rows (sort keys as hidden columns) are added as
-// they are produced, in memory up to the session's sort_buffer_size (at
-// least minSortBuffer); past it, sorted runs go to files in the engine's
-// temporary directory and are merged. A sort that fits in memory is sent
-// whole at the end as before (no file is created); a sort that spilled
-// streams its merged rows to the client in batches (stream.go), so a
-// result of any size is sorted in bounded memory. ORDER BY ... LIMIT n
-// keeps only the offset+n best rows (exec's top-N heap).
+// no index order provides, and that takes no row locks, gathers its
+// projected rows (sort keys as hidden columns) as before and sorts them in
+// memory (sortRows) while they take less than the session's
+// sort_buffer_size (at least minSortBuffer, counted as exec.Sort counts).
+// Past it the rows go to an exec.Sort, which writes sorted runs to files
+// in the engine's temporary directory and merges them, or, for ORDER BY
+// ... LIMIT n, keeps only the offset+n best rows in a heap. A sort that
+// spilled streams its merged rows to the client in batches (stream.go),
+// so a result of any size is sorted in bounded memory; a small one is sent
+// whole at the end as before, and creates no file.
 //
 // Locking reads (FOR UPDATE / FOR SHARE, which give back the locks of the
 // rows LIMIT cuts), UNION's sort, GROUP_CONCAT's ORDER BY and
@@ -86,6 +87,21 @@ func (ex *execCtx) newSort(p *selectPlan, offset, limit uint64) *exec.Sort {
 	})
 }
 
+// startSort moves the rows gathered so far, and the one being added, to a
+// new exec.Sort: they outgrew the sort buffer.
+func (o *rowSink) startSort() error {
+	o.sorter = o.ex.newSort(o.p, o.offset, o.limit)
+	for _, r := range o.rows {
+		// The collations of the last row, as sortRows uses.
+		if err := o.sorter.Add(r, o.colls); err != nil {
+			return err
+		}
+	}
+	clear(o.rows)
+	o.rows, o.valSlab, o.byteSlab = nil, nil, nil
+	return o.sorter.Add(o.tmp, o.colls)
+}
+
 // finishSorted sorts the rows added to o.sorter. A sort that fit in
 // memory returns its rows (which live in the sorter's memory); one that
 // spilled sends them to o.dst in batches when the result streams and its
@@ -95,8 +111,9 @@ func (o *rowSink) finishSorted() ([]Row, error) {
 	if err := srt.Open(o.ex.ctx); err != nil {
 		return nil, err
 	}
-	if !srt.Spilled() {
-		o.dst = nil
+	o.dst = nil
+	if srt.Spilled() && o.sortTo.streaming() {
+		o.dst = o.sortTo
 	}
 	var rows []Row
 	for {

@@ -5,7 +5,10 @@ package exec
 type slab[T any] struct {
 	chunks [][]T
 	cur    int // chunk being carved
-	size   int // capacity of a new chunk (a larger request gets its own)
+	// first and size bound a new chunk's capacity: the first chunk holds
+	// first elements, each next one twice as many up to size (most sorts
+	// are small); a larger request gets a chunk of its own size.
+	first, size int
 }
 
 // alloc returns a slice of n zero-or-stale elements whose capacity is n.
@@ -17,7 +20,8 @@ func (s *slab[T]) alloc(n int) []T {
 			return c[len(c) : len(c)+n : len(c)+n]
 		}
 	}
-	s.chunks = append(s.chunks, make([]T, n, max(n, s.size)))
+	c := min(s.first<<min(len(s.chunks), 20), s.size)
+	s.chunks = append(s.chunks, make([]T, n, max(n, c)))
 	return s.chunks[s.cur][:n:n]
 }
 

@@ -127,8 +127,11 @@ func NewSorter(cfg Config) *Sort {
 		s.bound = DefaultMemoryBound
 	}
 	s.scratch = make([]SortVal, len(cfg.Keys))
-	s.vals.size, s.bytes.size, s.kvals.size = 1024, 32<<10, 512
-	s.outVals.size, s.outBytes.size = 1024, 32<<10
+	s.vals.first, s.vals.size = 1024, 1024
+	s.bytes.first, s.bytes.size = 32<<10, 32<<10
+	s.kvals.first, s.kvals.size = 512, 512
+	s.outVals.first, s.outVals.size = 1024, 1024
+	s.outBytes.first, s.outBytes.size = 32<<10, 32<<10
 	s.bufSize = int(min(max(s.bound/MergeFanIn, 4<<10), 64<<10))
 	if cfg.Limit > 0 && cfg.Offset+cfg.Limit >= cfg.Limit { // no overflow
 		s.keep = cfg.Offset + cfg.Limit
@@ -248,8 +251,11 @@ func (s *Sort) prepare(dst []SortVal, row Row, colls []collations.ID) {
 	}
 }
 
-func (s *Sort) rowSize(row Row) int64 {
-	return entrySize + int64(len(row))*valueSize + int64(rawLen(row)) + int64(len(s.cfg.Keys))*sortValSize
+func (s *Sort) rowSize(row Row) int64 { return RowMemory(row, len(s.cfg.Keys)) }
+
+// RowMemory is the memory a sort with nkeys keys counts for row.
+func RowMemory(row Row, nkeys int) int64 {
+	return entrySize + int64(len(row))*valueSize + int64(rawLen(row)) + int64(nkeys)*sortValSize
 }
 
 func rawLen(row Row) int {
