@@ -134,6 +134,18 @@ func TestSortSpillsAndStreams(t *testing.T) {
 		}
 	}
 
+	// A column without a static type (a user variable): the spilled sort's
+	// rows are copied and sent whole at the end, in order.
+	got, err = batches(s, "SELECT id, @nothing FROM t ORDER BY w, v DESC, id", nil)
+	if err != nil || len(got) != 1 || len(got[0].Rows) != n {
+		t.Fatalf("no static type: %d batches, err %v", len(got), err)
+	}
+	for i, r := range got[0].Rows {
+		if r[0].ToString() != want[i] || !r[1].IsNull() {
+			t.Fatalf("no static type: row %d is %v, want id %s", i, r, want[i])
+		}
+	}
+
 	// A derived table sorts the same way.
 	if v := oneValue(t, s, "SELECT COUNT(*) FROM (SELECT id FROM t ORDER BY v, id LIMIT 5500) x"); v != "5500" {
 		t.Fatalf("derived: %s", v)
