@@ -23,6 +23,7 @@ import (
 	_ "net/http/pprof" // profiling endpoints, served only with --pprof
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"syscall"
@@ -189,7 +190,15 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		_ = db.Close()
 		return 1
 	}
+	// Sorts that outgrow sort_buffer_size spill to <datadir>/tmp; the data
+	// directory's lock is held, so leftovers of a crash can go.
+	if err := eng.UseTmpDir(filepath.Join(*datadir, "tmp")); err != nil {
+		logger.Error("cannot prepare the temporary directory", "err", err)
+		_ = db.Close()
+		return 1
+	}
 	eng.Globals.Set("port", sqltypes.NewInt64(int64(*port)))
+	eng.Globals.Set("tmpdir", sqltypes.NewVarChar(eng.TmpDir))
 	eng.Globals.Set("datadir", sqltypes.NewVarChar(*datadir))
 	addr := net.JoinHostPort(*bind, strconv.Itoa(*port))
 	srv, err := server.New(eng, server.Config{Addr: addr, RootPassword: pw, TLSCert: *tlsCert, TLSKey: *tlsKey})

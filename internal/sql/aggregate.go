@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"vitess.io/vitess/go/hack"
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/collations/colldata"
 	"vitess.io/vitess/go/mysql/decimal"
@@ -16,6 +15,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/collation"
+	"github.com/strata-db/strata/internal/sql/exec"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
@@ -682,14 +682,14 @@ func sortRows(rows []Row, keys []sortKey, colls []collations.ID, ex *execCtx) er
 	env := ex.s.eng.Env.CollationEnv()
 	type dec struct {
 		row  Row
-		vals []sortVal
+		vals []exec.SortVal
 	}
 	ds := make([]*dec, len(rows))
 	store := make([]dec, len(rows))
 	for i := range ds {
 		ds[i] = &store[i]
 	}
-	all := make([]sortVal, len(rows)*len(keys))
+	all := make([]exec.SortVal, len(rows)*len(keys))
 	for i, r := range rows {
 		ds[i].row = r
 		ds[i].vals = all[i*len(keys) : (i+1)*len(keys)]
@@ -698,13 +698,13 @@ func sortRows(rows []Row, keys []sortKey, colls []collations.ID, ex *execCtx) er
 			if colls != nil && key.idx < len(colls) && colls[key.idx] != 0 {
 				coll = colls[key.idx]
 			}
-			ds[i].vals[k] = makeSortVal(r[key.idx], coll)
+			ds[i].vals[k] = exec.MakeSortVal(r[key.idx], coll)
 		}
 	}
 	var err error
 	sort.SliceStable(ds, func(i, j int) bool {
 		for k, key := range keys {
-			c, e := ds[i].vals[k].compare(&ds[j].vals[k], env)
+			c, e := ds[i].vals[k].Compare(&ds[j].vals[k], env)
 			if e != nil && err == nil {
 				err = e
 			}
@@ -722,108 +722,6 @@ func sortRows(rows []Row, keys []sortKey, colls []collations.ID, ex *execCtx) er
 		rows[i] = ds[i].row
 	}
 	return err
-}
-
-// sortVal is a value prepared for repeated comparison.
-type sortVal struct {
-	kind uint8 // 0 NULL, 1 int, 2 uint, 3 float, 4 text, 5 other
-	i    int64
-	u    uint64
-	f    float64
-	b    []byte
-	coll collations.ID
-	v    sqltypes.Value
-}
-
-func makeSortVal(v sqltypes.Value, coll collations.ID) sortVal {
-	switch {
-	case v.IsNull():
-		return sortVal{}
-	case v.IsSigned():
-		if n, err := strconv.ParseInt(hack.String(v.Raw()), 10, 64); err == nil {
-			return sortVal{kind: 1, i: n, f: float64(n)}
-		}
-	case v.IsUnsigned():
-		if n, err := strconv.ParseUint(hack.String(v.Raw()), 10, 64); err == nil {
-			return sortVal{kind: 2, u: n, f: float64(n)}
-		}
-	case v.IsFloat() || (v.Type() == sqltypes.Decimal && len(v.Raw()) <= 16):
-		if f, err := strconv.ParseFloat(hack.String(v.Raw()), 64); err == nil {
-			return sortVal{kind: 3, f: f}
-		}
-	case v.IsText():
-		return sortVal{kind: 4, b: collation.TrimPad(coll, v.Raw()), coll: coll, v: v}
-	}
-	return sortVal{kind: 5, v: v, coll: coll}
-}
-
-func (a *sortVal) compare(b *sortVal, env *collations.Environment) (int, error) {
-	switch {
-	case a.kind == 0 || b.kind == 0:
-		switch {
-		case a.kind == b.kind:
-			return 0, nil
-		case a.kind == 0:
-			return -1, nil
-		default:
-			return 1, nil
-		}
-	case a.kind == 1 && b.kind == 1:
-		return cmp3(a.i < b.i, a.i > b.i), nil
-	case a.kind == 2 && b.kind == 2:
-		return cmp3(a.u < b.u, a.u > b.u), nil
-	case a.kind <= 3 && b.kind <= 3 && !(a.kind == 2 && a.u > 1<<53) && !(b.kind == 2 && b.u > 1<<53):
-		return cmp3(a.f < b.f, a.f > b.f), nil
-	case a.kind == 4 && b.kind == 4 && a.coll == b.coll:
-		if c := colldata.Lookup(a.coll); c != nil {
-			return c.Collate(a.b, b.b, false), nil
-		}
-	}
-	av, bv := a.v, b.v
-	if a.kind != 5 && a.kind != 4 {
-		av = a.value()
-	}
-	if b.kind != 5 && b.kind != 4 {
-		bv = b.value()
-	}
-	return compareForSort(av, bv, env, a.coll)
-}
-
-func (a *sortVal) value() sqltypes.Value {
-	switch a.kind {
-	case 1:
-		return sqltypes.NewInt64(a.i)
-	case 2:
-		return sqltypes.NewUint64(a.u)
-	case 3:
-		return sqltypes.NewFloat64(a.f)
-	}
-	return a.v
-}
-
-func cmp3(lt, gt bool) int {
-	switch {
-	case lt:
-		return -1
-	case gt:
-		return 1
-	}
-	return 0
-}
-
-func compareForSort(a, b sqltypes.Value, env *collations.Environment, coll collations.ID) (int, error) {
-	if a.IsNull() || b.IsNull() {
-		switch {
-		case a.IsNull() && b.IsNull():
-			return 0, nil
-		case a.IsNull():
-			return -1, nil
-		default:
-			return 1, nil
-		}
-	}
-	// NullsafeCompare honours PAD SPACE (strata's evalengine fork).
-	return evalengine.NullsafeCompare(a, b, env, coll, nil)
 }
 
 // unquoteSQL removes the quotes Vitess keeps around some string options.

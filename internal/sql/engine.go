@@ -50,6 +50,12 @@ type Engine struct {
 	// handlerDone holds the Handler_read_* counts of closed sessions and
 	// of FLUSH STATUS (open sessions keep their own).
 	handlerDone handlerStatus
+	// sortsDone holds Sort_merge_passes of closed and flushed sessions.
+	sortsDone sortStatus
+
+	// TmpDir holds temporary files: the runs of sorts that outgrow
+	// sort_buffer_size (empty: os.TempDir(); see UseTmpDir).
+	TmpDir string
 
 	// autoAnalyze is the background statistics refresh (nil until
 	// StartBackground).

@@ -11,6 +11,7 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
 
+	"github.com/strata-db/strata/internal/sql/exec"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
@@ -631,6 +632,13 @@ func (p *selectPlan) runTo(ex *execCtx, dst *resultSink) (*sqltypes.Result, erro
 	if out.streaming && p.lock == lockNone && dst.streaming() {
 		out.dst = dst
 	}
+	if p.sortNeed && len(p.order) > 0 && p.lock == lockNone {
+		// sort.go: past the sort buffer the rows go to exec.Sort, which
+		// spills; a spilled sort streams its output.
+		out.sortBound = ex.s.sortBuffer()
+		out.sortTo = dst
+		defer out.closeSort()
+	}
 	if p.distinct {
 		out.seen = map[string]struct{}{}
 	}
@@ -718,6 +726,13 @@ type rowSink struct {
 	// locks, when set, records the lock of each row (which carries its
 	// index in locks.rows as a hidden last value).
 	locks *rowLocks
+	// sortBound, when not 0, is the memory the rows to sort may take
+	// before they go to sorter (sort.go), which then sorts them and
+	// applies LIMIT and OFFSET, and sends them to sortTo if it streams;
+	// sortMem is the memory they took so far.
+	sortBound, sortMem int64
+	sorter             *exec.Sort
+	sortTo             *resultSink
 }
 
 // rowLocks are the locks a sorting locking read took on its result rows;
@@ -771,6 +786,14 @@ func (o *rowSink) add(in Row) error {
 			return nil
 		}
 		o.seen[string(o.keyBuf)] = struct{}{}
+	}
+	if o.sortBound > 0 {
+		if o.sorter != nil {
+			return o.sorter.Add(o.tmp, o.colls)
+		}
+		if o.sortMem += exec.RowMemory(o.tmp, len(p.order)); o.sortMem > o.sortBound {
+			return o.startSort()
+		}
 	}
 	if o.streaming && o.skipped < o.offset {
 		o.skipped++
@@ -878,6 +901,9 @@ func (o *rowSink) copyOut(src Row) Row {
 
 func (o *rowSink) finish() ([]Row, error) {
 	p := o.p
+	if o.sorter != nil {
+		return o.finishSorted()
+	}
 	rows := o.rows
 	if p.sortNeed && len(p.order) > 0 {
 		if err := sortRows(rows, p.order, o.colls, o.ex); err != nil {

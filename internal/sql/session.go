@@ -105,6 +105,8 @@ type Session struct {
 
 	// handler counts the session's Handler_read_* status.
 	handler handlerStatus
+	// sorts counts the session's Sort_merge_passes (sort.go).
+	sorts sortStatus
 
 	// out receives the result of the statement being executed (stream.go).
 	out resultSink

@@ -349,6 +349,7 @@ func (s *Session) statusVars(global bool) [][]string {
 		{"Questions", strconv.FormatUint(s.eng.Questions.Load(), 10)},
 		{"Queries", strconv.FormatUint(s.eng.Questions.Load(), 10)},
 	}...)
+	rows = append(rows, s.sortStatusRows(global)...)
 	rows = append(rows, s.storageStatus()...)
 	return append(rows, [][]string{
 		{"Strata_plan_cache_hits", strconv.FormatUint(s.eng.plans.hits.Load(), 10)},

@@ -13,6 +13,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/exec"
 	"github.com/strata-db/strata/internal/sql/parse"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
@@ -328,7 +329,7 @@ func quantified(ex *execCtx, kind subKind, op sqlparser.ComparisonExprOperator, 
 			sawNull = true
 			continue
 		}
-		c, err := compareForSort(v, r[0], ex.s.eng.Env.CollationEnv(), coll)
+		c, err := exec.CompareValues(v, r[0], ex.s.eng.Env.CollationEnv(), coll)
 		if err != nil {
 			return sqltypes.NULL, err
 		}
@@ -385,7 +386,7 @@ func tupleEqual(ex *execCtx, a, b Row, colls []collations.ID) (eq, null bool, er
 		if coll == 0 {
 			coll = ex.s.collation()
 		}
-		c, err := compareForSort(a[i], b[i], ex.s.eng.Env.CollationEnv(), coll)
+		c, err := exec.CompareValues(a[i], b[i], ex.s.eng.Env.CollationEnv(), coll)
 		if err != nil {
 			return false, false, err
 		}

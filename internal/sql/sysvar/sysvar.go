@@ -131,6 +131,7 @@ var defs = func() map[string]Def {
 		roVar(intVar("port", 3306, Global)),
 		roVar(strVar("hostname", host, Global)),
 		roVar(strVar("datadir", "", Global)),
+		roVar(strVar("tmpdir", os.TempDir(), Global)),
 		roVar(strVar("socket", "", Global)),
 		roVar(strVar("license", "Apache-2.0", Global)),
 		roVar(strVar("have_ssl", "DISABLED", Global)),
