@@ -16,7 +16,7 @@ import (
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
-	"github.com/strata-db/strata/internal/sql/sysvar"
+	"github.com/strata-db/strata/internal/sql/vtable"
 )
 
 // textResult builds a result of VARCHAR columns.
@@ -188,7 +188,7 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 			} else {
 				v, _ = s.sysVar(n)
 			}
-			rows = append(rows, []string{n, showVarText(n, v)})
+			rows = append(rows, []string{n, vtable.VarText(n, v)})
 		}
 		return textResult([]string{"Variable_name", "Value"}, rows), nil
 	case sqlparser.StatusGlobal, sqlparser.StatusSession:
@@ -322,16 +322,6 @@ func (s *Session) showWhere(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 	return res, nil
 }
 
-func showVarText(name string, v sqltypes.Value) string {
-	if d, ok := sysvar.Lookup(name); ok && d.Kind == sysvar.Bool {
-		if v.ToString() == "1" {
-			return "ON"
-		}
-		return "OFF"
-	}
-	return v.ToString()
-}
-
 // statusVars lists the status variables: the session's values, or with
 // global the server's.
 func (s *Session) statusVars(global bool) [][]string {
@@ -408,7 +398,7 @@ func (s *Session) showTarget(ctx context.Context, tn sqlparser.TableName, dbName
 func (s *Session) tablesOf(db string) []*catalog.Table {
 	all := s.eng.Cat.Tables(db)
 	if isSystemSchema(db) {
-		all = s.systemTables(db)
+		all = vtable.Tables(db)
 	}
 	out := all[:0:0]
 	for _, t := range all {
@@ -462,44 +452,13 @@ func (s *Session) showColumns(t *catalog.Table, full bool, like string) *sqltype
 			}
 			r = append(r, coll)
 		}
-		r = append(r, null, columnKey(t, i), def, extra)
+		r = append(r, null, vtable.ColumnKey(t, i), def, extra)
 		if full {
 			r = append(r, "select,insert,update,references", c.Comment)
 		}
 		rows = append(rows, r)
 	}
 	return textResult(names, rows)
-}
-
-// columnKey is SHOW COLUMNS' Key: PRI, UNI or MUL.
-func columnKey(t *catalog.Table, col int) string {
-	if !t.HiddenPK {
-		for _, ic := range t.Primary().Columns {
-			if ic.Col == col {
-				return "PRI"
-			}
-		}
-	}
-	for _, ix := range t.Indexes[1:] {
-		if len(ix.Columns) == 0 || ix.Columns[0].Col != col {
-			continue
-		}
-		if ix.Unique && len(ix.Columns) == 1 && !t.Columns[col].Nullable {
-			if t.HiddenPK {
-				return "PRI"
-			}
-			return "UNI"
-		}
-		if ix.Unique && len(ix.Columns) == 1 {
-			return "UNI"
-		}
-	}
-	for _, ix := range t.Indexes[1:] {
-		if len(ix.Columns) > 0 && ix.Columns[0].Col == col {
-			return "MUL"
-		}
-	}
-	return ""
 }
 
 func (s *Session) showIndex(t *catalog.Table) *sqltypes.Result {
