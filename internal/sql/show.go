@@ -192,13 +192,11 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 		}
 		return textResult([]string{"Variable_name", "Value"}, rows), nil
 	case sqlparser.StatusGlobal, sqlparser.StatusSession:
-		var rows [][]string
-		for _, kv := range s.statusVars(sh.Command == sqlparser.StatusGlobal) {
-			if like == "" || likeMatch(like, kv[0]) {
-				rows = append(rows, kv)
-			}
+		table := "session_status"
+		if sh.Command == sqlparser.StatusGlobal {
+			table = "global_status"
 		}
-		return textResult([]string{"Variable_name", "Value"}, rows), nil
+		return s.showFrom(ctx, "performance_schema", table, []string{"VARIABLE_NAME", "VARIABLE_VALUE"}, []string{"Variable_name", "Value"}, like)
 	case sqlparser.Warnings, sqlparser.Errors:
 		res := &sqltypes.Result{Fields: []*querypb.Field{
 			{Name: "Level", Type: sqltypes.VarChar, Charset: 45},
@@ -222,10 +220,8 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 		}
 		return s.showTableStatus(ctx, db, like)
 	case sqlparser.Engines:
-		return textResult([]string{"Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"}, [][]string{
-			{"InnoDB", "DEFAULT", "strata LSM storage engine (MyRocks-style, on Pebble); reported as InnoDB for compatibility", "YES", "NO", "YES"},
-			{"ROCKSDB", "YES", "Alias of the strata engine", "YES", "NO", "YES"},
-		}), nil
+		cols := []string{"ENGINE", "SUPPORT", "COMMENT", "TRANSACTIONS", "XA", "SAVEPOINTS"}
+		return s.showFrom(ctx, "information_schema", "ENGINES", cols, []string{"Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"}, "")
 	case sqlparser.Charset:
 		return textResult([]string{"Charset", "Description", "Default collation", "Maxlen"}, filterRows(like, [][]string{
 			{"binary", "Binary pseudo charset", "binary", "1"},
@@ -266,10 +262,8 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 		sort.Slice(rows, func(i, j int) bool { a, _ := strconv.Atoi(rows[i][0]); b, _ := strconv.Atoi(rows[j][0]); return a < b })
 		return textResult([]string{"Id", "User", "Host", "db", "Command", "Time", "State", "Info"}, rows), nil
 	case sqlparser.Plugins:
-		return textResult([]string{"Name", "Status", "Type", "Library", "License"}, [][]string{
-			{"mysql_native_password", "ACTIVE", "AUTHENTICATION", nullStr, "GPL"},
-			{"ROCKSDB", "ACTIVE", "STORAGE ENGINE", nullStr, "GPL"},
-		}), nil
+		cols := []string{"PLUGIN_NAME", "PLUGIN_STATUS", "PLUGIN_TYPE", "PLUGIN_LIBRARY", "PLUGIN_LICENSE"}
+		return s.showFrom(ctx, "information_schema", "PLUGINS", cols, []string{"Name", "Status", "Type", "Library", "License"}, "")
 	case sqlparser.Trigger, sqlparser.Procedure, sqlparser.Function, sqlparser.Events, sqlparser.OpenTable, sqlparser.Privilege, sqlparser.Profiles:
 		return &sqltypes.Result{}, nil
 	}

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"vitess.io/vitess/go/sqltypes"
@@ -16,7 +17,8 @@ import (
 // System schemas (information_schema, performance_schema, mysql, sys) are
 // virtual: package vtable defines their tables and computes their rows
 // from a vtable.Source, which sysSource implements over a session and one
-// statement execution.
+// statement execution. SHOW ENGINES, PLUGINS and STATUS read the same rows
+// (showFrom).
 
 // systemTable returns the definition and row source of a table in a system
 // schema.
@@ -115,3 +117,40 @@ func (x *sysSource) NextAutoIncrement(t *catalog.Table) (uint64, bool) {
 }
 
 func (x *sysSource) StartTime() time.Time { return x.s.eng.StartTime }
+
+// showFrom answers a SHOW form from a system table: the table's columns
+// cols, renamed names, as text (textResult); with like, only rows whose
+// first column matches it.
+func (s *Session) showFrom(ctx context.Context, db, table string, cols, names []string, like string) (*sqltypes.Result, error) {
+	st, err := vtable.Lookup(db, table)
+	if err != nil {
+		return nil, err
+	}
+	idx := make([]int, len(cols))
+	for i, c := range cols {
+		if idx[i] = st.Def.ColumnIndex(c); idx[i] < 0 {
+			return nil, fmt.Errorf("sql: %s.%s has no column %s", db, table, c)
+		}
+	}
+	src := &sysSource{s: s, ctx: ctx}
+	rows, err := st.Rows(src)
+	src.close()
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]string, 0, len(rows))
+	for _, r := range rows {
+		text := make([]string, len(idx))
+		for i, j := range idx {
+			if r[j].IsNull() {
+				text[i] = nullStr
+			} else {
+				text[i] = r[j].ToString()
+			}
+		}
+		if like == "" || likeMatch(like, text[0]) {
+			out = append(out, text)
+		}
+	}
+	return textResult(names, out), nil
+}

@@ -49,6 +49,17 @@
 // read a system table are never shared between sessions. No generator
 // needs more than Source offers, so none is registered from the SQL layer.
 //
+// # SHOW
+//
+// SHOW ENGINES, SHOW PLUGINS and SHOW [GLOBAL|SESSION] STATUS are answered
+// from the rows of ENGINES, PLUGINS and performance_schema's status tables,
+// and SHOW DATABASES lists SchemaNames. The other SHOW forms are still built
+// by the SQL layer (show.go), where their output differs from the tables'
+// (SHOW PROCESSLIST lists every thread the session may see, SHOW COLLATION
+// names utf8mb4's MySQL default collation, SHOW GLOBAL VARIABLES keeps
+// session-only variables); they share ColumnKey, VarText and
+// IndexCardinality with the tables.
+//
 // # Privileges
 //
 // As in MySQL, a row describing a schema object is listed only to a session
