@@ -88,8 +88,8 @@ func init() {
 var varColumns = []string{"VARIABLE_NAME s64", "VARIABLE_VALUE s1024?"}
 
 // varRows lists system variables: global values (session-only variables
-// left out) or the session's values. upper
-// upper-cases the names (information_schema, as MySQL 5.7 did).
+// left out) or the session's values. upper upper-cases the names
+// (information_schema, as MySQL 5.7 did).
 func varRows(global, upper bool) Generator {
 	return func(src Source, out *Rows) error {
 		for _, n := range src.SysVarNames() {
