@@ -21,8 +21,9 @@ func CollationName(id collations.ID) string { return collEnv.LookupName(id) }
 // CharsetName returns the character set of a collation ("utf8mb4").
 func CharsetName(id collations.ID) string { return collEnv.LookupCharsetName(id) }
 
-// maxCharLen is the maximum bytes per character of a collation's charset.
-func maxCharLen(id collations.ID) int {
+// MaxCharLen is the maximum bytes per character of a collation's charset
+// (1 for an unknown collation).
+func MaxCharLen(id collations.ID) int {
 	if c := colldata.Lookup(id); c != nil {
 		return c.Charset().MaxWidth()
 	}

@@ -42,7 +42,7 @@ func Field(t *catalog.Table, i int, alias string) *querypb.Field {
 func columnLength(col *catalog.Column) (uint32, uint32) {
 	mb := uint64(1)
 	if col.IsText() || col.Type == sqltypes.Enum || col.Type == sqltypes.Set {
-		mb = uint64(maxCharLen(col.Collation))
+		mb = uint64(MaxCharLen(col.Collation))
 	}
 	capped := func(n uint64) uint32 {
 		if n > maxLong {

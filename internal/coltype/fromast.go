@@ -212,7 +212,7 @@ func setTextType(col *catalog.Column, name string, ct *sqlparser.ColumnType, tab
 	col.Collation = coll
 	col.TypeName = name
 	binary := coll == collations.CollationBinaryID
-	mbLen := maxCharLen(coll)
+	mbLen := MaxCharLen(coll)
 	switch name {
 	case "char":
 		col.Type = sqltypes.Char

@@ -9,6 +9,7 @@ import (
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
+	"github.com/strata-db/strata/internal/sql/vtable"
 	"vitess.io/vitess/go/mysql/sqlerror"
 )
 
@@ -352,16 +353,16 @@ func (s *Session) checkFKActions(t *catalog.Table) error {
 	if len(t.Checks) == 0 || len(t.ForeignKeys) == 0 {
 		return nil
 	}
-	fks := s.foreignKeys(t)
+	fks := vtable.ForeignKeys(s.eng.Parser, t)
 	for i := range t.Checks {
 		ck := &t.Checks[i]
 		for _, fk := range fks {
-			if !changingAction(fk.onUpdate) && !changingAction(fk.onDelete) {
+			if !changingAction(fk.OnUpdate) && !changingAction(fk.OnDelete) {
 				continue
 			}
-			for _, col := range fk.cols {
+			for _, col := range fk.Cols {
 				if ck.Uses(col) {
-					return sqlerr.New(erCheckFKReferentialAction, sqlerror.SSUnknownSQLState, "Column '%s' cannot be used in a check constraint '%s': needed in a foreign key constraint '%s' referential action.", col, ck.Name, fk.name)
+					return sqlerr.New(erCheckFKReferentialAction, sqlerror.SSUnknownSQLState, "Column '%s' cannot be used in a check constraint '%s': needed in a foreign key constraint '%s' referential action.", col, ck.Name, fk.Name)
 				}
 			}
 		}
@@ -553,9 +554,9 @@ func (s *Session) dropConstraint(old *catalog.Table, name string) (*sqlparser.Dr
 		isCheck = true
 		kinds = append(kinds, nil)
 	}
-	for _, fk := range s.foreignKeys(old) {
-		if strings.EqualFold(fk.name, name) {
-			kinds = append(kinds, &sqlparser.DropKey{Type: sqlparser.ForeignKeyType, Name: sqlparser.NewIdentifierCI(fk.name)})
+	for _, fk := range vtable.ForeignKeys(s.eng.Parser, old) {
+		if strings.EqualFold(fk.Name, name) {
+			kinds = append(kinds, &sqlparser.DropKey{Type: sqlparser.ForeignKeyType, Name: sqlparser.NewIdentifierCI(fk.Name)})
 			break
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql/parse"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
@@ -563,13 +564,13 @@ func keyPartLen(col *catalog.Column, prefix int) int {
 		if prefix > 0 {
 			chars = prefix
 		}
-		n = chars * charsetMaxLen(col.Collation)
+		n = chars * coltype.MaxCharLen(col.Collation)
 	default: // VARCHAR, VARBINARY, TEXT, BLOB
 		chars := col.Length
 		if prefix > 0 {
 			chars = prefix
 		}
-		n = chars*charsetMaxLen(col.Collation) + 2
+		n = chars*coltype.MaxCharLen(col.Collation) + 2
 	}
 	if col.Nullable {
 		n++

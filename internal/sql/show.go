@@ -16,7 +16,7 @@ import (
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
-	"github.com/strata-db/strata/internal/sql/sysvar"
+	"github.com/strata-db/strata/internal/sql/vtable"
 )
 
 // textResult builds a result of VARCHAR columns.
@@ -188,17 +188,15 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 			} else {
 				v, _ = s.sysVar(n)
 			}
-			rows = append(rows, []string{n, showVarText(n, v)})
+			rows = append(rows, []string{n, vtable.VarText(n, v)})
 		}
 		return textResult([]string{"Variable_name", "Value"}, rows), nil
 	case sqlparser.StatusGlobal, sqlparser.StatusSession:
-		var rows [][]string
-		for _, kv := range s.statusVars(sh.Command == sqlparser.StatusGlobal) {
-			if like == "" || likeMatch(like, kv[0]) {
-				rows = append(rows, kv)
-			}
+		table := "session_status"
+		if sh.Command == sqlparser.StatusGlobal {
+			table = "global_status"
 		}
-		return textResult([]string{"Variable_name", "Value"}, rows), nil
+		return s.showFrom(ctx, "performance_schema", table, []string{"VARIABLE_NAME", "VARIABLE_VALUE"}, []string{"Variable_name", "Value"}, like)
 	case sqlparser.Warnings, sqlparser.Errors:
 		res := &sqltypes.Result{Fields: []*querypb.Field{
 			{Name: "Level", Type: sqltypes.VarChar, Charset: 45},
@@ -222,10 +220,8 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 		}
 		return s.showTableStatus(ctx, db, like)
 	case sqlparser.Engines:
-		return textResult([]string{"Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"}, [][]string{
-			{"InnoDB", "DEFAULT", "strata LSM storage engine (MyRocks-style, on Pebble); reported as InnoDB for compatibility", "YES", "NO", "YES"},
-			{"ROCKSDB", "YES", "Alias of the strata engine", "YES", "NO", "YES"},
-		}), nil
+		cols := []string{"ENGINE", "SUPPORT", "COMMENT", "TRANSACTIONS", "XA", "SAVEPOINTS"}
+		return s.showFrom(ctx, "information_schema", "ENGINES", cols, []string{"Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"}, "")
 	case sqlparser.Charset:
 		return textResult([]string{"Charset", "Description", "Default collation", "Maxlen"}, filterRows(like, [][]string{
 			{"binary", "Binary pseudo charset", "binary", "1"},
@@ -266,10 +262,8 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 		sort.Slice(rows, func(i, j int) bool { a, _ := strconv.Atoi(rows[i][0]); b, _ := strconv.Atoi(rows[j][0]); return a < b })
 		return textResult([]string{"Id", "User", "Host", "db", "Command", "Time", "State", "Info"}, rows), nil
 	case sqlparser.Plugins:
-		return textResult([]string{"Name", "Status", "Type", "Library", "License"}, [][]string{
-			{"mysql_native_password", "ACTIVE", "AUTHENTICATION", nullStr, "GPL"},
-			{"ROCKSDB", "ACTIVE", "STORAGE ENGINE", nullStr, "GPL"},
-		}), nil
+		cols := []string{"PLUGIN_NAME", "PLUGIN_STATUS", "PLUGIN_TYPE", "PLUGIN_LIBRARY", "PLUGIN_LICENSE"}
+		return s.showFrom(ctx, "information_schema", "PLUGINS", cols, []string{"Name", "Status", "Type", "Library", "License"}, "")
 	case sqlparser.Trigger, sqlparser.Procedure, sqlparser.Function, sqlparser.Events, sqlparser.OpenTable, sqlparser.Privilege, sqlparser.Profiles:
 		return &sqltypes.Result{}, nil
 	}
@@ -320,16 +314,6 @@ func (s *Session) showWhere(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 	}
 	res.Rows = rows
 	return res, nil
-}
-
-func showVarText(name string, v sqltypes.Value) string {
-	if d, ok := sysvar.Lookup(name); ok && d.Kind == sysvar.Bool {
-		if v.ToString() == "1" {
-			return "ON"
-		}
-		return "OFF"
-	}
-	return v.ToString()
 }
 
 // statusVars lists the status variables: the session's values, or with
@@ -408,7 +392,7 @@ func (s *Session) showTarget(ctx context.Context, tn sqlparser.TableName, dbName
 func (s *Session) tablesOf(db string) []*catalog.Table {
 	all := s.eng.Cat.Tables(db)
 	if isSystemSchema(db) {
-		all = s.systemTables(db)
+		all = vtable.Tables(db)
 	}
 	out := all[:0:0]
 	for _, t := range all {
@@ -462,44 +446,13 @@ func (s *Session) showColumns(t *catalog.Table, full bool, like string) *sqltype
 			}
 			r = append(r, coll)
 		}
-		r = append(r, null, columnKey(t, i), def, extra)
+		r = append(r, null, vtable.ColumnKey(t, i), def, extra)
 		if full {
 			r = append(r, "select,insert,update,references", c.Comment)
 		}
 		rows = append(rows, r)
 	}
 	return textResult(names, rows)
-}
-
-// columnKey is SHOW COLUMNS' Key: PRI, UNI or MUL.
-func columnKey(t *catalog.Table, col int) string {
-	if !t.HiddenPK {
-		for _, ic := range t.Primary().Columns {
-			if ic.Col == col {
-				return "PRI"
-			}
-		}
-	}
-	for _, ix := range t.Indexes[1:] {
-		if len(ix.Columns) == 0 || ix.Columns[0].Col != col {
-			continue
-		}
-		if ix.Unique && len(ix.Columns) == 1 && !t.Columns[col].Nullable {
-			if t.HiddenPK {
-				return "PRI"
-			}
-			return "UNI"
-		}
-		if ix.Unique && len(ix.Columns) == 1 {
-			return "UNI"
-		}
-	}
-	for _, ix := range t.Indexes[1:] {
-		if len(ix.Columns) > 0 && ix.Columns[0].Col == col {
-			return "MUL"
-		}
-	}
-	return ""
 }
 
 func (s *Session) showIndex(t *catalog.Table) *sqltypes.Result {

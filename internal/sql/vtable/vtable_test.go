@@ -1,4 +1,4 @@
-package sql
+package vtable
 
 import (
 	"strings"
@@ -11,40 +11,41 @@ import (
 )
 
 func TestSystemTableDefinitions(t *testing.T) {
-	for schema, sc := range sysSchemas {
+	for schema, sc := range schemas {
 		if len(sc.tables) != len(sc.byName) {
 			t.Errorf("%s: %d tables but %d names (duplicate?)", schema, len(sc.tables), len(sc.byName))
 		}
 		for _, st := range sc.tables {
 			seen := map[string]bool{}
-			for _, c := range st.def.Columns {
+			for _, c := range st.Def.Columns {
 				if seen[c.Name] {
-					t.Errorf("%s.%s: duplicate column %s", schema, st.def.Name, c.Name)
+					t.Errorf("%s.%s: duplicate column %s", schema, st.Def.Name, c.Name)
 				}
 				seen[c.Name] = true
 			}
-			if st.def.ColumnCount() == 0 || !st.def.HiddenPK || st.def.AutoIncCol != -1 {
-				t.Errorf("%s.%s: bad definition", schema, st.def.Name)
+			if st.Def.ColumnCount() == 0 || !st.Def.HiddenPK || st.Def.AutoIncCol != -1 {
+				t.Errorf("%s.%s: bad definition", schema, st.Def.Name)
 			}
 		}
 	}
-	s := &Session{}
 	for _, name := range []string{"tables", "TABLES", "Key_Column_Usage"} {
-		def, rows, err := s.systemTable("INFORMATION_SCHEMA", name)
-		if err != nil || def == nil || rows == nil {
-			t.Fatalf("systemTable(%q): %v", name, err)
+		st, err := Lookup("INFORMATION_SCHEMA", name)
+		if err != nil || st == nil || st.Def == nil || st.rows == nil {
+			t.Fatalf("Lookup(%q): %v", name, err)
+		}
+		if !strings.EqualFold(st.Def.Name, name) || st.Def.DB != InformationSchema {
+			t.Errorf("Lookup(%q) = %s.%s", name, st.Def.DB, st.Def.Name)
 		}
 	}
-	tables := s.systemTables("information_schema")
+	tables := Tables("information_schema")
 	for i := 1; i < len(tables); i++ {
 		if tables[i-1].Name >= tables[i].Name {
-			t.Errorf("systemTables not sorted: %s before %s", tables[i-1].Name, tables[i].Name)
+			t.Errorf("Tables not sorted: %s before %s", tables[i-1].Name, tables[i].Name)
 		}
 	}
 }
 
 func TestSystemTableUnknown(t *testing.T) {
-	s := &Session{}
 	for _, tc := range []struct {
 		db, name string
 		code     string
@@ -54,18 +55,19 @@ func TestSystemTableUnknown(t *testing.T) {
 		{"mysql", "nope", "1146"},
 		{"sys", "tables", "1146"},
 	} {
-		_, _, err := s.systemTable(tc.db, tc.name)
+		_, err := Lookup(tc.db, tc.name)
 		if err == nil || !strings.Contains(err.Error(), tc.code) {
 			t.Errorf("%s.%s: got %v, want error %s", tc.db, tc.name, err, tc.code)
 		}
 	}
 }
 
-func TestSysColumnCollations(t *testing.T) {
-	def, _, err := (&Session{}).systemTable("information_schema", "key_column_usage")
+func TestColumnCollations(t *testing.T) {
+	st, err := Lookup("information_schema", "key_column_usage")
 	if err != nil {
 		t.Fatal(err)
 	}
+	def := st.Def
 	want := map[string]uint16{
 		"TABLE_SCHEMA": 83, "TABLE_NAME": 83, "REFERENCED_TABLE_NAME": 83,
 		"CONSTRAINT_NAME": 33, "COLUMN_NAME": 33, "ORDINAL_POSITION": 63,
@@ -77,13 +79,13 @@ func TestSysColumnCollations(t *testing.T) {
 	}
 }
 
-func TestSysRowsConvert(t *testing.T) {
+func TestRowsConvert(t *testing.T) {
 	def := &catalog.Table{Name: "X", Columns: []catalog.Column{
-		sysColumn("A s10"), sysColumn("B bu?"), sysColumn("C i"), sysColumn("D dt?"),
+		column("A s10"), column("B bu?"), column("C i"), column("D dt?"),
 	}}
-	r := &sysRows{def: def}
-	r.add("x", uint64(7), -3, nil)
-	row := r.rows[0]
+	r := NewRows(def)
+	r.Add("x", uint64(7), -3, nil)
+	row := r.Rows()[0]
 	if row[0].Type() != sqltypes.VarChar || row[0].ToString() != "x" ||
 		row[1].Type() != sqltypes.Uint64 || row[1].ToString() != "7" ||
 		row[2].Type() != sqltypes.Int32 || row[2].ToString() != "-3" || !row[3].IsNull() {
@@ -94,7 +96,7 @@ func TestSysRowsConvert(t *testing.T) {
 			t.Fatal("add with the wrong number of values did not panic")
 		}
 	}()
-	r.add("x")
+	r.Add("x")
 }
 
 func TestForeignKeys(t *testing.T) {
@@ -107,17 +109,16 @@ func TestForeignKeys(t *testing.T) {
 	for _, c := range stmt.(*sqlparser.CreateTable).TableSpec.Constraints {
 		tbl.ForeignKeys = append(tbl.ForeignKeys, sqlparser.String(c))
 	}
-	s := &Session{eng: &Engine{Parser: p}}
-	fks := s.foreignKeys(tbl)
+	fks := ForeignKeys(p, tbl)
 	if len(fks) != 2 {
 		t.Fatalf("got %d foreign keys from %q", len(fks), tbl.ForeignKeys)
 	}
 	a, b := fks[0], fks[1]
-	if a.name != "fk_a" || strings.Join(a.cols, ",") != "a,b" || a.refDB != "other" || a.refTable != "p" ||
-		strings.Join(a.refCols, ",") != "x,y" || a.onDelete != "CASCADE" || a.onUpdate != "SET NULL" {
+	if a.Name != "fk_a" || strings.Join(a.Cols, ",") != "a,b" || a.RefDB != "other" || a.RefTable != "p" ||
+		strings.Join(a.RefCols, ",") != "x,y" || a.OnDelete != "CASCADE" || a.OnUpdate != "SET NULL" {
 		t.Errorf("first: %+v", a)
 	}
-	if b.name != "c_ibfk_1" || b.refDB != "db" || b.refTable != "p" || b.onDelete != "NO ACTION" || b.onUpdate != "NO ACTION" {
+	if b.Name != "c_ibfk_1" || b.RefDB != "db" || b.RefTable != "p" || b.OnDelete != "NO ACTION" || b.OnUpdate != "NO ACTION" {
 		t.Errorf("second: %+v", b)
 	}
 }

@@ -1,4 +1,4 @@
-package sql
+package vtable
 
 import (
 	"strconv"
@@ -14,32 +14,32 @@ import (
 // CHECK_CONSTRAINTS.
 
 func init() {
-	const is = "information_schema"
-	defineSys(is, "STATISTICS", []string{
+	const is = InformationSchema
+	define(is, "STATISTICS", []string{
 		"TABLE_CATALOG s64", "TABLE_SCHEMA s64", "TABLE_NAME s64", "NON_UNIQUE i",
 		"INDEX_SCHEMA s64", "INDEX_NAME s64?", "SEQ_IN_INDEX iu", "COLUMN_NAME s64?",
 		"COLLATION s1?", "CARDINALITY b?", "SUB_PART b?", "PACKED bin0?", "NULLABLE s3",
 		"INDEX_TYPE s11", "COMMENT s8", "INDEX_COMMENT s2048", "IS_VISIBLE s3",
 		"EXPRESSION lt?",
 	}, statisticsRows)
-	defineSys(is, "KEY_COLUMN_USAGE", []string{
+	define(is, "KEY_COLUMN_USAGE", []string{
 		"CONSTRAINT_CATALOG s64", "CONSTRAINT_SCHEMA s64", "CONSTRAINT_NAME s64?",
 		"TABLE_CATALOG s64", "TABLE_SCHEMA s64", "TABLE_NAME s64", "COLUMN_NAME s64?",
 		"ORDINAL_POSITION iu", "POSITION_IN_UNIQUE_CONSTRAINT iu?",
 		"REFERENCED_TABLE_SCHEMA s64?", "REFERENCED_TABLE_NAME s64?",
 		"REFERENCED_COLUMN_NAME s64?",
 	}, keyColumnUsageRows)
-	defineSys(is, "REFERENTIAL_CONSTRAINTS", []string{
+	define(is, "REFERENTIAL_CONSTRAINTS", []string{
 		"CONSTRAINT_CATALOG s64", "CONSTRAINT_SCHEMA s64", "CONSTRAINT_NAME s64?",
 		"UNIQUE_CONSTRAINT_CATALOG s64", "UNIQUE_CONSTRAINT_SCHEMA s64",
 		"UNIQUE_CONSTRAINT_NAME s64?", "MATCH_OPTION s7", "UPDATE_RULE s11",
 		"DELETE_RULE s11", "TABLE_NAME s64", "REFERENCED_TABLE_NAME s64",
 	}, referentialConstraintsRows)
-	defineSys(is, "TABLE_CONSTRAINTS", []string{
+	define(is, "TABLE_CONSTRAINTS", []string{
 		"CONSTRAINT_CATALOG s64", "CONSTRAINT_SCHEMA s64", "CONSTRAINT_NAME s64?",
 		"TABLE_SCHEMA s64", "TABLE_NAME s64", "CONSTRAINT_TYPE s11", "ENFORCED s3",
 	}, tableConstraintsRows)
-	defineSys(is, "CHECK_CONSTRAINTS", []string{
+	define(is, "CHECK_CONSTRAINTS", []string{
 		"CONSTRAINT_CATALOG s64", "CONSTRAINT_SCHEMA s64", "CONSTRAINT_NAME s64",
 		"CHECK_CLAUSE lt",
 	}, checkConstraintsRows)
@@ -69,20 +69,9 @@ func visibleIndexes(t *catalog.Table) []*catalog.Index {
 	return out
 }
 
-// userTables calls fn for every table of every user database the session
-// may see.
-func (s *Session) userTables(fn func(db string, t *catalog.Table)) {
-	for _, db := range s.eng.Cat.Databases() {
-		for _, t := range s.eng.Cat.Tables(db) {
-			if s.canSeeTable(db, t.Name) {
-				fn(db, t)
-			}
-		}
-	}
-}
-
-func statisticsRows(s *Session, _ *execCtx, out *sysRows) error {
-	s.userTables(func(db string, t *catalog.Table) {
+func statisticsRows(src Source, out *Rows) error {
+	cat := src.Catalog()
+	userTables(src, func(db string, t *catalog.Table) {
 		for _, ix := range visibleIndexes(t) {
 			nonUnique := 1
 			if ix.Unique || ix.Primary {
@@ -102,32 +91,37 @@ func statisticsRows(s *Session, _ *execCtx, out *sysRows) error {
 				if c.Nullable {
 					null = "YES"
 				}
-				out.add("def", db, t.Name, nonUnique, db, ix.Name, i+1, c.Name, coll,
-					s.indexCardinality(t, ix, i+1), sub, nil, null, "BTREE", "", ix.Comment, "YES", nil)
+				out.Add("def", db, t.Name, nonUnique, db, ix.Name, i+1, c.Name, coll,
+					IndexCardinality(cat.Stats(t), ix, i+1), sub, nil, null, "BTREE", "", ix.Comment, "YES", nil)
 			}
 		}
 	})
 	return nil
 }
 
-// foreignKey is a parsed FOREIGN KEY constraint of a table.
-type foreignKey struct {
-	name     string
-	cols     []string
-	refDB    string
-	refTable string
-	refCols  []string
-	onUpdate string
-	onDelete string
+// ForeignKey is a parsed FOREIGN KEY constraint of a table.
+type ForeignKey struct {
+	// Name is the constraint's name.
+	Name string
+	// Cols are the referencing columns.
+	Cols []string
+	// RefDB and RefTable name the referenced table.
+	RefDB, RefTable string
+	// RefCols are the referenced columns.
+	RefCols []string
+	// OnUpdate and OnDelete are the referential actions as
+	// REFERENTIAL_CONSTRAINTS spells them (NO ACTION when unspecified).
+	OnUpdate, OnDelete string
 }
 
-// foreignKeys parses the foreign keys kept in a table definition. Unnamed
-// constraints get MySQL's generated names (<table>_ibfk_<n>).
-func (s *Session) foreignKeys(t *catalog.Table) []foreignKey {
-	var out []foreignKey
+// ForeignKeys parses the foreign keys kept in a table definition (texts
+// that do not parse as one are skipped). Unnamed constraints get MySQL's
+// generated names (<table>_ibfk_<n>).
+func ForeignKeys(p *sqlparser.Parser, t *catalog.Table) []ForeignKey {
+	var out []ForeignKey
 	unnamed := 0
 	for _, text := range t.ForeignKeys {
-		stmt, err := s.eng.Parser.Parse("alter table t add " + text)
+		stmt, err := p.Parse("alter table t add " + text)
 		if err != nil {
 			continue
 		}
@@ -144,25 +138,25 @@ func (s *Session) foreignKeys(t *catalog.Table) []foreignKey {
 			continue
 		}
 		ref := def.ReferenceDefinition
-		fk := foreignKey{
-			name:     add.ConstraintDefinition.Name.String(),
-			refDB:    ref.ReferencedTable.Qualifier.String(),
-			refTable: ref.ReferencedTable.Name.String(),
-			onUpdate: referenceRule(ref.OnUpdate),
-			onDelete: referenceRule(ref.OnDelete),
+		fk := ForeignKey{
+			Name:     add.ConstraintDefinition.Name.String(),
+			RefDB:    ref.ReferencedTable.Qualifier.String(),
+			RefTable: ref.ReferencedTable.Name.String(),
+			OnUpdate: referenceRule(ref.OnUpdate),
+			OnDelete: referenceRule(ref.OnDelete),
 		}
-		if fk.name == "" {
+		if fk.Name == "" {
 			unnamed++
-			fk.name = t.Name + "_ibfk_" + strconv.Itoa(unnamed)
+			fk.Name = t.Name + "_ibfk_" + strconv.Itoa(unnamed)
 		}
-		if fk.refDB == "" {
-			fk.refDB = t.DB
+		if fk.RefDB == "" {
+			fk.RefDB = t.DB
 		}
 		for _, c := range def.Source {
-			fk.cols = append(fk.cols, c.String())
+			fk.Cols = append(fk.Cols, c.String())
 		}
 		for _, c := range ref.ReferencedColumns {
-			fk.refCols = append(fk.refCols, c.String())
+			fk.RefCols = append(fk.RefCols, c.String())
 		}
 		out = append(out, fk)
 	}
@@ -187,18 +181,18 @@ func referenceRule(a sqlparser.ReferenceAction) string {
 
 // uniqueConstraintName names the index of the referenced table that a
 // foreign key's referenced columns match: PRIMARY, a unique key, or nil.
-func (s *Session) uniqueConstraintName(fk *foreignKey) any {
-	rt := s.eng.Cat.Table(fk.refDB, fk.refTable)
+func uniqueConstraintName(cat *catalog.Catalog, fk *ForeignKey) any {
+	rt := cat.Table(fk.RefDB, fk.RefTable)
 	if rt == nil {
 		return nil
 	}
 	for _, ix := range visibleIndexes(rt) {
-		if !ix.Primary && !ix.Unique || len(ix.Columns) != len(fk.refCols) {
+		if !ix.Primary && !ix.Unique || len(ix.Columns) != len(fk.RefCols) {
 			continue
 		}
 		match := true
 		for i, ic := range ix.Columns {
-			if !strings.EqualFold(rt.Columns[ic.Col].Name, fk.refCols[i]) {
+			if !strings.EqualFold(rt.Columns[ic.Col].Name, fk.RefCols[i]) {
 				match = false
 				break
 			}
@@ -210,60 +204,60 @@ func (s *Session) uniqueConstraintName(fk *foreignKey) any {
 	return nil
 }
 
-func keyColumnUsageRows(s *Session, _ *execCtx, out *sysRows) error {
-	s.userTables(func(db string, t *catalog.Table) {
+func keyColumnUsageRows(src Source, out *Rows) error {
+	userTables(src, func(db string, t *catalog.Table) {
 		for _, ix := range visibleIndexes(t) {
 			if !ix.Primary && !ix.Unique {
 				continue
 			}
 			for i, ic := range ix.Columns {
-				out.add("def", db, ix.Name, "def", db, t.Name, t.Columns[ic.Col].Name,
+				out.Add("def", db, ix.Name, "def", db, t.Name, t.Columns[ic.Col].Name,
 					i+1, nil, nil, nil, nil)
 			}
 		}
-		for _, fk := range s.foreignKeys(t) {
-			for i, c := range fk.cols {
+		for _, fk := range ForeignKeys(src.Parser(), t) {
+			for i, c := range fk.Cols {
 				var refCol any
-				if i < len(fk.refCols) {
-					refCol = fk.refCols[i]
+				if i < len(fk.RefCols) {
+					refCol = fk.RefCols[i]
 				}
-				out.add("def", db, fk.name, "def", db, t.Name, c, i+1, i+1,
-					fk.refDB, fk.refTable, refCol)
+				out.Add("def", db, fk.Name, "def", db, t.Name, c, i+1, i+1,
+					fk.RefDB, fk.RefTable, refCol)
 			}
 		}
 	})
 	return nil
 }
 
-func referentialConstraintsRows(s *Session, _ *execCtx, out *sysRows) error {
-	s.userTables(func(db string, t *catalog.Table) {
-		for _, fk := range s.foreignKeys(t) {
-			out.add("def", db, fk.name, "def", fk.refDB, s.uniqueConstraintName(&fk),
-				"NONE", fk.onUpdate, fk.onDelete, t.Name, fk.refTable)
+func referentialConstraintsRows(src Source, out *Rows) error {
+	userTables(src, func(db string, t *catalog.Table) {
+		for _, fk := range ForeignKeys(src.Parser(), t) {
+			out.Add("def", db, fk.Name, "def", fk.RefDB, uniqueConstraintName(src.Catalog(), &fk),
+				"NONE", fk.OnUpdate, fk.OnDelete, t.Name, fk.RefTable)
 		}
 	})
 	return nil
 }
 
-func tableConstraintsRows(s *Session, _ *execCtx, out *sysRows) error {
-	s.userTables(func(db string, t *catalog.Table) {
+func tableConstraintsRows(src Source, out *Rows) error {
+	userTables(src, func(db string, t *catalog.Table) {
 		for _, ix := range visibleIndexes(t) {
 			switch {
 			case ix.Primary:
-				out.add("def", db, ix.Name, db, t.Name, "PRIMARY KEY", "YES")
+				out.Add("def", db, ix.Name, db, t.Name, "PRIMARY KEY", "YES")
 			case ix.Unique:
-				out.add("def", db, ix.Name, db, t.Name, "UNIQUE", "YES")
+				out.Add("def", db, ix.Name, db, t.Name, "UNIQUE", "YES")
 			}
 		}
-		for _, fk := range s.foreignKeys(t) {
-			out.add("def", db, fk.name, db, t.Name, "FOREIGN KEY", "YES")
+		for _, fk := range ForeignKeys(src.Parser(), t) {
+			out.Add("def", db, fk.Name, db, t.Name, "FOREIGN KEY", "YES")
 		}
 		for _, ck := range t.Checks {
 			enforced := "YES"
 			if ck.NotEnforced {
 				enforced = "NO"
 			}
-			out.add("def", db, ck.Name, db, t.Name, "CHECK", enforced)
+			out.Add("def", db, ck.Name, db, t.Name, "CHECK", enforced)
 		}
 	})
 	return nil
@@ -271,11 +265,24 @@ func tableConstraintsRows(s *Session, _ *execCtx, out *sysRows) error {
 
 // checkConstraintsRows lists CHECK constraints with their clauses as MySQL
 // prints them.
-func checkConstraintsRows(s *Session, _ *execCtx, out *sysRows) error {
-	s.userTables(func(db string, t *catalog.Table) {
+func checkConstraintsRows(src Source, out *Rows) error {
+	userTables(src, func(db string, t *catalog.Table) {
 		for _, ck := range t.Checks {
-			out.add("def", db, ck.Name, ck.Clause)
+			out.Add("def", db, ck.Name, ck.Clause)
 		}
 	})
+	return nil
+}
+
+// IndexCardinality is the CARDINALITY of key part seq (1-based) of ix:
+// the distinct values of that key prefix in the table statistics st, or
+// nil without statistics.
+func IndexCardinality(st *catalog.TableStats, ix *catalog.Index, seq int) any {
+	if st == nil {
+		return nil
+	}
+	if n, ok := st.Distinct(ix, seq); ok {
+		return n
+	}
 	return nil
 }

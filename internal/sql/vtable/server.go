@@ -1,11 +1,11 @@
-package sql
+package vtable
 
 import (
 	"sort"
 	"strings"
 
 	"vitess.io/vitess/go/mysql/collations"
-	"vitess.io/vitess/go/mysql/collations/colldata"
+	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql/privilege"
@@ -18,67 +18,67 @@ import (
 // tables that clients commonly read.
 
 func init() {
-	const is = "information_schema"
-	defineSys(is, "ENGINES", []string{
+	const is = InformationSchema
+	define(is, "ENGINES", []string{
 		"ENGINE s64", "SUPPORT s8", "COMMENT s80", "TRANSACTIONS s3?", "XA s3?",
 		"SAVEPOINTS s3?",
 	}, enginesRows)
-	defineSys(is, "CHARACTER_SETS", []string{
+	define(is, "CHARACTER_SETS", []string{
 		"CHARACTER_SET_NAME s64", "DEFAULT_COLLATE_NAME s64", "DESCRIPTION s2048",
 		"MAXLEN iu",
 	}, characterSetsRows)
-	defineSys(is, "COLLATIONS", []string{
+	define(is, "COLLATIONS", []string{
 		"COLLATION_NAME s64", "CHARACTER_SET_NAME s64", "ID bu", "IS_DEFAULT s3",
 		"IS_COMPILED s3", "SORTLEN iu", "PAD_ATTRIBUTE s9",
 	}, collationsRows)
-	defineSys(is, "COLLATION_CHARACTER_SET_APPLICABILITY", []string{
+	define(is, "COLLATION_CHARACTER_SET_APPLICABILITY", []string{
 		"COLLATION_NAME s64", "CHARACTER_SET_NAME s64",
 	}, collationApplicabilityRows)
-	defineSys(is, "PLUGINS", []string{
+	define(is, "PLUGINS", []string{
 		"PLUGIN_NAME s64", "PLUGIN_VERSION s20", "PLUGIN_STATUS s10", "PLUGIN_TYPE s80",
 		"PLUGIN_TYPE_VERSION s20", "PLUGIN_LIBRARY s64?", "PLUGIN_LIBRARY_VERSION s20?",
 		"PLUGIN_AUTHOR s64?", "PLUGIN_DESCRIPTION t?", "PLUGIN_LICENSE s80?",
 		"LOAD_OPTION s64",
 	}, pluginsRows)
-	defineSys(is, "PROCESSLIST", []string{
+	define(is, "PROCESSLIST", []string{
 		"ID bu", "USER s32", "HOST s261", "DB s64?", "COMMAND s16", "TIME i",
 		"STATE s64?", "INFO lt?",
 	}, processlistRows)
-	defineSys(is, "SESSION_VARIABLES", varColumns, varRows(false, true))
-	defineSys(is, "GLOBAL_VARIABLES", varColumns, varRows(true, true))
-	defineSys(is, "SESSION_STATUS", varColumns, statusRows(true, false))
-	defineSys(is, "GLOBAL_STATUS", varColumns, statusRows(true, true))
-	defineSys(is, "USER_PRIVILEGES", []string{
+	define(is, "SESSION_VARIABLES", varColumns, varRows(false, true))
+	define(is, "GLOBAL_VARIABLES", varColumns, varRows(true, true))
+	define(is, "SESSION_STATUS", varColumns, statusRows(true, false))
+	define(is, "GLOBAL_STATUS", varColumns, statusRows(true, true))
+	define(is, "USER_PRIVILEGES", []string{
 		"GRANTEE s292", "TABLE_CATALOG s512", "PRIVILEGE_TYPE s64", "IS_GRANTABLE s3",
 	}, userPrivilegesRows)
-	defineSys(is, "SCHEMA_PRIVILEGES", []string{
+	define(is, "SCHEMA_PRIVILEGES", []string{
 		"GRANTEE s292", "TABLE_CATALOG s512", "TABLE_SCHEMA s64", "PRIVILEGE_TYPE s64",
 		"IS_GRANTABLE s3",
 	}, noRows)
-	defineSys(is, "TABLE_PRIVILEGES", []string{
+	define(is, "TABLE_PRIVILEGES", []string{
 		"GRANTEE s292", "TABLE_CATALOG s512", "TABLE_SCHEMA s64", "TABLE_NAME s64",
 		"PRIVILEGE_TYPE s64", "IS_GRANTABLE s3",
 	}, noRows)
-	defineSys(is, "COLUMN_PRIVILEGES", []string{
+	define(is, "COLUMN_PRIVILEGES", []string{
 		"GRANTEE s292", "TABLE_CATALOG s512", "TABLE_SCHEMA s64", "TABLE_NAME s64",
 		"COLUMN_NAME s64", "PRIVILEGE_TYPE s64", "IS_GRANTABLE s3",
 	}, noRows)
 
 	const ps = "performance_schema"
 	psVarColumns := []string{"VARIABLE_NAME s64", "VARIABLE_VALUE s1024?"}
-	defineSys(ps, "session_variables", psVarColumns, varRows(false, false))
-	defineSys(ps, "global_variables", psVarColumns, varRows(true, false))
-	defineSys(ps, "session_status", psVarColumns, statusRows(false, false))
-	defineSys(ps, "global_status", psVarColumns, statusRows(false, true))
+	define(ps, "session_variables", psVarColumns, varRows(false, false))
+	define(ps, "global_variables", psVarColumns, varRows(true, false))
+	define(ps, "session_status", psVarColumns, statusRows(false, false))
+	define(ps, "global_status", psVarColumns, statusRows(false, true))
 
 	const my = "mysql"
-	defineSys(my, "user", []string{
+	define(my, "user", []string{
 		"Host s255", "User s32", "plugin s64", "authentication_string t?",
-	}, func(s *Session, _ *execCtx, out *sysRows) error {
-		out.add("%", s.User, "mysql_native_password", "")
+	}, func(src Source, out *Rows) error {
+		out.Add("%", src.Conn().User, "mysql_native_password", "")
 		return nil
 	})
-	defineSys(my, "db", []string{
+	define(my, "db", []string{
 		"Host s255", "Db s64", "User s32",
 	}, noRows)
 }
@@ -88,23 +88,20 @@ func init() {
 var varColumns = []string{"VARIABLE_NAME s64", "VARIABLE_VALUE s1024?"}
 
 // varRows lists system variables: global values (session-only variables
-// left out) or the session's values. upper
-// upper-cases the names (information_schema, as MySQL 5.7 did).
-func varRows(global, upper bool) func(*Session, *execCtx, *sysRows) error {
-	return func(s *Session, _ *execCtx, out *sysRows) error {
-		for _, n := range s.eng.Globals.Names() {
+// left out) or the session's values. upper upper-cases the names
+// (information_schema, as MySQL 5.7 did).
+func varRows(global, upper bool) Generator {
+	return func(src Source, out *Rows) error {
+		for _, n := range src.SysVarNames() {
 			if d, ok := sysvar.Lookup(n); ok && global && d.Scope == sysvar.Session {
 				continue
 			}
-			v, _ := s.eng.Globals.Get(n)
-			if !global {
-				v, _ = s.sysVar(n)
-			}
+			v := src.SysVar(n, global)
 			name := n
 			if upper {
 				name = strings.ToUpper(n)
 			}
-			out.add(name, showVarText(n, v))
+			out.Add(name, VarText(n, v))
 		}
 		return nil
 	}
@@ -112,22 +109,22 @@ func varRows(global, upper bool) func(*Session, *execCtx, *sysRows) error {
 
 // statusRows lists status variables: the session's, or with global the
 // server's.
-func statusRows(upper, global bool) func(*Session, *execCtx, *sysRows) error {
-	return func(s *Session, _ *execCtx, out *sysRows) error {
-		for _, kv := range s.statusVars(global) {
+func statusRows(upper, global bool) Generator {
+	return func(src Source, out *Rows) error {
+		for _, kv := range src.StatusVars(global) {
 			name := kv[0]
 			if upper {
 				name = strings.ToUpper(name)
 			}
-			out.add(name, kv[1])
+			out.Add(name, kv[1])
 		}
 		return nil
 	}
 }
 
-func enginesRows(_ *Session, _ *execCtx, out *sysRows) error {
-	out.add("InnoDB", "DEFAULT", "strata LSM storage engine (MyRocks-style, on Pebble); reported as InnoDB for compatibility", "YES", "NO", "YES")
-	out.add("ROCKSDB", "YES", "Alias of the strata engine", "YES", "NO", "YES")
+func enginesRows(_ Source, out *Rows) error {
+	out.Add("InnoDB", "DEFAULT", "strata LSM storage engine (MyRocks-style, on Pebble); reported as InnoDB for compatibility", "YES", "NO", "YES")
+	out.Add("ROCKSDB", "YES", "Alias of the strata engine", "YES", "NO", "YES")
 	return nil
 }
 
@@ -154,14 +151,6 @@ var charsetDescriptions = map[string]string{
 
 var collEnv8 = collations.MySQL8()
 
-// charsetMaxLen is the maximum bytes per character of a collation's charset.
-func charsetMaxLen(id collations.ID) int {
-	if c := colldata.Lookup(id); c != nil {
-		return c.Charset().MaxWidth()
-	}
-	return 1
-}
-
 // defaultCollationOf is a charset's default collation as strata resolves
 // CHARACTER SET without COLLATE (utf8mb4_general_ci for utf8mb4).
 func defaultCollationOf(cs string) collations.ID {
@@ -178,7 +167,7 @@ func allCollations() []collations.ID {
 	return ids
 }
 
-func characterSetsRows(_ *Session, _ *execCtx, out *sysRows) error {
+func characterSetsRows(_ Source, out *Rows) error {
 	seen := map[string]bool{}
 	var names []string
 	for _, id := range collEnv8.AllCollationIDs() {
@@ -191,7 +180,7 @@ func characterSetsRows(_ *Session, _ *execCtx, out *sysRows) error {
 	sort.Strings(names)
 	for _, cs := range names {
 		def := defaultCollationOf(cs)
-		out.add(cs, collEnv8.LookupName(def), charsetDescriptions[cs], charsetMaxLen(def))
+		out.Add(cs, collEnv8.LookupName(def), charsetDescriptions[cs], coltype.MaxCharLen(def))
 	}
 	return nil
 }
@@ -205,7 +194,7 @@ func padAttribute(name string) string {
 	return "PAD SPACE"
 }
 
-func collationsRows(_ *Session, _ *execCtx, out *sysRows) error {
+func collationsRows(_ Source, out *Rows) error {
 	for _, id := range allCollations() {
 		name := collEnv8.LookupName(id)
 		cs := collEnv8.LookupCharsetName(id)
@@ -213,54 +202,67 @@ func collationsRows(_ *Session, _ *execCtx, out *sysRows) error {
 		if defaultCollationOf(cs) == id {
 			def = "Yes"
 		}
-		out.add(name, cs, uint64(id), def, "Yes", 1, padAttribute(name))
+		out.Add(name, cs, uint64(id), def, "Yes", 1, padAttribute(name))
 	}
 	return nil
 }
 
-func collationApplicabilityRows(_ *Session, _ *execCtx, out *sysRows) error {
+func collationApplicabilityRows(_ Source, out *Rows) error {
 	for _, id := range allCollations() {
-		out.add(collEnv8.LookupName(id), collEnv8.LookupCharsetName(id))
+		out.Add(collEnv8.LookupName(id), collEnv8.LookupCharsetName(id))
 	}
 	return nil
 }
 
-func pluginsRows(_ *Session, _ *execCtx, out *sysRows) error {
-	out.add("mysql_native_password", "1.1", "ACTIVE", "AUTHENTICATION", "2.1", nil, nil,
+func pluginsRows(_ Source, out *Rows) error {
+	out.Add("mysql_native_password", "1.1", "ACTIVE", "AUTHENTICATION", "2.1", nil, nil,
 		"Oracle Corporation", "Native MySQL authentication", "GPL", "FORCE")
-	out.add("ROCKSDB", "1.0", "ACTIVE", "STORAGE ENGINE", "80040.0", nil, nil,
+	out.Add("ROCKSDB", "1.0", "ACTIVE", "STORAGE ENGINE", "80040.0", nil, nil,
 		"strata", "strata LSM storage engine (Pebble)", "GPL", "FORCE")
 	return nil
 }
 
-func processlistRows(s *Session, _ *execCtx, out *sysRows) error {
+func processlistRows(src Source, out *Rows) error {
+	c := src.Conn()
 	var db any
-	if s.DB != "" {
-		db = s.DB
+	if c.DB != "" {
+		db = c.DB
 	}
-	out.add(uint64(s.ConnID), s.User, s.Host, db, "Query", 0, "executing", nil)
+	out.Add(uint64(c.ID), c.User, c.Host, db, "Query", 0, "executing", nil)
 	return nil
 }
 
 // userPrivilegesRows lists the session account's global privileges (USAGE
 // when it holds none), as MySQL lists them to an account without SELECT on
 // the mysql schema.
-func userPrivilegesRows(s *Session, _ *execCtx, out *sysRows) error {
+func userPrivilegesRows(src Source, out *Rows) error {
 	grantable := "YES"
 	global := privilege.All(privilege.Global) | privilege.GrantOption
-	if sub := s.subject(); sub != nil {
+	if sub := src.Subject(); sub != nil {
 		global = sub.Grants.Global
 		if !global.Has(privilege.GrantOption) {
 			grantable = "NO"
 		}
 	}
-	grantee := "'" + s.User + "'@'" + s.accountHost() + "'"
+	grantee := "'" + src.Conn().User + "'@'" + src.AccountHost() + "'"
 	names := (global &^ privilege.GrantOption).Names()
 	if len(names) == 0 {
 		names = []string{"USAGE"}
 	}
 	for _, p := range names {
-		out.add(grantee, "def", p, grantable)
+		out.Add(grantee, "def", p, grantable)
 	}
 	return nil
+}
+
+// VarText is a system variable's value as SHOW VARIABLES and the variable
+// tables print it: ON/OFF for booleans.
+func VarText(name string, v sqltypes.Value) string {
+	if d, ok := sysvar.Lookup(name); ok && d.Kind == sysvar.Bool {
+		if v.ToString() == "1" {
+			return "ON"
+		}
+		return "OFF"
+	}
+	return v.ToString()
 }

@@ -1,4 +1,4 @@
-package sql
+package vtable
 
 import (
 	"strings"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
-	"github.com/strata-db/strata/internal/txn"
 )
 
 // information_schema tables describing schemas, tables and columns:
@@ -17,12 +16,12 @@ import (
 // always-empty VIEWS, ROUTINES, TRIGGERS, PARAMETERS, EVENTS and FILES.
 
 func init() {
-	const is = "information_schema"
-	defineSys(is, "SCHEMATA", []string{
+	const is = InformationSchema
+	define(is, "SCHEMATA", []string{
 		"CATALOG_NAME s64", "SCHEMA_NAME s64", "DEFAULT_CHARACTER_SET_NAME s64",
 		"DEFAULT_COLLATION_NAME s64", "SQL_PATH bin0?", "DEFAULT_ENCRYPTION s3",
 	}, schemataRows)
-	defineSys(is, "TABLES", []string{
+	define(is, "TABLES", []string{
 		"TABLE_CATALOG s64", "TABLE_SCHEMA s64", "TABLE_NAME s64", "TABLE_TYPE s11",
 		"ENGINE s64?", "VERSION i?", "ROW_FORMAT s10?", "TABLE_ROWS bu?",
 		"AVG_ROW_LENGTH bu?", "DATA_LENGTH bu?", "MAX_DATA_LENGTH bu?",
@@ -30,7 +29,7 @@ func init() {
 		"UPDATE_TIME dt?", "CHECK_TIME dt?", "TABLE_COLLATION s64?", "CHECKSUM b?",
 		"CREATE_OPTIONS s256?", "TABLE_COMMENT t?",
 	}, tablesRows)
-	defineSys(is, "COLUMNS", []string{
+	define(is, "COLUMNS", []string{
 		"TABLE_CATALOG s64", "TABLE_SCHEMA s64", "TABLE_NAME s64", "COLUMN_NAME s64?",
 		"ORDINAL_POSITION iu", "COLUMN_DEFAULT t?", "IS_NULLABLE s3", "DATA_TYPE lt?",
 		"CHARACTER_MAXIMUM_LENGTH b?", "CHARACTER_OCTET_LENGTH b?",
@@ -39,7 +38,7 @@ func init() {
 		"COLUMN_KEY s3", "EXTRA s256?", "PRIVILEGES s154?", "COLUMN_COMMENT t",
 		"GENERATION_EXPRESSION lt", "SRS_ID iu?",
 	}, columnsRows)
-	defineSys(is, "PARTITIONS", []string{
+	define(is, "PARTITIONS", []string{
 		"TABLE_CATALOG s64", "TABLE_SCHEMA s64", "TABLE_NAME s64", "PARTITION_NAME s64?",
 		"SUBPARTITION_NAME s64?", "PARTITION_ORDINAL_POSITION iu?",
 		"SUBPARTITION_ORDINAL_POSITION iu?", "PARTITION_METHOD s13?",
@@ -49,12 +48,12 @@ func init() {
 		"DATA_FREE bu?", "CREATE_TIME dt", "UPDATE_TIME dt?", "CHECK_TIME dt?",
 		"CHECKSUM b?", "PARTITION_COMMENT t", "NODEGROUP s256?", "TABLESPACE_NAME s268?",
 	}, partitionsRows)
-	defineSys(is, "VIEWS", []string{
+	define(is, "VIEWS", []string{
 		"TABLE_CATALOG s64", "TABLE_SCHEMA s64", "TABLE_NAME s64", "VIEW_DEFINITION lt?",
 		"CHECK_OPTION s8?", "IS_UPDATABLE s3?", "DEFINER s288?", "SECURITY_TYPE s7?",
 		"CHARACTER_SET_CLIENT s64", "COLLATION_CONNECTION s64",
 	}, noRows)
-	defineSys(is, "ROUTINES", []string{
+	define(is, "ROUTINES", []string{
 		"SPECIFIC_NAME s64", "ROUTINE_CATALOG s64", "ROUTINE_SCHEMA s64",
 		"ROUTINE_NAME s64", "ROUTINE_TYPE s9", "DATA_TYPE lt?",
 		"CHARACTER_MAXIMUM_LENGTH b?", "CHARACTER_OCTET_LENGTH b?",
@@ -66,7 +65,7 @@ func init() {
 		"LAST_ALTERED dt", "SQL_MODE s520", "ROUTINE_COMMENT t", "DEFINER s288",
 		"CHARACTER_SET_CLIENT s64", "COLLATION_CONNECTION s64", "DATABASE_COLLATION s64",
 	}, noRows)
-	defineSys(is, "TRIGGERS", []string{
+	define(is, "TRIGGERS", []string{
 		"TRIGGER_CATALOG s64", "TRIGGER_SCHEMA s64", "TRIGGER_NAME s64",
 		"EVENT_MANIPULATION s6", "EVENT_OBJECT_CATALOG s64", "EVENT_OBJECT_SCHEMA s64",
 		"EVENT_OBJECT_TABLE s64", "ACTION_ORDER iu", "ACTION_CONDITION bin0?",
@@ -76,7 +75,7 @@ func init() {
 		"SQL_MODE s520", "DEFINER s288", "CHARACTER_SET_CLIENT s64",
 		"COLLATION_CONNECTION s64", "DATABASE_COLLATION s64",
 	}, noRows)
-	defineSys(is, "PARAMETERS", []string{
+	define(is, "PARAMETERS", []string{
 		"SPECIFIC_CATALOG s64", "SPECIFIC_SCHEMA s64", "SPECIFIC_NAME s64",
 		"ORDINAL_POSITION bu", "PARAMETER_MODE s5?", "PARAMETER_NAME s64?",
 		"DATA_TYPE lt?", "CHARACTER_MAXIMUM_LENGTH b?", "CHARACTER_OCTET_LENGTH b?",
@@ -84,7 +83,7 @@ func init() {
 		"CHARACTER_SET_NAME s64?", "COLLATION_NAME s64?", "DTD_IDENTIFIER t",
 		"ROUTINE_TYPE s9",
 	}, noRows)
-	defineSys(is, "EVENTS", []string{
+	define(is, "EVENTS", []string{
 		"EVENT_CATALOG s64", "EVENT_SCHEMA s64", "EVENT_NAME s64", "DEFINER s288",
 		"TIME_ZONE s64", "EVENT_BODY s3", "EVENT_DEFINITION lt", "EVENT_TYPE s9",
 		"EXECUTE_AT dt?", "INTERVAL_VALUE s256?", "INTERVAL_FIELD s18?", "SQL_MODE s520",
@@ -93,8 +92,8 @@ func init() {
 		"CHARACTER_SET_CLIENT s64", "COLLATION_CONNECTION s64", "DATABASE_COLLATION s64",
 	}, noRows)
 	// mysqldump reads FILES (tablespaces; strata has none) and
-	// COLUMN_STATISTICS (histograms, analyze.go).
-	defineSys(is, "FILES", []string{
+	// COLUMN_STATISTICS (histograms, histogram.go).
+	define(is, "FILES", []string{
 		"FILE_ID b?", "FILE_NAME t?", "FILE_TYPE s256?", "TABLESPACE_NAME s268?",
 		"TABLE_CATALOG s64", "TABLE_SCHEMA bin0?", "TABLE_NAME bin0?",
 		"LOGFILE_GROUP_NAME s256?", "LOGFILE_GROUP_NUMBER b?", "ENGINE s64",
@@ -107,7 +106,7 @@ func init() {
 		"INDEX_LENGTH bin0?", "DATA_FREE b?", "CREATE_TIME bin0?", "UPDATE_TIME bin0?",
 		"CHECK_TIME bin0?", "CHECKSUM bin0?", "STATUS s256?", "EXTRA s256?",
 	}, noRows)
-	defineSys(is, "COLUMN_STATISTICS", []string{
+	define(is, "COLUMN_STATISTICS", []string{
 		"SCHEMA_NAME s64", "TABLE_NAME s64", "COLUMN_NAME s64", "HISTOGRAM lt",
 	}, columnStatisticsRows)
 }
@@ -121,20 +120,20 @@ func sysTime(sec int64) any {
 }
 
 // schemaCollation returns the default collation of a schema.
-func (s *Session) schemaCollation(db string) collations.ID {
-	if strings.EqualFold(db, "information_schema") {
-		return sysColl
+func schemaCollation(cat *catalog.Catalog, db string) collations.ID {
+	if strings.EqualFold(db, InformationSchema) {
+		return textColl
 	}
-	if d := s.eng.Cat.Database(db); d != nil && d.Collation != collations.Unknown {
+	if d := cat.Database(db); d != nil && d.Collation != collations.Unknown {
 		return d.Collation
 	}
 	return coltype.DefaultCollation
 }
 
-func schemataRows(s *Session, _ *execCtx, out *sysRows) error {
-	for _, db := range s.schemaNames() {
-		coll := s.schemaCollation(db)
-		out.add("def", db, coltype.CharsetName(coll), coltype.CollationName(coll), nil, "NO")
+func schemataRows(src Source, out *Rows) error {
+	for _, db := range SchemaNames(src) {
+		coll := schemaCollation(src.Catalog(), db)
+		out.Add("def", db, coltype.CharsetName(coll), coltype.CollationName(coll), nil, "NO")
 	}
 	return nil
 }
@@ -147,32 +146,23 @@ func tableCollation(t *catalog.Table) collations.ID {
 	return t.Collation
 }
 
-func tablesRows(s *Session, ex *execCtx, out *sysRows) error {
-	var tx *txn.Txn
-	defer func() {
-		if tx != nil {
-			tx.Rollback()
-		}
-	}()
-	start := s.eng.StartTime.Unix()
-	for _, db := range s.schemaNames() {
-		for _, t := range s.tablesForSchema(db) {
-			if strings.EqualFold(db, "information_schema") {
-				out.add("def", db, t.Name, "SYSTEM VIEW", nil, 10, nil, nil,
+func tablesRows(src Source, out *Rows) error {
+	start := src.StartTime().Unix()
+	for _, db := range SchemaNames(src) {
+		for _, t := range tablesForSchema(src, db) {
+			if strings.EqualFold(db, InformationSchema) {
+				out.Add("def", db, t.Name, "SYSTEM VIEW", nil, 10, nil, nil,
 					nil, nil, nil, nil, nil, nil, sysTime(start),
 					nil, nil, nil, nil, "", "")
 				continue
 			}
 			var ai any
 			if t.AutoIncCol >= 0 {
-				if tx == nil {
-					tx = s.eng.DB.Begin(ex.ctx, s.iso, s.lockTimeout)
-				}
-				if v, err := s.eng.Store.Open(t).PeekAutoInc(tx); err == nil {
+				if v, ok := src.NextAutoIncrement(t); ok {
 					ai = v
 				}
 			}
-			out.add("def", db, t.Name, "BASE TABLE", "InnoDB", 10, "Dynamic", s.tableRows(t),
+			out.Add("def", db, t.Name, "BASE TABLE", "InnoDB", 10, "Dynamic", src.TableRows(t),
 				uint64(0), uint64(0), uint64(0), uint64(0), uint64(0), ai, sysTime(t.CreateTime),
 				nil, nil, coltype.CollationName(tableCollation(t)), nil, "", t.Comment)
 		}
@@ -180,13 +170,13 @@ func tablesRows(s *Session, ex *execCtx, out *sysRows) error {
 	return nil
 }
 
-func partitionsRows(s *Session, _ *execCtx, out *sysRows) error {
-	for _, db := range s.schemaNames() {
-		for _, t := range s.tablesForSchema(db) {
-			if strings.EqualFold(db, "information_schema") {
+func partitionsRows(src Source, out *Rows) error {
+	for _, db := range SchemaNames(src) {
+		for _, t := range tablesForSchema(src, db) {
+			if strings.EqualFold(db, InformationSchema) {
 				continue
 			}
-			out.add("def", db, t.Name, nil, nil, nil, nil, nil, nil, nil, nil, nil,
+			out.Add("def", db, t.Name, nil, nil, nil, nil, nil, nil, nil, nil, nil,
 				uint64(0), uint64(0), uint64(0), uint64(0), uint64(0), uint64(0),
 				sysTime(t.CreateTime), nil, nil, nil, "", nil, nil)
 		}
@@ -194,9 +184,9 @@ func partitionsRows(s *Session, _ *execCtx, out *sysRows) error {
 	return nil
 }
 
-func columnsRows(s *Session, _ *execCtx, out *sysRows) error {
-	for _, db := range s.schemaNames() {
-		for _, t := range s.tablesForSchema(db) {
+func columnsRows(src Source, out *Rows) error {
+	for _, db := range SchemaNames(src) {
+		for _, t := range tablesForSchema(src, db) {
 			for i := range t.Columns {
 				c := &t.Columns[i]
 				charMax, octetMax := charLengths(c)
@@ -213,9 +203,9 @@ func columnsRows(s *Session, _ *execCtx, out *sysRows) error {
 				if c.Nullable {
 					nullable = "YES"
 				}
-				out.add("def", db, t.Name, c.Name, i+1, columnDefault(c), nullable,
+				out.Add("def", db, t.Name, c.Name, i+1, columnDefault(c), nullable,
 					c.TypeName, charMax, octetMax, prec, scale, dtPrec, csName, collName,
-					coltype.FormatType(c), columnKey(t, i), columnExtra(c),
+					coltype.FormatType(c), ColumnKey(t, i), columnExtra(c),
 					"select,insert,update,references", c.Comment, "", nil)
 			}
 		}
@@ -261,7 +251,7 @@ func columnExtra(c *catalog.Column) string {
 func charLengths(c *catalog.Column) (any, any) {
 	mb := int64(1)
 	if hasCharset(c) {
-		mb = int64(charsetMaxLen(c.Collation))
+		mb = int64(coltype.MaxCharLen(c.Collation))
 	}
 	switch c.Type {
 	case sqltypes.Char, sqltypes.VarChar:
@@ -319,4 +309,36 @@ func numericPrecision(c *catalog.Column) (any, any) {
 		return uint64(c.Length), nil
 	}
 	return nil, nil
+}
+
+// ColumnKey is SHOW COLUMNS' Key and COLUMNS.COLUMN_KEY: PRI, UNI, MUL or
+// "".
+func ColumnKey(t *catalog.Table, col int) string {
+	if !t.HiddenPK {
+		for _, ic := range t.Primary().Columns {
+			if ic.Col == col {
+				return "PRI"
+			}
+		}
+	}
+	for _, ix := range t.Indexes[1:] {
+		if len(ix.Columns) == 0 || ix.Columns[0].Col != col {
+			continue
+		}
+		if ix.Unique && len(ix.Columns) == 1 && !t.Columns[col].Nullable {
+			if t.HiddenPK {
+				return "PRI"
+			}
+			return "UNI"
+		}
+		if ix.Unique && len(ix.Columns) == 1 {
+			return "UNI"
+		}
+	}
+	for _, ix := range t.Indexes[1:] {
+		if len(ix.Columns) > 0 && ix.Columns[0].Col == col {
+			return "MUL"
+		}
+	}
+	return ""
 }

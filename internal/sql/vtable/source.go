@@ -1,0 +1,66 @@
+package vtable
+
+import (
+	"time"
+
+	"vitess.io/vitess/go/sqltypes"
+	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/privilege"
+)
+
+// Source is what the generators read: the engine's and the asking
+// session's state, as one statement execution sees it. The SQL layer
+// implements it per execution; vtable never reaches further into the
+// engine than these methods.
+type Source interface {
+	// Catalog is the schema catalog the rows describe.
+	Catalog() *catalog.Catalog
+	// Parser parses the definition texts the catalog keeps (FOREIGN KEY
+	// clauses).
+	Parser() *sqlparser.Parser
+
+	// CanSeeDB reports whether the session may see database db (SHOW
+	// DATABASES, SCHEMATA).
+	CanSeeDB(db string) bool
+	// CanSeeTable reports whether the session may see db.table: rows that
+	// describe a table it cannot see are not listed.
+	CanSeeTable(db, table string) bool
+
+	// Conn describes the asking connection.
+	Conn() Conn
+	// Subject is who the session acts as, with its grants; nil for root,
+	// which holds every privilege.
+	Subject() *privilege.Subject
+	// AccountHost is the host pattern of the session's account ('%').
+	AccountHost() string
+
+	// SysVarNames lists the system variables in listing order.
+	SysVarNames() []string
+	// SysVar returns the global value of a system variable or, without
+	// global, the session's.
+	SysVar(name string, global bool) sqltypes.Value
+	// StatusVars lists the status variables as name/value pairs: the
+	// session's, or with global the server's.
+	StatusVars(global bool) [][]string
+
+	// TableRows estimates the rows of a user table (TABLES.TABLE_ROWS).
+	TableRows(t *catalog.Table) uint64
+	// NextAutoIncrement returns the value the next auto-increment insert
+	// into t would take, ok false when it cannot be read.
+	NextAutoIncrement(t *catalog.Table) (v uint64, ok bool)
+	// StartTime is when the server started (the CREATE_TIME of the system
+	// views).
+	StartTime() time.Time
+}
+
+// Conn describes a client connection (PROCESSLIST, mysql.user).
+type Conn struct {
+	// ID is the connection id (CONNECTION_ID()).
+	ID uint32
+	// User and Host are the client's user name and host.
+	User, Host string
+	// DB is the current database, "" for none.
+	DB string
+}
