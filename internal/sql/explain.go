@@ -56,9 +56,9 @@ func (s *Session) execExplain(ctx context.Context, st *sqlparser.ExplainStmt) (*
 	switch st.Type {
 	case sqlparser.EmptyType, sqlparser.TraditionalType:
 	case sqlparser.TreeType, sqlparser.AnalyzeType:
-		sel, ok := st.Statement.(*sqlparser.Select)
+		sel, ok := st.Statement.(sqlparser.SelectStatement)
 		if !ok {
-			return nil, sqlerr.Unsupported("EXPLAIN FORMAT=TREE and EXPLAIN ANALYZE of UNION, UPDATE and DELETE")
+			return nil, sqlerr.Unsupported("EXPLAIN FORMAT=TREE and EXPLAIN ANALYZE of UPDATE and DELETE")
 		}
 		return s.explainTree(ctx, sel, st.Type == sqlparser.AnalyzeType)
 	default:

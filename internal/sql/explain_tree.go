@@ -9,9 +9,13 @@ import (
 
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/sql/parse"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
-// EXPLAIN FORMAT=TREE and EXPLAIN ANALYZE of a SELECT: the plan as MySQL
+// EXPLAIN FORMAT=TREE and EXPLAIN ANALYZE of a SELECT (and of set operations,
+// treeOfSetOp): the plan as MySQL
 // 8.0's iterator tree, one row in one column named EXPLAIN. The join is
 // left-deep: each table after the first is joined to the tree of the
 // tables before it (nested loop inner/left/semi/anti join, or an inner
@@ -84,15 +88,38 @@ func (st *joinStats) passed(i int) {
 	l.joinLast = d
 }
 
-// analyzeRun is an EXPLAIN ANALYZE execution: the join of the plan whose
-// first table is first is counted.
+// analyzeRun is an EXPLAIN ANALYZE execution: the joins of the plans it
+// was made for (the SELECT, or every SELECT of a UNION), each known by its
+// first table, are counted.
 type analyzeRun struct {
-	first *tableSource
-	stats *joinStats
+	stats map[*tableSource]*joinStats
+}
+
+// newAnalyzeRun counts the joins of the SELECTs in p.
+func newAnalyzeRun(p queryPlan) *analyzeRun {
+	run := &analyzeRun{stats: map[*tableSource]*joinStats{}}
+	for _, sp := range selectsOf(p, nil) {
+		if len(sp.srcs) > 0 {
+			run.stats[sp.srcs[0]] = nil
+		}
+	}
+	return run
+}
+
+// selectsOf appends the SELECTs of a query plan, left to right.
+func selectsOf(p queryPlan, out []*selectPlan) []*selectPlan {
+	switch x := p.(type) {
+	case *selectPlan:
+		out = append(out, x)
+	case *unionPlan:
+		out = selectsOf(x.left, out)
+		out = selectsOf(x.right, out)
+	}
+	return out
 }
 
 // joinStats returns the counters for a join over srcs when the statement
-// is an EXPLAIN ANALYZE and srcs is its plan's join, else nil.
+// is an EXPLAIN ANALYZE and srcs is the join of one of its plans, else nil.
 func (ex *execCtx) joinStats(srcs []*tableSource) *joinStats {
 	if ex.analyze == nil {
 		return nil
@@ -101,11 +128,23 @@ func (ex *execCtx) joinStats(srcs []*tableSource) *joinStats {
 }
 
 func (a *analyzeRun) start(srcs []*tableSource) *joinStats {
-	if len(srcs) == 0 || a.first != srcs[0] {
+	if len(srcs) == 0 {
 		return nil
 	}
-	a.stats = &joinStats{levels: make([]levelStats, len(srcs))}
-	return a.stats
+	if _, ok := a.stats[srcs[0]]; !ok {
+		return nil
+	}
+	st := &joinStats{levels: make([]levelStats, len(srcs))}
+	a.stats[srcs[0]] = st
+	return st
+}
+
+// statsOf returns the counters of a plan's join (nil: not counted).
+func (a *analyzeRun) statsOf(p *selectPlan) *joinStats {
+	if a == nil || len(p.srcs) == 0 {
+		return nil
+	}
+	return a.stats[p.srcs[0]]
 }
 
 // treeNode is one line of the tree.
@@ -132,24 +171,34 @@ func (n *treeNode) write(b *strings.Builder, depth int) {
 	}
 }
 
-// explainTree answers EXPLAIN FORMAT=TREE and EXPLAIN ANALYZE of a SELECT.
-func (s *Session) explainTree(ctx context.Context, sel *sqlparser.Select, analyze bool) (*sqltypes.Result, error) {
+// explainTree answers EXPLAIN FORMAT=TREE and EXPLAIN ANALYZE of a SELECT
+// or of a UNION, EXCEPT or INTERSECT.
+func (s *Session) explainTree(ctx context.Context, stmt sqlparser.SelectStatement, analyze bool) (*sqltypes.Result, error) {
 	tx := s.txnForStatement(ctx)
 	tx.BeginStatement()
 	ex := s.newExecCtx(ctx, tx, nil)
-	p, err := s.planSelect(ex.ctx, sel)
+	var (
+		p   queryPlan
+		err error
+	)
+	switch x := stmt.(type) {
+	case *sqlparser.Select:
+		p, err = s.planSelect(ex.ctx, x)
+	case sqlparser.TableStatement:
+		p, err = s.planQuery(ex.ctx, x, nil)
+	default:
+		err = sqlerr.Unsupported("EXPLAIN FORMAT=TREE of this statement")
+	}
 	if err != nil {
 		return nil, s.endStatement(err)
 	}
-	ex.setBV(s.bindSessionVars(p.bindNames, nil))
+	ex.setBV(s.bindSessionVars(p.bindVars(), nil))
 	var run *analyzeRun
 	var resRows int
 	var took time.Duration
 	if analyze {
-		if len(p.srcs) > 0 {
-			run = &analyzeRun{first: p.srcs[0]}
-			ex.analyze = run
-		}
+		run = newAnalyzeRun(p)
+		ex.analyze = run
 		begin := time.Now()
 		res, err := p.run(ex)
 		if err != nil {
@@ -157,7 +206,7 @@ func (s *Session) explainTree(ctx context.Context, sel *sqlparser.Select, analyz
 		}
 		took, resRows = time.Since(begin), len(res.Rows)
 	}
-	root := s.treeOf(ex, p, run)
+	root := s.treeOfQuery(ex, p, run)
 	if analyze {
 		if root.actual == "" {
 			// A node above the join: the query's own rows.
@@ -172,12 +221,86 @@ func (s *Session) explainTree(ctx context.Context, sel *sqlparser.Select, analyz
 	return textResult([]string{"EXPLAIN"}, [][]string{{b.String()}}), nil
 }
 
+// treeOfQuery builds the tree of a planned SELECT or set operation.
+func (s *Session) treeOfQuery(ex *execCtx, p queryPlan, run *analyzeRun) *treeNode {
+	switch x := p.(type) {
+	case *unionPlan:
+		return s.treeOfSetOp(ex, x, run)
+	case *selectPlan:
+		return s.treeOf(ex, x, run)
+	}
+	return &treeNode{text: "<not executable by iterator executor>"}
+}
+
+// treeOfSetOp builds the tree of a UNION, EXCEPT or INTERSECT as MySQL 8.0
+// prints it: a chain of UNION ALL without ORDER BY or LIMIT appends its
+// parts' rows as they come ("Append" over "Stream results"); anything else
+// materializes the parts into a temporary table, deduplicating unless ALL,
+// and reads it back ("Table scan on <union temporary>"), sorted and limited
+// above that.
+func (s *Session) treeOfSetOp(ex *execCtx, p *unionPlan, run *analyzeRun) *treeNode {
+	// A chain of the same operator is one node over all its parts.
+	var parts []queryPlan
+	var walk func(q queryPlan, top bool)
+	walk = func(q queryPlan, top bool) {
+		if u, ok := q.(*unionPlan); ok && u.op == p.op && (top || len(u.order) == 0 && u.limit == nil) {
+			walk(u.left, false)
+			parts = append(parts, u.right)
+			return
+		}
+		parts = append(parts, q)
+	}
+	walk(p, true)
+	kids := make([]*treeNode, len(parts))
+	for i, q := range parts {
+		kids[i] = s.treeOfQuery(ex, q, run)
+	}
+	op := strings.ToLower(p.op.String())
+	distinct := chainDistinct(p)
+	var top *treeNode
+	if p.op == parse.Union && !distinct && len(p.order) == 0 && p.limit == nil {
+		for i, k := range kids {
+			kids[i] = &treeNode{text: "Stream results", rows: k.rows, kids: []*treeNode{k}}
+		}
+		return &treeNode{text: "Append", kids: kids}
+	}
+	mat := strings.ToUpper(op[:1]) + op[1:] + " all materialize"
+	if distinct {
+		mat = strings.ToUpper(op[:1]) + op[1:] + " materialize with deduplication"
+	}
+	top = &treeNode{text: "Table scan on <" + op + " temporary>", kids: []*treeNode{{text: mat, kids: kids}}}
+	if len(p.order) > 0 {
+		keys := make([]string, len(p.order))
+		for k, o := range p.order {
+			name := p.names[o.idx]
+			if o.desc {
+				name += " DESC"
+			}
+			keys[k] = name
+		}
+		top = &treeNode{text: "Sort: " + strings.Join(keys, ", "), kids: []*treeNode{top}}
+	}
+	if p.limit != nil {
+		lim, off := "?", ""
+		if v, err := ex.eval(p.limit, nil); err == nil {
+			lim = v.ToString()
+		}
+		if p.offset != nil {
+			off = "?"
+			if v, err := ex.eval(p.offset, nil); err == nil {
+				off = v.ToString()
+			}
+			top = &treeNode{text: "Limit/Offset: " + lim + "/" + off + " row(s)", kids: []*treeNode{top}}
+		} else {
+			top = &treeNode{text: "Limit: " + lim + " row(s)", kids: []*treeNode{top}}
+		}
+	}
+	return top
+}
+
 // treeOf builds the tree of a planned SELECT.
 func (s *Session) treeOf(ex *execCtx, p *selectPlan, run *analyzeRun) *treeNode {
-	var st *joinStats
-	if run != nil {
-		st = run.stats
-	}
+	st := run.statsOf(p)
 	var top *treeNode
 	if len(p.srcs) == 0 {
 		top = &treeNode{text: "Rows fetched before execution"}
