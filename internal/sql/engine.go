@@ -44,6 +44,11 @@ type Engine struct {
 	settings   map[planSettings]*planSettings
 	// plans is the plan cache all sessions share (plancache.go).
 	plans planCache
+	// normRejects remembers normalised keys whose statements may not bind
+	// their constants as parameters; noNormalize turns normalisation off
+	// (tests compare with it).
+	normRejects normRejects
+	noNormalize atomic.Bool
 	// Stats counters.
 	Questions atomic.Uint64
 	connected atomic.Int64
