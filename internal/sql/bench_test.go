@@ -211,3 +211,26 @@ func BenchmarkTextRangeSelect(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTextUpdateIndex is BenchmarkUpdateIndex sent as text with a new
+// literal each time.
+func BenchmarkTextUpdateIndex(b *testing.B) {
+	s, ctx := textBench(b)
+	for i := 0; i < b.N; i++ {
+		if _, err := s.Query(ctx, "UPDATE sbtest1 SET k=k+1 WHERE id="+strconv.Itoa(i%10000+1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkTextNonIndexUpdate is sysbench's non_index_update sent as text:
+// a new string and a new key each time.
+func BenchmarkTextNonIndexUpdate(b *testing.B) {
+	s, ctx := textBench(b)
+	for i := 0; i < b.N; i++ {
+		q := "UPDATE sbtest1 SET c='" + strconv.Itoa(i) + "-00000000000-00000000000-00000000000' WHERE id=" + strconv.Itoa(i%10000+1)
+		if _, err := s.Query(ctx, q); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

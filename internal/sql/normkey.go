@@ -15,7 +15,7 @@ import (
 
 // Text statements through literal-normalised plan-cache keys.
 //
-// A SELECT sent as text that differs from an earlier one only in the
+// A SELECT, UPDATE or DELETE sent as text that differs from an earlier one only in the
 // constants it compares columns with runs the earlier one's plan: the
 // session scans the text (parse.Normalizer, no parse), looks the plan up
 // under the text with those constants replaced by '?' (and their kinds,
@@ -25,16 +25,18 @@ import (
 // parameters share one entry.
 //
 // On a miss the key's parameter text is parsed and checked (normCheck):
-// the statement must be a SELECT from one stored table, without
-// subqueries, whose every parameter is compared with a column of that
+// the statement must be a SELECT, UPDATE or DELETE of one stored table,
+// without subqueries, whose every parameter is compared with a column of that
 // table (=, <=>, <>, <, <=, >, >=, [NOT] BETWEEN, [NOT] IN) whose type the
 // constant's kind fits — integer, decimal and floating-point columns for
 // numbers, CHAR, VARCHAR and TEXT for strings. Such a plan does not depend
 // on the constants' values: access paths take parameters as constants
 // known at execution (as for prepared statements), nothing in the select
-// list changes (result names and types are those of the statement), and
-// there is a single table, so no join order is chosen from histograms of
-// the values. A statement that fails the check is remembered as such
+// list changes (result names and types are those of the statement), a
+// constant assigned whole by UPDATE's SET is stored as the column stores
+// any value of its kind, and there is a single table, so no join order is
+// chosen from histograms of the values. An UPDATE or DELETE keeps its
+// plan with the cached statement (cachedPlan.dml) as a prepared one does. A statement that fails the check is remembered as such
 // (normRejects) and runs, and is cached, under its exact text as before.
 // So do statements the scanner refuses: other statement kinds, comments
 // (hints, executable comments), several statements, bind variables.
@@ -191,7 +193,16 @@ func (s *Session) queryNormalized(ctx context.Context, sql string) (res *sqltype
 		return nil, false, nil
 	}
 	s.eng.plans.misses.Add(1)
-	sel := stmt.(*sqlparser.Select)
+	sel, ok := stmt.(*sqlparser.Select)
+	if !ok {
+		// UPDATE or DELETE: planned at its first execution and kept
+		// with the statement, as a prepared one is.
+		s.beginStatementWarnings(stmt)
+		cp := &cachedPlan{key: k, version: version, stmt: stmt, params: n, normChecked: true}
+		res, err := s.execCached(ctx, cp, ns.bindVars())
+		s.returnPlan(cp)
+		return res, true, err
+	}
 	prevWarnings := s.prevWarnings
 	s.beginStatementWarnings(stmt)
 	if err := s.authorize(stmt, sql); err != nil {
@@ -215,14 +226,32 @@ func (s *Session) queryNormalized(ctx context.Context, sql string) (res *sqltype
 
 // normCheck reports whether every parameter of stmt (named v1...vn, of the
 // kinds of lits) is a constant compared with a column of the one stored
-// table the SELECT reads, of a type the constant's kind fits, in its WHERE
-// clause under AND, OR, XOR and NOT only, and stmt has no subqueries.
+// table the SELECT, UPDATE or DELETE reads, of a type the constant's kind
+// fits, in its WHERE clause under AND, OR, XOR and NOT only or assigned
+// whole in UPDATE's SET list, and stmt has no subqueries.
 func (s *Session) normCheck(stmt sqlparser.Statement, lits []parse.Literal) bool {
-	sel, ok := stmt.(*sqlparser.Select)
-	if !ok || sel.With != nil || sel.Into != nil || sel.Where == nil || len(sel.From) != 1 {
+	var te sqlparser.TableExpr
+	var where *sqlparser.Where
+	switch st := stmt.(type) {
+	case *sqlparser.Select:
+		if st.With != nil || st.Into != nil || len(st.From) != 1 {
+			return false
+		}
+		te, where = st.From[0], st.Where
+	case *sqlparser.Update:
+		if st.With != nil || len(st.TableExprs) != 1 {
+			return false
+		}
+		te, where = st.TableExprs[0], st.Where
+	case *sqlparser.Delete:
+		if st.With != nil || len(st.TableExprs) != 1 || len(st.Targets) != 0 {
+			return false
+		}
+		te, where = st.TableExprs[0], st.Where
+	default:
 		return false
 	}
-	ate, ok := sel.From[0].(*sqlparser.AliasedTableExpr)
+	ate, ok := te.(*sqlparser.AliasedTableExpr)
 	if !ok {
 		return false
 	}
@@ -315,7 +344,15 @@ func (s *Session) normCheck(stmt sqlparser.Statement, lits []parse.Literal) bool
 			fits(x.Left, x.To)
 		}
 	}
-	walk(sel.Where.Expr)
+	if where != nil {
+		walk(where.Expr)
+	}
+	if upd, ok := stmt.(*sqlparser.Update); ok {
+		// SET col = constant: stored as the column's type stores it.
+		for _, ue := range upd.Exprs {
+			fits(ue.Name, ue.Expr)
+		}
+	}
 	return safe == total
 }
 

@@ -16,16 +16,19 @@ import (
 // plan-cache key, which for integer constants is exactly the text a client
 // would prepare) and their positions and MySQL types.
 //
-// The scan is deliberately narrow. It only looks at SELECT statements
-// without comments, bind variables or statement separators, and only
-// replaces a constant in the top-level WHERE clause that is
+// The scan is deliberately narrow. It only looks at SELECT, UPDATE and
+// DELETE statements without comments, bind variables or statement
+// separators, and only replaces a constant in the top-level WHERE clause
+// that is
 //
 //	column <op> constant            op one of = <=> <> != < <= > >=
 //	column [NOT] BETWEEN constant AND constant
 //	column [NOT] IN (constant, ...)
 //
 // and is followed by what ends such a comparison (AND, OR, XOR, a closing
-// parenthesis, the next clause, the end). A constant is an integer, a
+// parenthesis, the next clause, the end), and in UPDATE's SET list one
+// that is a whole assignment (col = constant, followed by a comma, WHERE,
+// ORDER BY, LIMIT or the end). A constant is an integer, a
 // decimal (digits on both sides of the point), a float with an exponent, an
 // optionally negative one of those directly after the operator, or a string
 // in single quotes without backslashes (its meaning would depend on the
@@ -109,6 +112,8 @@ const (
 	kwNone = iota
 	kwSelect
 	kwWith
+	kwUpdate
+	kwDelete
 	kwWhere
 	kwAnd
 	kwOr
@@ -117,6 +122,7 @@ const (
 	kwBetween
 	kwIn
 	kwEnd // a clause after WHERE: GROUP, HAVING, ORDER, LIMIT, ...
+	kwSet
 	kwSetOp
 )
 
@@ -130,9 +136,18 @@ type ntoken struct {
 	afterAt bool
 }
 
+// Where a statement's scan is.
+const (
+	clauseBefore = iota // before WHERE
+	clauseWhere
+	clauseAfter // GROUP BY, ORDER BY, LIMIT, ...
+	clauseSet   // UPDATE's SET list
+)
+
 // candidate roles.
 const (
-	roleCmp = iota + 1
+	roleSet = iota + 1
+	roleCmp
 	roleBetweenLo
 	roleBetweenHi
 	roleIn
@@ -146,7 +161,8 @@ func (n *Normalizer) Normalize(sql string) bool {
 	var (
 		prev, prev2 ntoken
 		ord         int
-		clause      int // 0 before WHERE, 1 in WHERE, 2 after it
+		clause      int // clauseBefore, clauseWhere, clauseAfter, clauseSet
+		update      bool
 		pending     = -1
 		pendRole    int
 		betweenLo   = -1 // ord of a confirmed BETWEEN lower bound
@@ -219,8 +235,8 @@ func (n *Normalizer) Normalize(sql string) bool {
 			pending = -1
 		}
 
-		if prev.kind == tokNone && (t.kind != tokWord || t.kw != kwSelect) {
-			return false // not a SELECT (or nothing at all)
+		if prev.kind == tokNone && (t.kind != tokWord || (t.kw != kwSelect && t.kw != kwUpdate && t.kw != kwDelete)) {
+			return false // not a SELECT, UPDATE or DELETE (or nothing at all)
 		}
 		switch t.kind {
 		case tokNone:
@@ -240,13 +256,19 @@ func (n *Normalizer) Normalize(sql string) bool {
 			if len(n.parens) == 0 {
 				switch t.kw {
 				case kwWhere:
-					if clause == 0 {
-						clause = 1
+					if clause == clauseBefore || clause == clauseSet {
+						clause = clauseWhere
 					}
 				case kwEnd:
-					if clause == 1 {
-						clause = 2
+					if clause == clauseWhere || clause == clauseSet {
+						clause = clauseAfter
 					}
+				case kwSet:
+					if update && clause == clauseBefore {
+						clause = clauseSet
+					}
+				case kwUpdate:
+					update = prev.kind == tokNone
 				case kwSetOp:
 					return false
 				}
@@ -289,7 +311,14 @@ func (n *Normalizer) Normalize(sql string) bool {
 // candidateRole says whether a literal after prev2 prev may be normalised,
 // and as what.
 func (n *Normalizer) candidateRole(prev, prev2 ntoken, clause, betweenLo int) int {
-	if clause != 1 {
+	if clause == clauseSet {
+		// UPDATE ... SET col = constant, ...
+		if len(n.parens) == 0 && prev.kind == tokOp && prev.op == "=" && isColumn(prev2) {
+			return roleSet
+		}
+		return 0
+	}
+	if clause != clauseWhere {
 		return 0
 	}
 	inList := len(n.parens) > 0 && n.parens[len(n.parens)-1] == 'i'
@@ -304,7 +333,7 @@ func (n *Normalizer) candidateRole(prev, prev2 ntoken, clause, betweenLo int) in
 	}
 	switch {
 	case prev.kind == tokOp && isComparison(prev.op):
-		if (prev2.kind == tokWord && prev2.kw == kwNone && !prev2.afterAt) || prev2.kind == tokIdent {
+		if isColumn(prev2) {
 			return roleCmp
 		}
 	case prev.kind == tokWord && prev.kw == kwBetween:
@@ -315,9 +344,16 @@ func (n *Normalizer) candidateRole(prev, prev2 ntoken, clause, betweenLo int) in
 	return 0
 }
 
+// isColumn reports whether t may name a column.
+func isColumn(t ntoken) bool {
+	return (t.kind == tokWord && t.kw == kwNone && !t.afterAt) || t.kind == tokIdent
+}
+
 // follows reports whether t may follow a candidate literal of role.
 func (n *Normalizer) follows(role int, t ntoken) bool {
 	switch role {
+	case roleSet:
+		return t.kind == tokComma || t.kind == tokNone || (t.kind == tokWord && (t.kw == kwWhere || t.kw == kwEnd))
 	case roleIn:
 		return t.kind == tokComma || t.kind == tokRParen
 	case roleBetweenLo:
@@ -598,6 +634,8 @@ func keyword(w string) int {
 			return kwNot
 		case eqFold(w, "for"):
 			return kwEnd
+		case eqFold(w, "set"):
+			return kwSet
 		}
 	case 4:
 		switch {
@@ -620,6 +658,10 @@ func keyword(w string) int {
 		switch {
 		case eqFold(w, "select"):
 			return kwSelect
+		case eqFold(w, "update"):
+			return kwUpdate
+		case eqFold(w, "delete"):
+			return kwDelete
 		case eqFold(w, "having"), eqFold(w, "window"):
 			return kwEnd
 		case eqFold(w, "except"):
