@@ -49,6 +49,9 @@ type Engine struct {
 	// (tests compare with it).
 	normRejects normRejects
 	noNormalize atomic.Bool
+	// normalized counts the statements run through a literal-normalised
+	// key (Strata_plan_cache_normalized).
+	normalized atomic.Uint64
 	// Stats counters.
 	Questions atomic.Uint64
 	connected atomic.Int64

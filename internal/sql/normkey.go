@@ -45,14 +45,25 @@ import (
 // the same text) is checked once before a text statement uses it
 // (cachedPlan.normChecked), since no one checked it for literals.
 
-// maxNormRejects bounds the remembered refusals (cleared when full).
-const maxNormRejects = 4096
+// Bounds of the memory normalisation keeps.
+const (
+	// maxNormText: longer statements take the exact-text path (the
+	// session's buffers stay below about twice this).
+	maxNormText = 64 << 10
+	// maxInternedKey: longer keys are not interned by the session.
+	maxInternedKey = 1 << 10
+	// maxNormRejects and maxNormRejectBytes bound the remembered refusals
+	// (cleared when either is reached).
+	maxNormRejects     = 4096
+	maxNormRejectBytes = 4 << 20
+)
 
 // normRejects remembers the keys whose statement failed normCheck, with
 // the catalog version the check saw (the answer depends on column types).
 type normRejects struct {
-	mu sync.Mutex
-	m  map[planKey]uint64
+	mu    sync.Mutex
+	m     map[planKey]uint64
+	bytes int
 }
 
 func (r *normRejects) has(k planKey, version uint64) bool {
@@ -64,8 +75,11 @@ func (r *normRejects) has(k planKey, version uint64) bool {
 
 func (r *normRejects) add(k planKey, version uint64) {
 	r.mu.Lock()
-	if r.m == nil || len(r.m) >= maxNormRejects {
-		r.m = map[planKey]uint64{}
+	if r.m == nil || len(r.m) >= maxNormRejects || r.bytes+len(k.sql) > maxNormRejectBytes {
+		r.m, r.bytes = map[planKey]uint64{}, 0
+	}
+	if _, ok := r.m[k]; !ok {
+		r.bytes += len(k.sql)
 	}
 	r.m[k] = version
 	r.mu.Unlock()
@@ -106,6 +120,9 @@ func bindName(i int) string {
 // key returns the normalised key text as a string, interned so that a
 // statement seen before costs no allocation.
 func (ns *normState) key() string {
+	if len(ns.n.Key) > maxInternedKey {
+		return string(ns.n.Key)
+	}
 	if k, ok := ns.keys[string(ns.n.Key)]; ok {
 		return k
 	}
@@ -163,7 +180,7 @@ func (s *Session) queryNormalized(ctx context.Context, sql string) (res *sqltype
 		return nil, false, nil
 	}
 	ns := &s.norm
-	if !ns.n.Normalize(sql) || len(ns.n.Lits) == 0 {
+	if len(sql) > maxNormText || !ns.n.Normalize(sql) || len(ns.n.Lits) == 0 {
 		return nil, false, nil
 	}
 	k := planKey{sql: ns.key(), db: s.DB, settings: s.plan()}
@@ -179,6 +196,7 @@ func (s *Session) queryNormalized(ctx context.Context, sql string) (res *sqltype
 			cp.normChecked = true
 		}
 		s.eng.plans.hits.Add(1)
+		s.eng.normalized.Add(1)
 		s.beginStatementWarnings(cp.stmt)
 		res, err := s.execCached(ctx, cp, ns.bindVars())
 		s.returnPlan(cp)
@@ -193,6 +211,7 @@ func (s *Session) queryNormalized(ctx context.Context, sql string) (res *sqltype
 		return nil, false, nil
 	}
 	s.eng.plans.misses.Add(1)
+	s.eng.normalized.Add(1)
 	sel, ok := stmt.(*sqlparser.Select)
 	if !ok {
 		// UPDATE or DELETE: planned at its first execution and kept
