@@ -33,9 +33,10 @@ type cachedPlan struct {
 	tables  []mdlRef
 	// dml is the UPDATE/DELETE plan, built at the first execution.
 	dml *dmlPlan
-	// normChecked: the plan's parameters passed normCheck, so text
-	// statements may bind their constants to them (normkey.go).
-	normChecked bool
+	// normChecked: normCheck ran on the statement; normOK: it passed, so
+	// text statements may bind their constants to its parameters
+	// (normkey.go).
+	normChecked, normOK bool
 }
 
 // newCachedPlan starts a cache entry for sql, before it is parsed and

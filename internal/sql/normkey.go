@@ -43,7 +43,8 @@ import (
 //
 // A plan found under a key that a prepared statement put there (Prepare of
 // the same text) is checked once before a text statement uses it
-// (cachedPlan.normChecked), since no one checked it for literals.
+// (cachedPlan.normChecked, normOK), since no one checked it for literals;
+// if it fails, text statements of that key take the exact-text path.
 
 // Bounds of the memory normalisation keeps.
 const (
@@ -188,12 +189,11 @@ func (s *Session) queryNormalized(ctx context.Context, sql string) (res *sqltype
 	if cp := s.eng.plans.lookup(k, version, s.eng.Cat.StatsVersion(), false); cp != nil {
 		if !cp.normChecked {
 			// Put there by Prepare of the same text: check it once.
-			if !s.normCheck(cp.stmt, ns.n.Lits) {
-				s.eng.plans.put(k, cp)
-				s.eng.normRejects.add(k, version)
-				return nil, false, nil
-			}
-			cp.normChecked = true
+			cp.normChecked, cp.normOK = true, s.normCheck(cp.stmt, ns.n.Lits)
+		}
+		if !cp.normOK {
+			s.eng.plans.put(k, cp)
+			return nil, false, nil
 		}
 		s.eng.plans.hits.Add(1)
 		s.eng.normalized.Add(1)
@@ -217,7 +217,7 @@ func (s *Session) queryNormalized(ctx context.Context, sql string) (res *sqltype
 		// UPDATE or DELETE: planned at its first execution and kept
 		// with the statement, as a prepared one is.
 		s.beginStatementWarnings(stmt)
-		cp := &cachedPlan{key: k, version: version, stmt: stmt, params: n, normChecked: true}
+		cp := &cachedPlan{key: k, version: version, stmt: stmt, params: n, normChecked: true, normOK: true}
 		res, err := s.execCached(ctx, cp, ns.bindVars())
 		s.returnPlan(cp)
 		return res, true, err
@@ -227,7 +227,7 @@ func (s *Session) queryNormalized(ctx context.Context, sql string) (res *sqltype
 	if err := s.authorize(stmt, sql); err != nil {
 		return nil, true, err
 	}
-	cp := &cachedPlan{key: k, version: version, normChecked: true}
+	cp := &cachedPlan{key: k, version: version, normChecked: true, normOK: true}
 	p, err := s.planSelect(ctx, sel)
 	if err != nil {
 		// The statement as written reports its own error.

@@ -177,8 +177,26 @@ func TestNormalizedPrepareFirst(t *testing.T) {
 	eng.noNormalize.Store(true)
 	want := describe(s.Query(ctx, "SELECT id FROM n WHERE e=1 ORDER BY id"))
 	eng.noNormalize.Store(false)
-	if got := describe(s.Query(ctx, "SELECT id FROM n WHERE e=1 ORDER BY id")); got != want || !strings.Contains(want, "|") {
-		t.Fatalf("got %s, want %s", got, want)
+	for i := 0; i < 2; i++ {
+		if got := describe(s.Query(ctx, "SELECT id FROM n WHERE e=1 ORDER BY id")); got != want || !strings.Contains(want, "|") {
+			t.Fatalf("got %s, want %s", got, want)
+		}
+	}
+	// One that passes the check is shared.
+	const q = "SELECT id FROM n WHERE i=? ORDER BY id"
+	if _, _, err := s.Prepare(ctx, q); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []int64{3, -2} {
+		prepared, err := s.ExecutePrepared(ctx, q, bvInts(v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits, normalized := eng.plans.hits.Load(), eng.normalized.Load()
+		text := fmt.Sprintf("SELECT id FROM n WHERE i=%d ORDER BY id", v)
+		if got := describe(s.Query(ctx, text)); got != describe(prepared, nil) || eng.plans.hits.Load() != hits+1 || eng.normalized.Load() != normalized+1 {
+			t.Fatalf("%s: %s, want %s (from the prepared plan)", text, got, describe(prepared, nil))
+		}
 	}
 }
 

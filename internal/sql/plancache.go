@@ -17,6 +17,8 @@ import (
 //
 //	(statement text, current database, plan settings)
 //
+// where the text of a text-protocol statement is literal-normalised when
+// its constants can be bound as parameters (normkey.go), else as received;
 // and stamped with the catalog version the plan was built under (a plan
 // whose join order came from statistics also with the statistics version).
 // A stale plan is dropped when it is looked up.
