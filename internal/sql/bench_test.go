@@ -234,3 +234,15 @@ func BenchmarkTextNonIndexUpdate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTextInsert is BenchmarkInsert sent as text with new values each
+// time.
+func BenchmarkTextInsert(b *testing.B) {
+	s, ctx := textBench(b)
+	for i := 0; i < b.N; i++ {
+		q := "INSERT INTO sbtest1 (k, c, pad) VALUES (" + strconv.Itoa(i%1000) + ", '00000000000-00000000000-00000000000-00000000000-00000000000', '00000000000-00000000000')"
+		if _, err := s.Query(ctx, q); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -15,7 +15,7 @@ import (
 
 // Text statements through literal-normalised plan-cache keys.
 //
-// A SELECT, UPDATE or DELETE sent as text that differs from an earlier one only in the
+// A SELECT, UPDATE, DELETE or INSERT sent as text that differs from an earlier one only in the
 // constants it compares columns with runs the earlier one's plan: the
 // session scans the text (parse.Normalizer, no parse), looks the plan up
 // under the text with those constants replaced by '?' (and their kinds,
@@ -25,18 +25,20 @@ import (
 // parameters share one entry.
 //
 // On a miss the key's parameter text is parsed and checked (normCheck):
-// the statement must be a SELECT, UPDATE or DELETE of one stored table,
-// without subqueries, whose every parameter is compared with a column of that
+// the statement must be a SELECT, UPDATE, DELETE or INSERT ... VALUES of
+// one stored table, without subqueries, whose every parameter is compared with a column of that
 // table (=, <=>, <>, <, <=, >, >=, [NOT] BETWEEN, [NOT] IN) whose type the
 // constant's kind fits — integer, decimal and floating-point columns for
 // numbers, CHAR, VARCHAR and TEXT for strings. Such a plan does not depend
 // on the constants' values: access paths take parameters as constants
 // known at execution (as for prepared statements), nothing in the select
 // list changes (result names and types are those of the statement), a
-// constant assigned whole by UPDATE's SET is stored as the column stores
-// any value of its kind, and there is a single table, so no join order is
+// constant assigned whole by UPDATE's SET or INSERT's VALUES is stored as
+// the column stores any value of its kind (INSERT reads literals and
+// parameters alike, literalValue), and there is a single table, so no join order is
 // chosen from histograms of the values. An UPDATE or DELETE keeps its
-// plan with the cached statement (cachedPlan.dml) as a prepared one does. A statement that fails the check is remembered as such
+// plan with the cached statement (cachedPlan.dml) as a prepared one does;
+// an INSERT saves its parse. A statement that fails the check is remembered as such
 // (normRejects) and runs, and is cached, under its exact text as before.
 // So do statements the scanner refuses: other statement kinds, comments
 // (hints, executable comments), several statements, bind variables.
@@ -214,8 +216,8 @@ func (s *Session) queryNormalized(ctx context.Context, sql string) (res *sqltype
 	s.eng.normalized.Add(1)
 	sel, ok := stmt.(*sqlparser.Select)
 	if !ok {
-		// UPDATE or DELETE: planned at its first execution and kept
-		// with the statement, as a prepared one is.
+		// UPDATE, DELETE or INSERT: planned at its first execution and
+		// kept with the statement, as a prepared one is.
 		s.beginStatementWarnings(stmt)
 		cp := &cachedPlan{key: k, version: version, stmt: stmt, params: n, normChecked: true, normOK: true}
 		res, err := s.execCached(ctx, cp, ns.bindVars())
@@ -245,9 +247,10 @@ func (s *Session) queryNormalized(ctx context.Context, sql string) (res *sqltype
 
 // normCheck reports whether every parameter of stmt (named v1...vn, of the
 // kinds of lits) is a constant compared with a column of the one stored
-// table the SELECT, UPDATE or DELETE reads, of a type the constant's kind
-// fits, in its WHERE clause under AND, OR, XOR and NOT only or assigned
-// whole in UPDATE's SET list, and stmt has no subqueries.
+// table the SELECT, UPDATE, DELETE or INSERT writes or reads, of a type
+// the constant's kind fits, in its WHERE clause under AND, OR, XOR and NOT
+// only, or assigned whole in UPDATE's SET list or INSERT's VALUES rows,
+// and stmt has no subqueries.
 func (s *Session) normCheck(stmt sqlparser.Statement, lits []parse.Literal) bool {
 	var te sqlparser.TableExpr
 	var where *sqlparser.Where
@@ -267,6 +270,14 @@ func (s *Session) normCheck(stmt sqlparser.Statement, lits []parse.Literal) bool
 			return false
 		}
 		te, where = st.TableExprs[0], st.Where
+	case *sqlparser.Insert:
+		if st.Action != sqlparser.InsertAct || st.Table == nil {
+			return false
+		}
+		if _, ok := st.Rows.(sqlparser.Values); !ok {
+			return false
+		}
+		te = st.Table
 	default:
 		return false
 	}
@@ -304,17 +315,27 @@ func (s *Session) normCheck(stmt sqlparser.Statement, lits []parse.Literal) bool
 	if subquery || total != len(lits) {
 		return false
 	}
-	// fits reports whether parameter e compared with column c is one of
-	// ours; any other expression is left alone (a parameter in it goes
-	// uncounted and fails the check).
+	// fitsColumn counts parameter e when it stands for a whole value of
+	// column ci and its kind fits the column; any other expression is left
+	// alone (a parameter in it goes uncounted and fails the check).
 	safe := 0
-	fits := func(c sqlparser.Expr, e sqlparser.Expr) {
+	fitsColumn := func(ci int, e sqlparser.Expr) {
 		a, ok := e.(*sqlparser.Argument)
-		if !ok {
+		if !ok || ci < 0 || !strings.HasPrefix(a.Name, "v") {
 			return
 		}
+		i, err := strconv.Atoi(a.Name[1:])
+		if err != nil || i < 1 || i > len(lits) {
+			return
+		}
+		if litFitsColumn(lits[i-1].Kind, def.Columns[ci].Type) {
+			safe++
+		}
+	}
+	// fits does so for a parameter compared with (or assigned to) c.
+	fits := func(c sqlparser.Expr, e sqlparser.Expr) {
 		col, ok := c.(*sqlparser.ColName)
-		if !ok || !strings.HasPrefix(a.Name, "v") {
+		if !ok {
 			return
 		}
 		if q := col.Qualifier; !q.IsEmpty() {
@@ -322,15 +343,7 @@ func (s *Session) normCheck(stmt sqlparser.Statement, lits []parse.Literal) bool
 				return
 			}
 		}
-		i, err := strconv.Atoi(a.Name[1:])
-		if err != nil || i < 1 || i > len(lits) {
-			return
-		}
-		ci := def.ColumnIndex(col.Name.String())
-		if ci < 0 || !litFitsColumn(lits[i-1].Kind, def.Columns[ci].Type) {
-			return
-		}
-		safe++
+		fitsColumn(def.ColumnIndex(col.Name.String()), e)
 	}
 	var walk func(e sqlparser.Expr)
 	walk = func(e sqlparser.Expr) {
@@ -366,10 +379,28 @@ func (s *Session) normCheck(stmt sqlparser.Statement, lits []parse.Literal) bool
 	if where != nil {
 		walk(where.Expr)
 	}
-	if upd, ok := stmt.(*sqlparser.Update); ok {
+	switch st := stmt.(type) {
+	case *sqlparser.Update:
 		// SET col = constant: stored as the column's type stores it.
-		for _, ue := range upd.Exprs {
+		for _, ue := range st.Exprs {
 			fits(ue.Name, ue.Expr)
+		}
+	case *sqlparser.Insert:
+		// VALUES (constant, ...): each stored into its column.
+		for _, row := range st.Rows.(sqlparser.Values) {
+			if len(st.Columns) == 0 && len(row) != len(def.Columns) {
+				return false
+			}
+			for i, e := range row {
+				ci := -1
+				switch {
+				case len(st.Columns) == 0:
+					ci = i
+				case i < len(st.Columns):
+					ci = def.ColumnIndex(st.Columns[i].String())
+				}
+				fitsColumn(ci, e)
+			}
 		}
 	}
 	return safe == total

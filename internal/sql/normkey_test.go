@@ -293,7 +293,55 @@ func TestNormalizedDifferential(t *testing.T) {
 	t.Logf("%d of %d statements normalised; %d keys", normalised, len(queries), len(normKeys(eng)))
 }
 
-// TestNormalizedDMLDifferential runs random UPDATEs and DELETEs on two
+// insertStmt draws an INSERT into table n: its shape (columns, kinds of
+// constants, IGNORE, row count) from sr, its values from rnd, with values
+// out of range or too long for their columns now and then.
+func insertStmt(sr, rnd *rand.Rand) string {
+	pick := func(xs ...string) string { return xs[rnd.Intn(len(xs))] }
+	// Per column: constants whose kind fits it, and ones that do not.
+	type colGen struct {
+		name        string
+		fit, misfit []string
+	}
+	gens := []colGen{
+		{"i", []string{"-5", "3.7", "2147483648", "42", "-100"}, []string{"'7'", "'x'"}},
+		{"u", []string{"0", "-1", "18446744073709551615", "1e3", "99"}, []string{"'3'"}},
+		{"d", []string{"1.005", "-9.999", "12345678901", "-0.5", "2"}, []string{"'1.5'"}},
+		{"f", []string{"2e3", "1.25", "-3", "1e308"}, []string{"'x'"}},
+		{"c", []string{"'ab'", "'toolongvalue'", "'a '", "'it''s'"}, []string{"5"}},
+		{"v", []string{"'x'", "''", "'5.0'", "'a long string value over twenty chars'"}, []string{"7"}},
+		{"tx", []string{"'t'", "'text value'"}, []string{"-2"}},
+		{"e", nil, []string{"'a'", "'b'", "2", "'zz'"}},
+		{"dt", nil, []string{"'2021-03-04'", "20210304", "'bad'"}},
+		{"y", []string{"1999", "70", "3000"}, []string{"'2005'"}},
+	}
+	var names []string
+	var lists [][]string
+	for _, g := range gens {
+		if sr.Intn(2) == 0 || (g.fit == nil && sr.Intn(3) != 0) {
+			continue
+		}
+		names = append(names, g.name)
+		if g.fit == nil || sr.Intn(6) == 0 {
+			lists = append(lists, g.misfit)
+		} else {
+			lists = append(lists, g.fit)
+		}
+	}
+	ignore := []string{"", "IGNORE "}[sr.Intn(2)]
+	nrows := 1 + sr.Intn(3)
+	var rows []string
+	for r := 0; r < nrows; r++ {
+		vals := []string{fmt.Sprint(41 + rnd.Intn(60))}
+		for _, l := range lists {
+			vals = append(vals, pick(l...))
+		}
+		rows = append(rows, "("+strings.Join(vals, ", ")+")")
+	}
+	return "INSERT " + ignore + "INTO n (" + strings.Join(append([]string{"id"}, names...), ", ") + ") VALUES " + strings.Join(rows, ", ")
+}
+
+// TestNormalizedDMLDifferential runs random INSERTs, UPDATEs and DELETEs on two
 // copies of table n, one without normalisation, and compares what each
 // statement reports and the tables' contents.
 func TestNormalizedDMLDifferential(t *testing.T) {
@@ -347,12 +395,14 @@ func TestNormalizedDMLDifferential(t *testing.T) {
 		return fmt.Sprintf("%s %s %s", c, []string{"=", "<", ">=", "<>"}[sr.Intn(4)], v())
 	}
 	var stmts []string
-	for shape := 0; shape < 40; shape++ {
+	for shape := 0; shape < 100; shape++ {
 		seed := rnd.Int63()
 		for rep := 0; rep < 5; rep++ {
 			sr = rand.New(rand.NewSource(seed))
 			var q string
-			switch sr.Intn(4) {
+			switch sr.Intn(6) {
+			case 4, 5:
+				q = insertStmt(sr, rnd)
 			case 0:
 				q = "DELETE FROM n WHERE " + where() + " AND id > " + fmt.Sprint(20+sr.Intn(20))
 			case 1:
@@ -369,7 +419,7 @@ func TestNormalizedDMLDifferential(t *testing.T) {
 	snapshot := func(sess *Session) string {
 		return describe(sess.Query(ctx, "SELECT * FROM n ORDER BY id"))
 	}
-	normalised := 0
+	normalised, inserts := 0, 0
 	for i, q := range stmts {
 		eng.noNormalize.Store(true)
 		want := describe(plain.Query(ctx, q))
@@ -382,6 +432,9 @@ func TestNormalizedDMLDifferential(t *testing.T) {
 		}
 		if s.norm.n.Normalize(q) && len(s.norm.n.Lits) > 0 && !eng.normRejects.has(planKey{sql: s.norm.key(), db: s.DB, settings: s.plan()}, eng.Cat.Version()) {
 			normalised++
+			if strings.HasPrefix(q, "INSERT") {
+				inserts++
+			}
 		}
 		if i%20 == 19 {
 			if a, b := snapshot(plain), snapshot(s); a != b {
@@ -389,8 +442,8 @@ func TestNormalizedDMLDifferential(t *testing.T) {
 			}
 		}
 	}
-	if normalised < len(stmts)/10 {
-		t.Errorf("only %d of %d statements ran normalised", normalised, len(stmts))
+	if normalised < len(stmts)/10 || inserts == 0 {
+		t.Errorf("only %d of %d statements ran normalised (%d INSERTs)", normalised, len(stmts), inserts)
 	}
-	t.Logf("%d of %d statements normalised", normalised, len(stmts))
+	t.Logf("%d of %d statements normalised (%d INSERTs)", normalised, len(stmts), inserts)
 }

@@ -16,8 +16,8 @@ import (
 // plan-cache key, which for integer constants is exactly the text a client
 // would prepare) and their positions and MySQL types.
 //
-// The scan is deliberately narrow. It only looks at SELECT, UPDATE and
-// DELETE statements without comments, bind variables or statement
+// The scan is deliberately narrow. It only looks at SELECT, UPDATE, DELETE
+// and INSERT statements without comments, bind variables or statement
 // separators, and only replaces a constant in the top-level WHERE clause
 // that is
 //
@@ -28,7 +28,8 @@ import (
 // and is followed by what ends such a comparison (AND, OR, XOR, a closing
 // parenthesis, the next clause, the end), and in UPDATE's SET list one
 // that is a whole assignment (col = constant, followed by a comma, WHERE,
-// ORDER BY, LIMIT or the end). A constant is an integer, a
+// ORDER BY, LIMIT or the end), and in INSERT ... VALUES one that is a whole
+// value of a row (followed by a comma or the row's closing parenthesis). A constant is an integer, a
 // decimal (digits on both sides of the point), a float with an exponent, an
 // optionally negative one of those directly after the operator, or a string
 // in single quotes without backslashes (its meaning would depend on the
@@ -114,6 +115,8 @@ const (
 	kwWith
 	kwUpdate
 	kwDelete
+	kwInsert
+	kwValues
 	kwWhere
 	kwAnd
 	kwOr
@@ -142,11 +145,13 @@ const (
 	clauseWhere
 	clauseAfter // GROUP BY, ORDER BY, LIMIT, ...
 	clauseSet   // UPDATE's SET list
+	clauseValues
 )
 
 // candidate roles.
 const (
 	roleSet = iota + 1
+	roleRow
 	roleCmp
 	roleBetweenLo
 	roleBetweenHi
@@ -161,8 +166,8 @@ func (n *Normalizer) Normalize(sql string) bool {
 	var (
 		prev, prev2 ntoken
 		ord         int
-		clause      int // clauseBefore, clauseWhere, clauseAfter, clauseSet
-		update      bool
+		clause      int // clauseBefore, clauseWhere, clauseAfter, clauseSet, clauseValues
+		first       int // the statement's first keyword
 		pending     = -1
 		pendRole    int
 		betweenLo   = -1 // ord of a confirmed BETWEEN lower bound
@@ -235,8 +240,11 @@ func (n *Normalizer) Normalize(sql string) bool {
 			pending = -1
 		}
 
-		if prev.kind == tokNone && (t.kind != tokWord || (t.kw != kwSelect && t.kw != kwUpdate && t.kw != kwDelete)) {
-			return false // not a SELECT, UPDATE or DELETE (or nothing at all)
+		if prev.kind == tokNone {
+			if t.kind != tokWord || (t.kw != kwSelect && t.kw != kwUpdate && t.kw != kwDelete && t.kw != kwInsert) {
+				return false // not a SELECT, UPDATE, DELETE or INSERT (or nothing at all)
+			}
+			first = t.kw
 		}
 		switch t.kind {
 		case tokNone:
@@ -253,22 +261,29 @@ func (n *Normalizer) Normalize(sql string) bool {
 				}
 				n.parens[len(n.parens)-1] = 's'
 			}
+			if len(n.parens) == 0 && clause == clauseValues {
+				// ON DUPLICATE KEY UPDATE, AS alias, ROW(...): the
+				// rows are over.
+				clause = clauseAfter
+			}
 			if len(n.parens) == 0 {
 				switch t.kw {
 				case kwWhere:
-					if clause == clauseBefore || clause == clauseSet {
+					if (clause == clauseBefore || clause == clauseSet) && first != kwInsert {
 						clause = clauseWhere
+					}
+				case kwValues:
+					if first == kwInsert && clause == clauseBefore {
+						clause = clauseValues
 					}
 				case kwEnd:
 					if clause == clauseWhere || clause == clauseSet {
 						clause = clauseAfter
 					}
 				case kwSet:
-					if update && clause == clauseBefore {
+					if first == kwUpdate && clause == clauseBefore {
 						clause = clauseSet
 					}
-				case kwUpdate:
-					update = prev.kind == tokNone
 				case kwSetOp:
 					return false
 				}
@@ -282,7 +297,9 @@ func (n *Normalizer) Normalize(sql string) bool {
 			}
 		case tokLParen:
 			kind := byte('g')
-			if prev.kind == tokWord && prev.kw == kwIn {
+			if clause == clauseValues && len(n.parens) == 0 {
+				kind = 'v' // a row of INSERT ... VALUES
+			} else if prev.kind == tokWord && prev.kw == kwIn {
 				kind = 'i'
 			} else if prev.kind == tokWord || prev.kind == tokIdent {
 				switch prev.kw {
@@ -311,6 +328,13 @@ func (n *Normalizer) Normalize(sql string) bool {
 // candidateRole says whether a literal after prev2 prev may be normalised,
 // and as what.
 func (n *Normalizer) candidateRole(prev, prev2 ntoken, clause, betweenLo int) int {
+	if clause == clauseValues {
+		// INSERT ... VALUES (constant, ...), ...
+		if len(n.parens) == 1 && n.parens[0] == 'v' && (prev.kind == tokLParen || prev.kind == tokComma) {
+			return roleRow
+		}
+		return 0
+	}
 	if clause == clauseSet {
 		// UPDATE ... SET col = constant, ...
 		if len(n.parens) == 0 && prev.kind == tokOp && prev.op == "=" && isColumn(prev2) {
@@ -354,7 +378,7 @@ func (n *Normalizer) follows(role int, t ntoken) bool {
 	switch role {
 	case roleSet:
 		return t.kind == tokComma || t.kind == tokNone || (t.kind == tokWord && (t.kw == kwWhere || t.kw == kwEnd))
-	case roleIn:
+	case roleIn, roleRow:
 		return t.kind == tokComma || t.kind == tokRParen
 	case roleBetweenLo:
 		return t.kind == tokWord && t.kw == kwAnd
@@ -648,6 +672,8 @@ func keyword(w string) int {
 		switch {
 		case eqFold(w, "where"):
 			return kwWhere
+		case eqFold(w, "value"):
+			return kwValues
 		case eqFold(w, "group"), eqFold(w, "order"), eqFold(w, "limit"), eqFold(w, "union"):
 			if eqFold(w, "union") {
 				return kwSetOp
@@ -658,6 +684,11 @@ func keyword(w string) int {
 		switch {
 		case eqFold(w, "select"):
 			return kwSelect
+		case eqFold(w, "insert"), eqFold(w, "values"):
+			if eqFold(w, "insert") {
+				return kwInsert
+			}
+			return kwValues
 		case eqFold(w, "update"):
 			return kwUpdate
 		case eqFold(w, "delete"):
