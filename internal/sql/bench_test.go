@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -184,6 +185,79 @@ func TestLargeResult(t *testing.T) {
 	for i, r := range res.Rows {
 		if r[0].ToString() != fmt.Sprint(i+1) {
 			t.Fatalf("row %d = %v", i, r[0])
+		}
+	}
+}
+
+// textBench returns a session on 10,000 sysbench rows and starts b's
+// measurement.
+func textBench(b *testing.B) (*sql.Session, context.Context) {
+	b.Helper()
+	s := benchSession(b, 10000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	return s, context.Background()
+}
+
+// BenchmarkTextPointSelect measures a point select sent as text with a new
+// literal each time (sysbench with --db-ps-mode=disable): the plan cache
+// is hit through the literal-normalised key.
+func BenchmarkTextPointSelect(b *testing.B) {
+	s, ctx := textBench(b)
+	for i := 0; i < b.N; i++ {
+		q := "SELECT c FROM sbtest1 WHERE id=" + strconv.Itoa(i%10000+1)
+		res, err := s.Query(ctx, q)
+		if err != nil || len(res.Rows) != 1 {
+			b.Fatalf("rows=%v err=%v", res, err)
+		}
+	}
+}
+
+// BenchmarkTextRangeSelect is BenchmarkRangeSelect sent as text with new
+// literals each time.
+func BenchmarkTextRangeSelect(b *testing.B) {
+	s, ctx := textBench(b)
+	for i := 0; i < b.N; i++ {
+		lo := i%9900 + 1
+		q := "SELECT c FROM sbtest1 WHERE id BETWEEN " + strconv.Itoa(lo) + " AND " + strconv.Itoa(lo+99) + " ORDER BY c"
+		res, err := s.Query(ctx, q)
+		if err != nil || len(res.Rows) != 100 {
+			b.Fatalf("rows=%d err=%v", len(res.Rows), err)
+		}
+	}
+}
+
+// BenchmarkTextUpdateIndex is BenchmarkUpdateIndex sent as text with a new
+// literal each time.
+func BenchmarkTextUpdateIndex(b *testing.B) {
+	s, ctx := textBench(b)
+	for i := 0; i < b.N; i++ {
+		if _, err := s.Query(ctx, "UPDATE sbtest1 SET k=k+1 WHERE id="+strconv.Itoa(i%10000+1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkTextNonIndexUpdate is sysbench's non_index_update sent as text:
+// a new string and a new key each time.
+func BenchmarkTextNonIndexUpdate(b *testing.B) {
+	s, ctx := textBench(b)
+	for i := 0; i < b.N; i++ {
+		q := "UPDATE sbtest1 SET c='" + strconv.Itoa(i) + "-00000000000-00000000000-00000000000' WHERE id=" + strconv.Itoa(i%10000+1)
+		if _, err := s.Query(ctx, q); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkTextInsert is BenchmarkInsert sent as text with new values each
+// time.
+func BenchmarkTextInsert(b *testing.B) {
+	s, ctx := textBench(b)
+	for i := 0; i < b.N; i++ {
+		q := "INSERT INTO sbtest1 (k, c, pad) VALUES (" + strconv.Itoa(i%1000) + ", '00000000000-00000000000-00000000000-00000000000-00000000000', '00000000000-00000000000')"
+		if _, err := s.Query(ctx, q); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -44,6 +44,14 @@ type Engine struct {
 	settings   map[planSettings]*planSettings
 	// plans is the plan cache all sessions share (plancache.go).
 	plans planCache
+	// normRejects remembers normalised keys whose statements may not bind
+	// their constants as parameters; noNormalize turns normalisation off
+	// (tests compare with it).
+	normRejects normRejects
+	noNormalize atomic.Bool
+	// normalized counts the statements run through a literal-normalised
+	// key (Strata_plan_cache_normalized).
+	normalized atomic.Uint64
 	// Stats counters.
 	Questions atomic.Uint64
 	connected atomic.Int64

@@ -33,6 +33,10 @@ type cachedPlan struct {
 	tables  []mdlRef
 	// dml is the UPDATE/DELETE plan, built at the first execution.
 	dml *dmlPlan
+	// normChecked: normCheck ran on the statement; normOK: it passed, so
+	// text statements may bind their constants to its parameters
+	// (normkey.go).
+	normChecked, normOK bool
 }
 
 // newCachedPlan starts a cache entry for sql, before it is parsed and
@@ -108,6 +112,9 @@ func (s *Session) query(ctx context.Context, sql string) (*sqltypes.Result, erro
 	ctx, cancel := s.statementContext(ctx, looksLikeSelect(sql))
 	defer s.endStatementContext(cancel)
 	if res, handled, err := s.specialStatement(ctx, sql); handled {
+		return res, s.noteError(err)
+	}
+	if res, handled, err := s.queryNormalized(ctx, sql); handled {
 		return res, s.noteError(err)
 	}
 	if cp := s.checkoutPlan(sql); cp != nil {

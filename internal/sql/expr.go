@@ -555,7 +555,10 @@ func truncateName(name string) string {
 // setStatementText records the text of the statement being planned, for
 // exprName.
 func (s *Session) setStatementText(sql string) {
-	if s.stmtTexts != nil && s.stmtTexts.SQL() == sql {
+	if s.stmtTexts != nil {
+		if s.stmtTexts.SQL() != sql {
+			s.stmtTexts.Reset(sql)
+		}
 		return
 	}
 	s.stmtTexts = parse.NewExprTexts(s.eng.Parser, sql)

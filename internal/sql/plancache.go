@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 
 	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/sql/parse"
 )
 
 // The engine-wide plan cache.
@@ -15,6 +17,8 @@ import (
 //
 //	(statement text, current database, plan settings)
 //
+// where the text of a text-protocol statement is literal-normalised when
+// its constants can be bound as parameters (normkey.go), else as received;
 // and stamped with the catalog version the plan was built under (a plan
 // whose join order came from statistics also with the statistics version).
 // A stale plan is dropped when it is looked up.
@@ -94,18 +98,27 @@ func (c *planCache) shard(k *planKey) *planShard {
 // get checks out an idle plan for k that is valid under catalog version
 // version and statistics version stats, or returns nil.
 func (c *planCache) get(k planKey, version, stats uint64) *cachedPlan {
+	return c.lookup(k, version, stats, true)
+}
+
+// lookup is get, counting the hit or miss only when count is set.
+func (c *planCache) lookup(k planKey, version, stats uint64, count bool) *cachedPlan {
 	sh := c.shard(&k)
 	sh.mu.Lock()
 	e := sh.entries[k]
 	if e == nil {
 		sh.mu.Unlock()
-		c.misses.Add(1)
+		if count {
+			c.misses.Add(1)
+		}
 		return nil
 	}
 	if e.version != version {
 		sh.removeLocked(e)
 		sh.mu.Unlock()
-		c.misses.Add(1)
+		if count {
+			c.misses.Add(1)
+		}
 		return nil
 	}
 	for len(e.free) > 0 {
@@ -118,11 +131,15 @@ func (c *planCache) get(k planKey, version, stats uint64) *cachedPlan {
 		}
 		sh.touchLocked(e)
 		sh.mu.Unlock()
-		c.hits.Add(1)
+		if count {
+			c.hits.Add(1)
+		}
 		return cp
 	}
 	sh.mu.Unlock()
-	c.misses.Add(1)
+	if count {
+		c.misses.Add(1)
+	}
 	return nil
 }
 
@@ -266,8 +283,15 @@ func (s *Session) returnPlan(cp *cachedPlan) {
 }
 
 // peekPlan returns the idle cached plan of sql for the session's current
-// key without checking it out (tests).
+// key — its literal-normalised key when the text has one (normkey.go) —
+// without checking it out (tests).
 func (s *Session) peekPlan(sql string) *cachedPlan {
+	var n parse.Normalizer
+	if n.Normalize(sql) && len(n.Lits) > 0 {
+		if cp := s.eng.plans.peek(planKey{sql: string(n.Key), db: s.DB, settings: s.plan()}); cp != nil {
+			return cp
+		}
+	}
 	return s.eng.plans.peek(s.planKey(sql))
 }
 

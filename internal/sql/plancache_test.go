@@ -179,6 +179,19 @@ func TestSharedPlanCacheConcurrent(t *testing.T) {
 				if !check(fmt.Sprintf("SELECT c, k FROM t WHERE id = %d", lit), nil, fmt.Sprintf("%s,%d", row(lit), lit%7)) {
 					return
 				}
+				// Text statements with new constants each time: one
+				// literal-normalised plan per text shape for all sessions.
+				v++
+				if _, err := s.Query(ctx, fmt.Sprintf("UPDATE u SET v = %d WHERE id = %d", v, g)); err != nil {
+					fail("text UPDATE", "", "", err)
+					return
+				}
+				if !check(fmt.Sprintf("SELECT v FROM u WHERE id = %d", g), nil, strconv.FormatInt(v, 10)) {
+					return
+				}
+				if !check(fmt.Sprintf("SELECT id FROM t WHERE c = '%s' AND id BETWEEN %d AND %d", row(a), a, b), nil, strconv.FormatInt(a, 10)) {
+					return
+				}
 			}
 		}(g, s, db)
 	}

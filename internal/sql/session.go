@@ -110,6 +110,9 @@ type Session struct {
 
 	// out receives the result of the statement being executed (stream.go).
 	out resultSink
+	// norm is the scratch of literal-normalised text statements
+	// (normkey.go).
+	norm normState
 }
 
 type mdlRef struct{ db, table string }

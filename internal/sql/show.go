@@ -338,6 +338,7 @@ func (s *Session) statusVars(global bool) [][]string {
 	return append(rows, [][]string{
 		{"Strata_plan_cache_hits", strconv.FormatUint(s.eng.plans.hits.Load(), 10)},
 		{"Strata_plan_cache_misses", strconv.FormatUint(s.eng.plans.misses.Load(), 10)},
+		{"Strata_plan_cache_normalized", strconv.FormatUint(s.eng.normalized.Load(), 10)},
 		{"Strata_plan_cache_plans", strconv.Itoa(planCount(&s.eng.plans))},
 		{"Threads_connected", strconv.FormatInt(int64(s.eng.connected.Load()), 10)},
 		{"Uptime", strconv.FormatInt(uptime, 10)},

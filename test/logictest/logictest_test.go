@@ -229,6 +229,19 @@ func TestLogictest(t *testing.T) {
 	for _, c := range catNames {
 		fmt.Fprintf(&report, "  expected failures, %s: %d\n", c, cats[c])
 	}
+	if !external {
+		// How many statements the plan cache served, and how many through
+		// literal-normalised keys.
+		if rows, err := db.QueryContext(ctx, "SHOW GLOBAL STATUS LIKE 'Strata_plan_cache%'"); err == nil {
+			for rows.Next() {
+				var name, value string
+				if rows.Scan(&name, &value) == nil {
+					fmt.Fprintf(&report, "%s %s\n", name, value)
+				}
+			}
+			rows.Close()
+		}
+	}
 	t.Log("\n" + report.String())
 	if *flagReport != "" {
 		var full strings.Builder

@@ -44,6 +44,12 @@ func NewExprTexts(p *sqlparser.Parser, sql string) *ExprTexts {
 	return &ExprTexts{p: p, sql: sql}
 }
 
+// Reset makes x index sql instead, reusing its memory.
+func (x *ExprTexts) Reset(sql string) {
+	clear(x.exprs)
+	x.sql, x.built, x.exprs = sql, false, x.exprs[:0]
+}
+
 // SQL returns the statement text x indexes.
 func (x *ExprTexts) SQL() string { return x.sql }
 
