@@ -200,6 +200,26 @@ func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int, outer *outerCtx,
 		}, e)
 		return ok
 	}
+	// An ENUM index is in member-position order, which is the order of
+	// MySQL's comparisons of the column with numbers but not with strings
+	// ('b' > 'a' whatever their positions): a range over it is used for
+	// numeric constants only (equalities use it for either).
+	enumRange := func(col int, vals ...sqlparser.Expr) bool {
+		c := sc.cols[tblOff+col].col
+		if c == nil || c.Type != sqltypes.Enum {
+			return true
+		}
+		for _, v := range vals {
+			if u, ok := v.(*sqlparser.UnaryExpr); ok && u.Operator == sqlparser.UMinusOp {
+				v = u.Expr
+			}
+			l, ok := v.(*sqlparser.Literal)
+			if !ok || l.Type != sqlparser.IntVal && l.Type != sqlparser.DecimalVal && l.Type != sqlparser.FloatVal {
+				return false
+			}
+		}
+		return true
+	}
 	flip := map[sqlparser.ComparisonExprOperator]string{
 		sqlparser.EqualOp: "=", sqlparser.NullSafeEqualOp: "<=>",
 		sqlparser.LessThanOp: ">", sqlparser.LessEqualOp: ">=",
@@ -238,14 +258,15 @@ func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int, outer *outerCtx,
 				}
 				continue
 			}
+			ordering := e.Operator != sqlparser.EqualOp && e.Operator != sqlparser.NullSafeEqualOp
 			if op, ok := same[e.Operator]; ok {
-				if col := colOf(e.Left); col >= 0 && avail(e.Right) {
+				if col := colOf(e.Left); col >= 0 && avail(e.Right) && (!ordering || enumRange(col, e.Right)) {
 					out = append(out, predicate{src: c, col: col, op: op, vals: []sqlparser.Expr{e.Right}})
 					continue
 				}
 			}
 			if op, ok := flip[e.Operator]; ok {
-				if col := colOf(e.Right); col >= 0 && avail(e.Left) {
+				if col := colOf(e.Right); col >= 0 && avail(e.Left) && (!ordering || enumRange(col, e.Left)) {
 					out = append(out, predicate{src: c, col: col, op: op, vals: []sqlparser.Expr{e.Left}})
 				}
 			}
@@ -253,7 +274,7 @@ func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int, outer *outerCtx,
 			if !e.IsBetween {
 				continue
 			}
-			if col := colOf(e.Left); col >= 0 && avail(e.From) && avail(e.To) {
+			if col := colOf(e.Left); col >= 0 && avail(e.From) && avail(e.To) && enumRange(col, e.From, e.To) {
 				out = append(out, predicate{src: c, col: col, op: "between", vals: []sqlparser.Expr{e.From, e.To}})
 			}
 		case *sqlparser.IsExpr:
@@ -855,6 +876,14 @@ func exactKeyValue(col *catalog.Column, v sqltypes.Value) (sqltypes.Value, bool)
 	}
 	cv, w, err := coltype.Convert(col, v, true, 0)
 	if err != nil || w != nil {
+		return v, false
+	}
+	if col.Type == sqltypes.Enum && (v.IsText() || v.IsQuoted()) &&
+		strings.TrimRight(cv.ToString(), " ") != strings.TrimRight(v.ToString(), " ") {
+		// A string naming no member is stored by its number ('2': the
+		// second member) but compared as text, equal to no member; one
+		// differing from its member in letter case is left to the
+		// column's collation. Either way the filter decides.
 		return v, false
 	}
 	if col.IsText() {

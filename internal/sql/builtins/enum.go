@@ -27,3 +27,17 @@ func init() {
 		return sqltypes.NewInt64(0), nil
 	}})
 }
+
+// IsNumber is the name of strata's internal function strata_is_number(v):
+// 1 when v has a numeric type, else 0 (also for NULL).
+const IsNumber = "strata_is_number"
+
+func init() {
+	register(IsNumber, &Func{MinArgs: 1, MaxArgs: 1, Type: typeOf(sqltypes.Int64), Eval: func(_ Env, a []sqltypes.Value) (sqltypes.Value, error) {
+		v := a[0]
+		if v.IsIntegral() || v.IsFloat() || v.IsDecimal() {
+			return sqltypes.NewInt64(1), nil
+		}
+		return sqltypes.NewInt64(0), nil
+	}})
+}
