@@ -13,7 +13,9 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/sql/schemachange"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
+	"github.com/strata-db/strata/internal/txn"
 )
 
 // alterState is a table definition being altered. Index key parts refer to
@@ -46,10 +48,11 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 	if st.PartitionSpec != nil || st.PartitionOption != nil {
 		return nil, sqlerr.Unsupported("partitioning")
 	}
-	if err := s.eng.Cat.LockExclusive(ctx, old.DB, old.Name, s.mdlTimeout); err != nil {
-		return nil, sqlerr.LockWaitTimeout()
+	release, err := schemachange.LockTables(ctx, s.eng.Cat, s.mdlTimeout, schemachange.TableName{DB: old.DB, Name: old.Name})
+	if err != nil {
+		return nil, err
 	}
-	defer s.eng.Cat.UnlockExclusive(old.DB, old.Name)
+	defer release()
 	old = s.eng.Cat.Table(db, st.Table.Name.String())
 	if old == nil {
 		return nil, sqlerr.NoTable(db, st.Table.Name.String())
@@ -95,67 +98,26 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 			return nil, err
 		}
 	}
-	d := s.eng.Cat.BeginDDL()
+	plan := &schemachange.AlterPlan{Old: old, New: nt, Rebuild: a.rebuild, NewIndexes: a.newIdx, DropIndexes: a.dropIdx}
 	if a.rebuild {
-		for _, ix := range nt.Indexes {
-			ix.ID = d.NewIndexID()
-		}
-		if err := s.rebuildTable(ctx, d, old, nt, a.mapping, checks); err != nil {
-			d.Abort()
-			return nil, err
-		}
-		for _, ix := range old.Indexes {
-			if err := d.DropIndexData(ix.ID); err != nil {
-				d.Abort()
-				return nil, err
-			}
-		}
-	} else {
-		for _, ix := range a.newIdx {
-			ix.ID = d.NewIndexID()
-		}
-		if err := s.buildIndexEntries(ctx, d, old, nt, a.newIdx); err != nil {
-			d.Abort()
-			return nil, err
-		}
-		if a.checks.validate {
-			if err := s.validateRows(ctx, old, checks); err != nil {
-				d.Abort()
-				return nil, err
-			}
-		}
-		for _, ix := range a.dropIdx {
-			if err := d.DropIndexData(ix.ID); err != nil {
-				d.Abort()
-				return nil, err
-			}
-		}
+		// The conversion's expressions (defaults, constraints) read no
+		// table: their transaction only carries the evaluation context.
+		tx := s.eng.DB.Begin(ctx, txn.ReadCommitted, s.lockTimeout)
+		defer tx.Rollback()
+		plan.Convert = s.rebuildConverter(s.newExecCtx(ctx, tx, nil), nt, a.mapping, checks)
+	} else if a.checks.validate {
+		plan.Validate = func(ctx context.Context) error { return s.validateRows(ctx, old, checks) }
 	}
 	if a.renameTo != nil {
 		tdb := a.renameTo.Qualifier.String()
 		if tdb == "" {
 			tdb = old.DB
 		}
-		if s.eng.Cat.Table(tdb, a.renameTo.Name.String()) != nil {
-			d.Abort()
-			return nil, sqlerr.New(sqlerr.TableExists, sqlerr.StateTableExists, "Table '%s' already exists", a.renameTo.Name.String())
-		}
-		nt.DB, nt.Name = tdb, a.renameTo.Name.String()
+		plan.RenameTo = &schemachange.TableName{DB: tdb, Name: a.renameTo.Name.String()}
 	}
-	if nt.DB != old.DB || nt.Name != old.Name {
-		if err := d.RemoveTableEntry(old.DB, old.Name); err != nil {
-			d.Abort()
-			return nil, err
-		}
-	}
-	if err := d.PutTable(nt); err != nil {
-		d.Abort()
+	if _, err := s.schemaEnv().Alter(ctx, plan); err != nil {
 		return nil, err
 	}
-	if err := d.Commit(); err != nil {
-		return nil, err
-	}
-	s.eng.Store.Forget(old, a.rebuild)
 	return &sqltypes.Result{}, nil
 }
 
@@ -364,7 +326,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 			c.SetDefault(cv)
 		}
 	case *sqlparser.AddIndexDefinition:
-		ix, err := indexFromAST(t, o.IndexDefinition)
+		ix, err := schemachange.IndexFromAST(t, o.IndexDefinition)
 		if err != nil {
 			return err
 		}
@@ -386,7 +348,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 			return nil
 		}
 		if ix.Name == "" {
-			ix.Name = uniqueIndexName(t, nil, names[0])
+			ix.Name = schemachange.UniqueIndexName(t, nil, names[0])
 		}
 		if t.IndexByName(ix.Name) != nil {
 			return sqlerr.New(sqlerror.ERDupKeyName, sqlerror.SSClientError, "Duplicate key name '%s'", ix.Name)
@@ -472,7 +434,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 					t.Comment = to.Value.Val
 				}
 			case "charset", "character set", "default charset", "default character set":
-				if id := defaultCollationForCharset(strings.ToLower(to.String)); id != collations.Unknown {
+				if id := schemachange.DefaultCollation(strings.ToLower(to.String)); id != collations.Unknown {
 					t.Collation, t.Charset = id, coltype.CharsetName(id)
 				}
 			case "collate", "default collate":
@@ -483,7 +445,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 		}
 	case *sqlparser.AlterCharset:
 		cs := strings.ToLower(o.CharacterSet)
-		id := defaultCollationForCharset(cs)
+		id := schemachange.DefaultCollation(cs)
 		if o.Collate != "" {
 			id = collations.MySQL8().LookupByName(strings.ToLower(o.Collate))
 		}
@@ -503,7 +465,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 	case *sqlparser.AddConstraintDefinition:
 		switch cd := o.ConstraintDefinition.Details.(type) {
 		case *sqlparser.ForeignKeyDefinition:
-			t.ForeignKeys = append(t.ForeignKeys, formatForeignKey(t, o.ConstraintDefinition.Name.String(), cd))
+			t.ForeignKeys = append(t.ForeignKeys, schemachange.FormatForeignKey(t, o.ConstraintDefinition.Name.String(), cd))
 		case *sqlparser.CheckConstraintDefinition:
 			return a.checks.addSpec(o.ConstraintDefinition.Name.String(), cd)
 		default:
@@ -534,7 +496,7 @@ func (a *alterState) columnKeyOpt(cd *sqlparser.ColumnDefinition, name string) e
 		a.idxCols[t.Indexes[0]] = []string{name}
 		a.rebuild = true
 	case sqlparser.ColKeyUnique, sqlparser.ColKeyUniqueKey:
-		ix := &catalog.Index{Name: uniqueIndexName(t, nil, name), Unique: true, Columns: []catalog.IndexColumn{{Col: i}}}
+		ix := &catalog.Index{Name: schemachange.UniqueIndexName(t, nil, name), Unique: true, Columns: []catalog.IndexColumn{{Col: i}}}
 		t.Indexes = append(t.Indexes, ix)
 		a.idxCols[ix] = []string{name}
 		a.newIdx = append(a.newIdx, ix)
@@ -592,7 +554,7 @@ func (a *alterState) finish() error {
 			t.AutoIncCol = i
 		}
 	}
-	if t.AutoIncCol >= 0 && !columnIsKeyStart(t, t.AutoIncCol) {
+	if t.AutoIncCol >= 0 && !schemachange.ColumnIsKeyStart(t, t.AutoIncCol) {
 		return sqlerr.New(sqlerror.ERWrongAutoKey, sqlerror.SSClientError, "Incorrect table definition; there can be only one auto column and it must be defined as a key")
 	}
 	if !t.HiddenPK {

@@ -1,0 +1,58 @@
+// Package schemachange carries out schema changes (DDL) for the SQL
+// session: it turns parsed DDL into catalog definitions and writes the
+// data a new definition needs. The session keeps dispatch — it resolves
+// names, checks privileges, decides what an ALTER TABLE changes, and owns
+// what needs its state (sql_mode conversions, warnings, CHECK constraints,
+// which compile expressions) — and calls this package; it never imports
+// internal/sql.
+//
+// # What it owns
+//
+//   - Definitions: BuildTable (CREATE TABLE's columns, keys, foreign keys,
+//     table options), IndexFromAST, UniqueIndexName, FormatForeignKey,
+//     ApplyDBOptions, CheckIdent, DefaultCollation; errors carry MySQL's
+//     codes (sqlerr).
+//   - Locks: LockTables (exclusive metadata locks) and Apply (one
+//     catalog.DDL change).
+//   - ALTER TABLE's data: Env.Alter back-fills new secondary indexes or
+//     rebuilds the whole table into new index ids, in bounded chunks, and
+//     publishes the new definition.
+//
+// # Lock discipline
+//
+// A schema change takes, in this order: the exclusive metadata lock of
+// each table it changes (LockTables; waits for the transactions using the
+// table, bounded by lock_wait_timeout, and keeps DML out while the change
+// runs), then the catalog's DDL mutex (Apply → catalog.BeginDDL; one
+// change at a time). Taking the metadata locks first means a change that
+// waits for a long transaction holds up no other DDL. Both are released by
+// defer on every path: LockTables' caller defers the release it returns,
+// and Apply defers catalog.DDL.Abort, which does nothing after Commit. So
+// an error, a cancelled statement or a panic in the middle of a back-fill
+// (the Vitess listener recovers it and closes that connection; the server
+// goes on) never leaves a table locked or every later DDL blocked.
+//
+// # Back-fill in chunks
+//
+// A back-fill reads the old table at one snapshot in primary-key order and
+// writes the new entries in chunks of at most Bound — DefaultBound is
+// 10,000 rows or 1 MiB — each committed as its own batch. A single batch
+// would hold the whole index in memory until commit (Pebble refuses
+// batches over 4 GiB, and one over half a memtable is committed as a
+// memtable of its own); 1 MiB keeps memory flat and each chunk on the
+// ordinary commit path. Progress counts rows, chunks and bytes.
+//
+// Chunks are committed before the change that publishes them, under index
+// ids no definition uses yet, so no reader sees them; atomicity comes from
+// the catalog: catalog.DDL.ReserveIndexData durably records the ids (never
+// handed out again) and marks them pending before the first chunk; the
+// change's commit — the new definition, range tombstones over replaced
+// indexes, the marks cleared — is one batch; an abort deletes the chunks
+// with range tombstones, and after a crash catalog.Load deletes the data
+// of ids still marked pending. The table's exclusive metadata lock keeps
+// writers out for the whole back-fill, so the snapshot is the table.
+//
+// Caveat: uniqueness of a new unique index is checked against an
+// in-memory set of the key prefixes written so far, which grows with the
+// table, not with the chunk.
+package schemachange
