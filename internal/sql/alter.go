@@ -30,7 +30,7 @@ type alterState struct {
 	renameTo *sqlparser.TableName
 	// orig is the table as it was; checks the CHECK constraint changes.
 	orig   *catalog.Table
-	checks alterChecks
+	checks schemachange.AlterChecks
 }
 
 // alterTable runs ALTER TABLE; checkCols names the column of each
@@ -58,8 +58,8 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 		return nil, sqlerr.NoTable(db, st.Table.Name.String())
 	}
 	a := &alterState{t: old.Clone(), idxCols: map[*catalog.Index][]string{}, orig: old}
-	a.checks.cols = checkCols
-	a.checks.viaConstraint = viaConstraint
+	a.checks.Cols = checkCols
+	a.checks.ViaConstraint = viaConstraint
 	for i := range a.t.Columns {
 		a.mapping = append(a.mapping, i)
 	}
@@ -92,7 +92,7 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 	// A rebuilt table and a table given a new or newly enforced constraint
 	// have their rows checked against every enforced constraint.
 	var checks *checkSet
-	if a.rebuild || a.checks.validate {
+	if a.rebuild || a.checks.Validate {
 		var err error
 		if checks, err = s.compileChecks(nt); err != nil {
 			return nil, err
@@ -105,7 +105,7 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 		tx := s.eng.DB.Begin(ctx, txn.ReadCommitted, s.lockTimeout)
 		defer tx.Rollback()
 		plan.Convert = s.rebuildConverter(s.newExecCtx(ctx, tx, nil), nt, a.mapping, checks)
-	} else if a.checks.validate {
+	} else if a.checks.Validate {
 		plan.Validate = func(ctx context.Context) error { return s.validateRows(ctx, old, checks) }
 	}
 	if a.renameTo != nil {
@@ -195,7 +195,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 			return sqlerr.New(sqlerror.ERCantDropFieldOrKey, sqlerror.SSClientError, "Can't DROP '%s'; check that column/key exists", o.Name.Name.String())
 		}
 		name := t.Columns[i].Name
-		a.checks.dropCols = append(a.checks.dropCols, o.Name.Name.String())
+		a.checks.DropCols = append(a.checks.DropCols, o.Name.Name.String())
 		a.removeColumn(i)
 		if len(t.Columns) == 0 {
 			return sqlerr.New(sqlerror.ERCantRemoveAllFields, sqlerror.SSClientError, "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")
@@ -228,7 +228,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 		t.Indexes = keep
 		a.rebuild = true
 	case *sqlparser.ChangeColumn, *sqlparser.ModifyColumn:
-		a.checks.columnsChanged = true
+		a.checks.ColumnsChanged = true
 		var oldName string
 		var cd *sqlparser.ColumnDefinition
 		var first bool
@@ -251,7 +251,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 			return sqlerr.New(sqlerror.ERDupFieldName, sqlerror.SSDupFieldName, "Duplicate column name '%s'", col.Name)
 		}
 		if !strings.EqualFold(oldName, col.Name) {
-			a.checks.renamed = append(a.checks.renamed, oldName)
+			a.checks.Renamed = append(a.checks.Renamed, oldName)
 		}
 		// A primary key column stays NOT NULL.
 		if a.inPrimary(oldName) {
@@ -289,12 +289,12 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 			return sqlerr.New(sqlerror.ERDupFieldName, sqlerror.SSDupFieldName, "Duplicate column name '%s'", nn)
 		}
 		if !strings.EqualFold(o.OldName.Name.String(), nn) {
-			a.checks.renamed = append(a.checks.renamed, o.OldName.Name.String())
+			a.checks.Renamed = append(a.checks.Renamed, o.OldName.Name.String())
 		}
 		a.renameInIndexes(t.Columns[i].Name, nn)
 		t.Columns[i].Name = nn
 	case *sqlparser.AlterColumn:
-		a.checks.columnsChanged = true
+		a.checks.ColumnsChanged = true
 		i := a.colIndex(o.Column.Name.String())
 		if i < 0 {
 			return sqlerr.BadField(o.Column.Name.String(), t.Name)
@@ -363,7 +363,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 				return err
 			}
 			if isCheck {
-				a.checks.drop = append(a.checks.drop, o.Name.String())
+				a.checks.Drop = append(a.checks.Drop, o.Name.String())
 				return nil
 			}
 			return s.applyAlter(a, dk)
@@ -387,7 +387,7 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 			}
 			t.ForeignKeys = keep
 		case sqlparser.CheckKeyType:
-			a.checks.drop = append(a.checks.drop, o.Name.String())
+			a.checks.Drop = append(a.checks.Drop, o.Name.String())
 		default:
 			name := o.Name.String()
 			for k, ix := range t.Indexes {
@@ -467,12 +467,12 @@ func (s *Session) applyAlter(a *alterState, opt sqlparser.AlterOption) error {
 		case *sqlparser.ForeignKeyDefinition:
 			t.ForeignKeys = append(t.ForeignKeys, schemachange.FormatForeignKey(t, o.ConstraintDefinition.Name.String(), cd))
 		case *sqlparser.CheckConstraintDefinition:
-			return a.checks.addSpec(o.ConstraintDefinition.Name.String(), cd)
+			return a.checks.AddSpec(o.ConstraintDefinition.Name.String(), cd)
 		default:
 			return sqlerr.Unsupported("ALTER TABLE %s", sqlparser.String(opt))
 		}
 	case *sqlparser.AlterCheck:
-		a.checks.enforce = append(a.checks.enforce, enforceCheck{name: o.Name.String(), enforced: o.Enforced})
+		a.checks.Enforce = append(a.checks.Enforce, schemachange.EnforceCheck{Name: o.Name.String(), Enforced: o.Enforced})
 	case sqlparser.AlgorithmValue, *sqlparser.LockOption, *sqlparser.Force, *sqlparser.Validation, *sqlparser.KeyState, *sqlparser.OrderByOption:
 		// Accepted; strata's ALTER is always a consistent copy or in place.
 	default:

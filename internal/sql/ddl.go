@@ -180,8 +180,8 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 		def = src.Clone()
 		def.DB, def.Name = db, name
 		def.AutoIncStart = 0
-		def.Checks = likeChecks(src.Checks, name)
-		if err := checkGeneratedNameLengths(def.Checks); err != nil {
+		def.Checks = schemachange.LikeChecks(src.Checks, name)
+		if err := schemachange.CheckGeneratedNameLengths(def.Checks); err != nil {
 			return nil, err
 		}
 		if err := s.checkNamesFree(db, name, def.Checks); err != nil {
@@ -228,7 +228,7 @@ func (s *Session) buildTableDef(db, name string, spec *sqlparser.TableSpec, chec
 	if err != nil {
 		return nil, err
 	}
-	specs, err := checkSpecsOfTable(spec, checkCols)
+	specs, err := schemachange.CheckSpecsOfTable(spec, checkCols)
 	if err != nil {
 		return nil, err
 	}
@@ -382,7 +382,7 @@ func (s *Session) renameTablesIn(d *catalog.DDL, st *sqlparser.RenameTable) erro
 		nt := from.Clone()
 		nt.DB, nt.Name = tdb, p.ToTable.Name.String()
 		catalog.RenameGeneratedChecks(nt.Checks, from.Name, nt.Name)
-		if err := checkGeneratedNameLengths(nt.Checks); err != nil {
+		if err := schemachange.CheckGeneratedNameLengths(nt.Checks); err != nil {
 			return err
 		}
 		if err := d.RemoveTableEntry(from.DB, from.Name); err != nil {
@@ -403,13 +403,13 @@ func (s *Session) renameTablesIn(d *catalog.DDL, st *sqlparser.RenameTable) erro
 			if _, moved := cur[k]; moved || gone[k] {
 				continue
 			}
-			if err := checkNameClash(nt, other); err != nil {
+			if err := schemachange.CheckNameClash(nt, other); err != nil {
 				return err
 			}
 		}
 		for _, other := range cur {
 			if other != nt && other.DB == nt.DB {
-				if err := checkNameClash(nt, other); err != nil {
+				if err := schemachange.CheckNameClash(nt, other); err != nil {
 					return err
 				}
 			}
