@@ -1,17 +1,21 @@
 // Package schemachange carries out schema changes (DDL) for the SQL
-// session: it turns parsed DDL into catalog definitions and writes the
-// data a new definition needs. The session keeps dispatch — it resolves
-// names, checks privileges, decides what an ALTER TABLE changes, and owns
-// what needs its state (sql_mode conversions, warnings, CHECK constraints,
-// which compile expressions) — and calls this package; it never imports
+// session: it turns parsed DDL (Vitess's sqlparser AST) into catalog
+// definitions and writes the data a new definition needs. The session
+// keeps dispatch — it resolves names, checks privileges, and owns what
+// needs its state (sql_mode conversions and warnings of a rebuild, CHECK
+// constraints, which compile expressions; AlterSession is the little
+// AlterDef asks of it) — and calls this package, which never imports
 // internal/sql.
 //
 // # What it owns
 //
 //   - Definitions: BuildTable (CREATE TABLE's columns, keys, foreign keys,
-//     table options), IndexFromAST, UniqueIndexName, FormatForeignKey,
-//     ApplyDBOptions, CheckIdent, DefaultCollation; errors carry MySQL's
-//     codes (sqlerr).
+//     table options), AlterDef (ALTER TABLE's clauses applied to a copy of
+//     the definition: columns, indexes, keys, options, RENAME TO, and
+//     whether the rows must be rebuilt), IndexFromAST, UniqueIndexName,
+//     FormatForeignKey, ApplyDBOptions, CheckIdent, DefaultCollation; and
+//     the session-free CHECK constraint rules (check.go). Errors carry
+//     MySQL's codes (sqlerr).
 //   - Locks: LockTables (exclusive metadata locks) and Apply (one
 //     catalog.DDL change).
 //   - ALTER TABLE's data: Env.Alter back-fills new secondary indexes or
