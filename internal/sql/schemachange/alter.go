@@ -22,8 +22,10 @@ type Env struct {
 	// Bound limits each back-fill chunk; zero fields take DefaultBound's.
 	Bound Bound
 
-	// afterChunk is a test hook run after each committed back-fill chunk.
-	afterChunk func(Progress) error
+	// afterChunk is a test hook run after each committed back-fill chunk;
+	// uniqueBudget overrides uniqueMemory.
+	afterChunk   func(Progress) error
+	uniqueBudget int
 }
 
 // AlterPlan is the physical part of one ALTER TABLE, decided by the
@@ -60,7 +62,7 @@ func (e *Env) Alter(ctx context.Context, p *AlterPlan) (Progress, error) {
 	old, nt := p.Old, p.New
 	var progress Progress
 	err := Apply(e.Cat, func(d *catalog.DDL) error {
-		bf := &backfill{db: e.DB, store: e.Store, old: old, nt: nt, bound: e.Bound, lockTimeout: e.LockTimeout, afterChunk: e.afterChunk}
+		bf := &backfill{db: e.DB, store: e.Store, old: old, nt: nt, bound: e.Bound, lockTimeout: e.LockTimeout, afterChunk: e.afterChunk, uniqueBudget: e.uniqueBudget}
 		var fill []*catalog.Index
 		if p.Rebuild {
 			fill = nt.Indexes

@@ -148,6 +148,14 @@ func TestAlterRebuildInChunks(t *testing.T) {
 
 var errInjected = errors.New("injected back-fill failure")
 
+// dupErr matches MySQL's 1062 with message msg.
+func dupErr(msg string) func(error) bool {
+	return func(err error) bool {
+		var se *sqlerror.SQLError
+		return errors.As(err, &se) && se.Num == sqlerror.ERDupEntry && strings.Contains(se.Message, msg)
+	}
+}
+
 // A back-fill that fails half-way — a panic, an error, a duplicate key
 // found in a late chunk — leaves no lock held, no back-filled entry and no
 // pending mark behind, and the table as it was: readable, writable and
@@ -157,6 +165,8 @@ func TestBackfillFailureReleasesLocks(t *testing.T) {
 		name    string
 		rebuild bool
 		unique  bool
+		bound   int
+		budget  int
 		hook    func(Progress) error
 		wantErr func(error) bool
 	}{
@@ -178,21 +188,32 @@ func TestBackfillFailureReleasesLocks(t *testing.T) {
 			}
 			return nil
 		}, wantErr: func(err error) bool { return errors.Is(err, errInjected) }},
-		{name: "duplicate", unique: true, wantErr: func(err error) bool {
-			// v = id % 500: row 501 repeats row 1's value, in chunk 6.
-			var se *sqlerror.SQLError
-			return errors.As(err, &se) && se.Num == sqlerror.ERDupEntry && strings.Contains(se.Message, "Duplicate entry '1' for key 't.v_idx'")
-		}},
+		// v = id % 500: row 501 repeats row 1's value, in chunk 6 or in
+		// the same chunk; found in memory, or (budget 1 byte) in the
+		// committed chunks.
+		{name: "duplicate", unique: true, wantErr: dupErr("Duplicate entry '1' for key 't.v_idx'")},
+		{name: "duplicate-store", unique: true, budget: 1, wantErr: dupErr("Duplicate entry '1' for key 't.v_idx'")},
+		{name: "duplicate-in-chunk", unique: true, budget: 1, bound: testRows, wantErr: dupErr("Duplicate entry '1' for key 't.v_idx'")},
+		{name: "duplicate-primary-rebuild", rebuild: true, unique: true, wantErr: dupErr("Duplicate entry '1' for key 't.PRIMARY'")},
+		{name: "duplicate-primary-rebuild-store", rebuild: true, unique: true, budget: 1, wantErr: dupErr("Duplicate entry '1' for key 't.PRIMARY'")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := openTestEnv(t)
 			old := e.createTable(t, "create table t (id bigint primary key, v bigint)")
 			e.insert(t, old, int64Rows(testRows, 500)...)
 			e.Bound = Bound{Rows: 100}
+			if tc.bound > 0 {
+				e.Bound.Rows = tc.bound
+			}
 			e.afterChunk = tc.hook
+			e.uniqueBudget = tc.budget
 			p := addIndexPlan(old, tc.unique)
 			if tc.rebuild {
 				p = rebuildPlan(old)
+				if tc.unique {
+					// The primary key moves to v.
+					p.New.Indexes[0].Columns = []catalog.IndexColumn{{Col: 1}}
+				}
 			}
 			var panicked any
 			var err error
@@ -287,5 +308,42 @@ func TestLockTables(t *testing.T) {
 	release()
 	if err := e.Cat.LockExclusive(ctx, "d", "a", 50*time.Millisecond); err != nil {
 		t.Fatalf("release left d.a locked: %v", err)
+	}
+}
+
+// BenchmarkAlterAddIndex back-fills an index over 50,000 rows per
+// iteration; the unique cases add the per-row duplicate check, in memory
+// (budget 0: the default) or, past a 1-byte budget, by a seek in the
+// committed chunks.
+func BenchmarkAlterAddIndex(b *testing.B) {
+	const rows = 50000
+	for _, tc := range []struct {
+		unique bool
+		budget int
+	}{{false, 0}, {true, 0}, {true, 1}} {
+		unique := tc.unique
+		b.Run(fmt.Sprintf("unique=%v/budget=%d", tc.unique, tc.budget), func(b *testing.B) {
+			e := openTestEnv(b)
+			old := e.createTable(b, "create table t (id bigint primary key, v bigint)")
+			e.insert(b, old, int64Rows(rows, rows+1)...)
+			e.uniqueBudget = tc.budget
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				p := addIndexPlan(old, unique)
+				if _, err := e.alterLocked(p); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				// Drop the index again for the next iteration.
+				cur := e.Cat.Table("d", "t")
+				back := &AlterPlan{Old: cur, New: old.Clone(), DropIndexes: []*catalog.Index{cur.IndexByName("v_idx")}}
+				if _, err := e.alterLocked(back); err != nil {
+					b.Fatal(err)
+				}
+				old = e.Cat.Table("d", "t")
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rows), "ns/row")
+		})
 	}
 }

@@ -56,7 +56,8 @@
 // of ids still marked pending. The table's exclusive metadata lock keeps
 // writers out for the whole back-fill, so the snapshot is the table.
 //
-// Caveat: uniqueness of a new unique index is checked against an
-// in-memory set of the key prefixes written so far, which grows with the
-// table, not with the chunk.
+// A new unique key is checked against the keys written before it: in
+// memory while they fit in 16 MiB per index, then against the chunk being
+// filled (in memory) and the chunks committed before it (a seek in the
+// store), so memory stays bounded however large the table.
 package schemachange

@@ -27,7 +27,7 @@ type testEnv struct {
 	kv *kv.DB
 }
 
-func openTestEnv(t *testing.T) *testEnv {
+func openTestEnv(t testing.TB) *testEnv {
 	t.Helper()
 	k, err := kv.Open(kv.Options{Dir: "/db", FS: vfs.NewMem(), MemoryBudget: 256 << 20, Logger: quietLogger})
 	if err != nil {
@@ -44,7 +44,7 @@ func openTestEnv(t *testing.T) *testEnv {
 
 // createTable runs CREATE TABLE sql in database "d" and returns the
 // definition.
-func (e *testEnv) createTable(t *testing.T, sql string) *catalog.Table {
+func (e *testEnv) createTable(t testing.TB, sql string) *catalog.Table {
 	t.Helper()
 	stmt, err := sqlparser.NewTestParser().Parse(sql)
 	if err != nil {
@@ -73,7 +73,7 @@ func (e *testEnv) createTable(t *testing.T, sql string) *catalog.Table {
 }
 
 // insert commits rows into def in one transaction.
-func (e *testEnv) insert(t *testing.T, def *catalog.Table, rows ...Row) {
+func (e *testEnv) insert(t testing.TB, def *catalog.Table, rows ...Row) {
 	t.Helper()
 	tx := e.DB.Begin(context.Background(), txn.RepeatableRead, time.Second)
 	tb := e.Store.Open(def)
@@ -89,19 +89,19 @@ func (e *testEnv) insert(t *testing.T, def *catalog.Table, rows ...Row) {
 }
 
 // keys counts the keys stored under index id.
-func (e *testEnv) keys(t *testing.T, id uint32) int {
+func (e *testEnv) keys(t testing.TB, id uint32) int {
 	t.Helper()
 	return e.countRange(t, binary.BigEndian.AppendUint32(nil, id), binary.BigEndian.AppendUint32(nil, id+1))
 }
 
 // pendingMarks counts the dictionary's marks of reserved index data.
-func (e *testEnv) pendingMarks(t *testing.T) int {
+func (e *testEnv) pendingMarks(t testing.TB) int {
 	t.Helper()
 	lo := append(binary.BigEndian.AppendUint32(nil, catalog.DictIndexID), 'P')
 	return e.countRange(t, lo, append(binary.BigEndian.AppendUint32(nil, catalog.DictIndexID), 'Q'))
 }
 
-func (e *testEnv) countRange(t *testing.T, lo, hi []byte) int {
+func (e *testEnv) countRange(t testing.TB, lo, hi []byte) int {
 	t.Helper()
 	tx := e.DB.Begin(context.Background(), txn.ReadCommitted, time.Second)
 	defer tx.Rollback()
@@ -118,7 +118,7 @@ func (e *testEnv) countRange(t *testing.T, lo, hi []byte) int {
 }
 
 // rowCount counts def's rows through its primary index.
-func (e *testEnv) rowCount(t *testing.T, def *catalog.Table) int {
+func (e *testEnv) rowCount(t testing.TB, def *catalog.Table) int {
 	t.Helper()
 	tx := e.DB.Begin(context.Background(), txn.ReadCommitted, time.Second)
 	defer tx.Rollback()
