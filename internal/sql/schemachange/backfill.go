@@ -28,7 +28,7 @@ type Bound struct {
 // one larger than half a memtable (strata's smallest memtable is 4 MiB)
 // is committed as a memtable of its own, forcing a flush; 1 MiB chunks
 // keep a back-fill's memory flat and its writes on the ordinary commit
-// path, at the cost of one WAL sync per MiB.
+// path.
 var DefaultBound = Bound{Rows: 10000, Bytes: 1 << 20}
 
 func (b Bound) orDefault() Bound {
@@ -218,7 +218,11 @@ func (c *chunk) commit() (int, error) {
 		return 0, nil
 	}
 	n := c.b.Len()
-	err := c.db.ApplyBatch(c.b)
+	// Not synced: nothing reads a chunk before the DDL change that
+	// publishes it commits, and that commit is synced, which makes every
+	// earlier WAL write durable too. A crash before it loses at most chunks
+	// that Load deletes anyway (their ids are marked pending, synced).
+	err := c.b.Commit(false)
 	c.close()
 	if err != nil {
 		return 0, fmt.Errorf("back-fill chunk: %w", err)

@@ -44,7 +44,16 @@
 // would hold the whole index in memory until commit (Pebble refuses
 // batches over 4 GiB, and one over half a memtable is committed as a
 // memtable of its own); 1 MiB keeps memory flat and each chunk on the
-// ordinary commit path. Progress counts rows, chunks and bytes.
+// ordinary commit path. Progress counts rows, chunks and bytes. Chunks are
+// committed without a WAL sync: the change's synced commit makes them
+// durable, and a crash before it loses only data Load deletes.
+//
+// The cost: a single batch over half a memtable went to Pebble as a
+// flushable batch, never inserted into the memtable's skiplist; chunks
+// are. ALTER TABLE ... ADD INDEX over 1M rows took 1.2 s instead of 0.5 s
+// (--memory 1GiB, two runs each on a shared 2-core machine); a rebuild
+// 3.5 s instead of 2.8 s. Building sorted SSTs and ingesting them would
+// remove both the skiplist and the memtable from the path.
 //
 // Chunks are committed before the change that publishes them, under index
 // ids no definition uses yet, so no reader sees them; atomicity comes from
