@@ -119,7 +119,7 @@ func (s *Session) dropDatabase(ctx context.Context, st *sqlparser.DropDatabase) 
 		return nil, sqlerr.New(sqlerror.ERDbDropExists, sqlerror.SSUnknownSQLState, "Can't drop database '%s'; database doesn't exist", name)
 	}
 	tables := s.eng.Cat.Tables(name)
-	if err := s.dropTableDefs(ctx, tables, func(d *catalog.DDL) error { return d.DropDatabase(name) }); err != nil {
+	if err := s.schemaEnv().DropTables(ctx, tableNames(tables), func(d *catalog.DDL) error { return d.DropDatabase(name) }); err != nil {
 		return nil, err
 	}
 	if s.DB == name {
@@ -201,6 +201,11 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 	}
 	def.CreateTime = time.Now().Unix()
 	err = schemachange.Apply(s.eng.Cat, func(d *catalog.DDL) error {
+		// Again under the DDL mutex: a CREATE TABLE of the same name that
+		// committed meanwhile must not be replaced.
+		if s.eng.Cat.Table(db, name) != nil {
+			return sqlerr.New(sqlerr.TableExists, sqlerr.StateTableExists, "Table '%s' already exists", name)
+		}
 		for _, ix := range def.Indexes {
 			ix.ID = d.NewIndexID()
 		}
@@ -278,7 +283,7 @@ func (s *Session) dropTables(ctx context.Context, st *sqlparser.DropTable) (*sql
 	for _, m := range missing {
 		s.warn("Note", uint16(sqlerror.ERBadTable), fmt.Sprintf("Unknown table '%s'", m))
 	}
-	if err := s.dropTableDefs(ctx, defs, nil); err != nil {
+	if err := s.schemaEnv().DropTables(ctx, tableNames(defs), nil); err != nil {
 		return nil, err
 	}
 	return &sqltypes.Result{}, nil
@@ -293,129 +298,30 @@ func (s *Session) truncateTable(ctx context.Context, st *sqlparser.TruncateTable
 	if t == nil {
 		return nil, sqlerr.NoTable(db, st.Table.Name.String())
 	}
-	release, err := schemachange.LockTables(ctx, s.eng.Cat, s.mdlTimeout, schemachange.TableName{DB: t.DB, Name: t.Name})
-	if err != nil {
+	if err := s.schemaEnv().Truncate(ctx, schemachange.TableName{DB: t.DB, Name: t.Name}); err != nil {
 		return nil, err
 	}
-	defer release()
-	err = schemachange.Apply(s.eng.Cat, func(d *catalog.DDL) error {
-		nt := t.Clone()
-		for _, ix := range t.Indexes {
-			if err := d.DropIndexData(ix.ID); err != nil {
-				return err
-			}
-		}
-		// New index ids: the old ids' range tombstones can never hide new
-		// rows.
-		for _, ix := range nt.Indexes {
-			ix.ID = d.NewIndexID()
-		}
-		return d.PutTable(nt)
-	})
-	if err != nil {
-		return nil, err
-	}
-	s.eng.Store.Forget(t, true)
 	return &sqltypes.Result{}, nil
 }
 
 func (s *Session) renameTables(ctx context.Context, st *sqlparser.RenameTable) (*sqltypes.Result, error) {
-	// Metadata locks first, so a wait does not hold up other DDL.
-	var names []schemachange.TableName
-	for _, p := range st.TablePairs {
+	pairs := make([]schemachange.RenamePair, len(st.TablePairs))
+	for i, p := range st.TablePairs {
 		fdb, err := s.dbOrCurrent(p.FromTable.Qualifier)
 		if err != nil {
 			return nil, err
 		}
-		if t := s.eng.Cat.Table(fdb, p.FromTable.Name.String()); t != nil {
-			names = append(names, schemachange.TableName{DB: t.DB, Name: t.Name})
+		// An unresolved target database is 1046 when its pair is reached.
+		tdb, _ := s.dbOrCurrent(p.ToTable.Qualifier)
+		pairs[i] = schemachange.RenamePair{
+			From: schemachange.TableName{DB: fdb, Name: p.FromTable.Name.String()},
+			To:   schemachange.TableName{DB: tdb, Name: p.ToTable.Name.String()},
 		}
 	}
-	release, err := schemachange.LockTables(ctx, s.eng.Cat, s.mdlTimeout, names...)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	err = schemachange.Apply(s.eng.Cat, func(d *catalog.DDL) error {
-		return s.renameTablesIn(d, st)
-	})
-	if err != nil {
+	if err := s.schemaEnv().RenameTables(ctx, pairs); err != nil {
 		return nil, err
 	}
 	return &sqltypes.Result{}, nil
-}
-
-// renameTablesIn writes RENAME TABLE's pairs, in order, into one change.
-func (s *Session) renameTablesIn(d *catalog.DDL, st *sqlparser.RenameTable) error {
-	// Track the effect of earlier pairs (RENAME a TO b, b TO c).
-	cur := map[string]*catalog.Table{}
-	gone := map[string]bool{}
-	get := func(db, name string) *catalog.Table {
-		k := db + "." + name
-		if t, ok := cur[k]; ok {
-			return t
-		}
-		if gone[k] {
-			return nil
-		}
-		return s.eng.Cat.Table(db, name)
-	}
-	for _, p := range st.TablePairs {
-		fdb, err := s.dbOrCurrent(p.FromTable.Qualifier)
-		if err != nil {
-			return err
-		}
-		tdb, err := s.dbOrCurrent(p.ToTable.Qualifier)
-		if err != nil {
-			return err
-		}
-		from := get(fdb, p.FromTable.Name.String())
-		if from == nil {
-			return sqlerr.NoTable(fdb, p.FromTable.Name.String())
-		}
-		if get(tdb, p.ToTable.Name.String()) != nil {
-			return sqlerr.New(sqlerr.TableExists, sqlerr.StateTableExists, "Table '%s' already exists", p.ToTable.Name.String())
-		}
-		if s.eng.Cat.Database(tdb) == nil {
-			return sqlerr.New(sqlerror.ERBadDb, sqlerror.SSClientError, "Unknown database '%s'", tdb)
-		}
-		nt := from.Clone()
-		nt.DB, nt.Name = tdb, p.ToTable.Name.String()
-		catalog.RenameGeneratedChecks(nt.Checks, from.Name, nt.Name)
-		if err := schemachange.CheckGeneratedNameLengths(nt.Checks); err != nil {
-			return err
-		}
-		if err := d.RemoveTableEntry(from.DB, from.Name); err != nil {
-			return err
-		}
-		if err := d.PutTable(nt); err != nil {
-			return err
-		}
-		gone[from.DB+"."+from.Name] = true
-		delete(cur, from.DB+"."+from.Name)
-		cur[tdb+"."+nt.Name] = nt
-	}
-	// CHECK constraint names stay unique per database once every pair has
-	// moved (RENAME TABLE a TO b, b TO a swaps generated names).
-	for _, nt := range cur {
-		for _, other := range s.eng.Cat.Tables(nt.DB) {
-			k := other.DB + "." + other.Name
-			if _, moved := cur[k]; moved || gone[k] {
-				continue
-			}
-			if err := schemachange.CheckNameClash(nt, other); err != nil {
-				return err
-			}
-		}
-		for _, other := range cur {
-			if other != nt && other.DB == nt.DB {
-				if err := schemachange.CheckNameClash(nt, other); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
 }
 
 // rebuildConverter returns the conversion of a table rebuild (ALTER TABLE
@@ -478,38 +384,14 @@ func (s *Session) rebuildConverter(ex *execCtx, nt *catalog.Table, mapping []int
 // schemaEnv is what schemachange uses of the engine, with the session's
 // lock wait.
 func (s *Session) schemaEnv() *schemachange.Env {
-	return &schemachange.Env{Cat: s.eng.Cat, DB: s.eng.DB, Store: s.eng.Store, LockTimeout: s.lockTimeout}
+	return &schemachange.Env{Cat: s.eng.Cat, DB: s.eng.DB, Store: s.eng.Store, LockTimeout: s.lockTimeout, MDLTimeout: s.mdlTimeout}
 }
 
-// dropTableDefs drops tables in one atomic DDL change, under exclusive
-// metadata locks (taken before the change so a wait blocks no other DDL);
-// extra adds more to the same change (DROP DATABASE's entry).
-func (s *Session) dropTableDefs(ctx context.Context, tables []*catalog.Table, extra func(*catalog.DDL) error) error {
+// tableNames names tables for schemachange.
+func tableNames(tables []*catalog.Table) []schemachange.TableName {
 	names := make([]schemachange.TableName, len(tables))
 	for i, t := range tables {
 		names[i] = schemachange.TableName{DB: t.DB, Name: t.Name}
 	}
-	release, err := schemachange.LockTables(ctx, s.eng.Cat, s.mdlTimeout, names...)
-	if err != nil {
-		return err
-	}
-	defer release()
-	err = schemachange.Apply(s.eng.Cat, func(d *catalog.DDL) error {
-		for _, t := range tables {
-			if err := d.DropTable(t); err != nil {
-				return err
-			}
-		}
-		if extra != nil {
-			return extra(d)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for _, t := range tables {
-		s.eng.Store.Forget(t, true)
-	}
-	return nil
+	return names
 }

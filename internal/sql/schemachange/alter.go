@@ -19,6 +19,8 @@ type Env struct {
 	// takes no row locks: the table's exclusive metadata lock keeps
 	// writers out).
 	LockTimeout time.Duration
+	// MDLTimeout bounds each wait for a metadata lock (lock_wait_timeout).
+	MDLTimeout time.Duration
 	// Bound limits each back-fill chunk; zero fields take DefaultBound's.
 	Bound Bound
 

@@ -18,6 +18,8 @@
 //     MySQL's codes (sqlerr).
 //   - Locks: LockTables (exclusive metadata locks) and Apply (one
 //     catalog.DDL change).
+//   - Whole-table changes: Env.DropTables (also DROP DATABASE's),
+//     Env.Truncate, Env.RenameTables.
 //   - ALTER TABLE's data: Env.Alter back-fills new secondary indexes or
 //     rebuilds the whole table into new index ids, in bounded chunks, and
 //     publishes the new definition.
@@ -35,6 +37,12 @@
 // an error, a cancelled statement or a panic in the middle of a back-fill
 // (the Vitess listener recovers it and closes that connection; the server
 // goes on) never leaves a table locked or every later DDL blocked.
+//
+// A definition read before a metadata lock was granted may be stale: the
+// change that held the lock may have replaced it. So definitions are read
+// again once the locks are held (a TRUNCATE that waited behind an ALTER
+// used to put the pre-ALTER definition back), and a name a change creates
+// is checked again under the DDL mutex.
 //
 // # Back-fill in chunks
 //
