@@ -118,14 +118,14 @@ func (s *Session) dropDatabase(ctx context.Context, st *sqlparser.DropDatabase) 
 		}
 		return nil, sqlerr.New(sqlerror.ERDbDropExists, sqlerror.SSUnknownSQLState, "Can't drop database '%s'; database doesn't exist", name)
 	}
-	tables := s.eng.Cat.Tables(name)
-	if err := s.schemaEnv().DropTables(ctx, tableNames(tables), func(d *catalog.DDL) error { return d.DropDatabase(name) }); err != nil {
+	n, err := s.schemaEnv().DropDatabase(ctx, name)
+	if err != nil {
 		return nil, err
 	}
 	if s.DB == name {
 		s.DB = ""
 	}
-	return &sqltypes.Result{RowsAffected: uint64(len(tables))}, nil
+	return &sqltypes.Result{RowsAffected: uint64(n)}, nil
 }
 
 // tableDefaults returns the default collation for a new table in db.

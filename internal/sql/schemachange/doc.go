@@ -18,7 +18,7 @@
 //     MySQL's codes (sqlerr).
 //   - Locks: LockTables (exclusive metadata locks) and Apply (one
 //     catalog.DDL change).
-//   - Whole-table changes: Env.DropTables (also DROP DATABASE's),
+//   - Whole-table changes: Env.DropTables, Env.DropDatabase,
 //     Env.Truncate, Env.RenameTables.
 //   - ALTER TABLE's data: Env.Alter back-fills new secondary indexes or
 //     rebuilds the whole table into new index ids, in bounded chunks, and

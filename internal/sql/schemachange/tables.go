@@ -2,6 +2,8 @@ package schemachange
 
 import (
 	"context"
+	"errors"
+	"slices"
 
 	"vitess.io/vitess/go/mysql/sqlerror"
 
@@ -19,6 +21,12 @@ import (
 // to it (DROP DATABASE's entry). A table gone while the locks were awaited
 // is 1051.
 func (e *Env) DropTables(ctx context.Context, names []TableName, extra func(*catalog.DDL) error) error {
+	return e.dropTables(ctx, names, nil, extra)
+}
+
+// dropTables is DropTables with pre, which runs first under the DDL mutex
+// and can refuse the change.
+func (e *Env) dropTables(ctx context.Context, names []TableName, pre func() error, extra func(*catalog.DDL) error) error {
 	release, err := LockTables(ctx, e.Cat, e.MDLTimeout, names...)
 	if err != nil {
 		return err
@@ -26,6 +34,11 @@ func (e *Env) DropTables(ctx context.Context, names []TableName, extra func(*cat
 	defer release()
 	var dropped []*catalog.Table
 	err = Apply(e.Cat, func(d *catalog.DDL) error {
+		if pre != nil {
+			if err := pre(); err != nil {
+				return err
+			}
+		}
 		for _, n := range names {
 			t := e.Cat.Table(n.DB, n.Name)
 			if t == nil {
@@ -48,6 +61,39 @@ func (e *Env) DropTables(ctx context.Context, names []TableName, extra func(*cat
 		e.Store.Forget(t, true)
 	}
 	return nil
+}
+
+// DropDatabase drops database name and its tables in one change and
+// returns how many tables it dropped. A table created or dropped in it
+// while the tables' locks were awaited makes it start again (up to three
+// times, then 1213: try again): dropping a table it holds no lock on, or
+// leaving one behind in a dropped database, would be wrong.
+func (e *Env) DropDatabase(ctx context.Context, name string) (int, error) {
+	for attempt := 0; attempt < 3; attempt++ {
+		names := tableNamesOf(e.Cat.Tables(name))
+		same := func() error {
+			if !slices.Equal(names, tableNamesOf(e.Cat.Tables(name))) {
+				return errTablesChanged
+			}
+			return nil
+		}
+		err := e.dropTables(ctx, names, same, func(d *catalog.DDL) error { return d.DropDatabase(name) })
+		if errors.Is(err, errTablesChanged) {
+			continue
+		}
+		return len(names), err
+	}
+	return 0, sqlerr.New(sqlerror.ERLockDeadlock, sqlerror.SSLockDeadlock, "Deadlock found when trying to get lock; try restarting transaction")
+}
+
+var errTablesChanged = errors.New("tables changed while waiting for their locks")
+
+func tableNamesOf(tables []*catalog.Table) []TableName {
+	out := make([]TableName, len(tables))
+	for i, t := range tables {
+		out[i] = TableName{DB: t.DB, Name: t.Name}
+	}
+	return out
 }
 
 // Truncate empties a table: range tombstones over its indexes and the same

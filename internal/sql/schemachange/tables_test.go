@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/strata-db/strata/internal/catalog"
 )
 
 // TRUNCATE and DROP TABLE that wait for the metadata lock of a table an
@@ -60,5 +62,45 @@ func TestWaitingDDLReadsDefinitionAfterLock(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A table created in a database while DROP DATABASE waits for its tables'
+// locks is dropped too (the drop starts again), not left in the
+// dictionary of a database that no longer exists.
+func TestDropDatabaseSeesTablesCreatedWhileWaiting(t *testing.T) {
+	e := openTestEnv(t)
+	e.MDLTimeout = 10 * time.Second
+	e.createTable(t, "create table t (id bigint primary key)")
+	ctx := context.Background()
+	release, err := LockTables(ctx, e.Cat, time.Second, TableName{"d", "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		n, err := e.DropDatabase(ctx, "d")
+		done <- result{n, err}
+	}()
+	time.Sleep(100 * time.Millisecond) // let it reach the lock wait
+	e.createTable(t, "create table u (id bigint primary key)")
+	release()
+	r := <-done
+	if r.err != nil || r.n != 2 {
+		t.Fatalf("DropDatabase = %d, %v; want 2 tables dropped", r.n, r.err)
+	}
+	if e.Cat.Database("d") != nil || len(e.Cat.Tables("d")) != 0 {
+		t.Fatalf("database d left: %v, tables %v", e.Cat.Database("d"), e.Cat.Tables("d"))
+	}
+	reloaded, err := catalog.Load(e.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tabs := reloaded.Tables("d"); len(tabs) != 0 {
+		t.Fatalf("after reload, tables of the dropped database: %v", tabs)
 	}
 }
