@@ -20,6 +20,12 @@ import (
 //	kind 'T'   rest = db-name 0x00 table-name  -> Table JSON
 //	kind 'N'   rest = ""                       -> next index id (uint32 BE)
 //	kind 'S'   rest = index-id (uint32 BE)     -> index statistics JSON (stats.go)
+//	kind 'P'   rest = index-id (uint32 BE)     -> "" (index data written before its DDL commits)
+//
+// A 'P' entry marks an index whose entries a chunked back-fill commits
+// ahead of the DDL change that publishes the index (DDL.ReserveIndexData):
+// Commit removes the mark, Abort removes the mark and the data, and Load
+// deletes the data of marks a crash left behind.
 //
 // Names are stored as written (table and database names are case-sensitive,
 // as with lower_case_table_names=0 on Linux).
@@ -73,6 +79,7 @@ func Load(db *txn.DB) (*Catalog, error) {
 	c.mu.users = map[string]*User{}
 	c.mdl.init()
 	var statsRecs []*statsRecord
+	var pending []uint32
 	// A transaction that only reads the latest state: nothing else runs
 	// yet.
 	tx := db.Begin(context.Background(), txn.ReadCommitted, 0)
@@ -126,10 +133,17 @@ func Load(db *txn.DB) (*Catalog, error) {
 			if len(v) == 4 {
 				c.nextIndexID = binary.BigEndian.Uint32(v)
 			}
+		case 'P':
+			if len(k) == 9 {
+				pending = append(pending, binary.BigEndian.Uint32(k[5:]))
+			}
 		}
 	}
 	if err := it.Error(); err != nil {
 		return nil, fmt.Errorf("load dictionary: %w", err)
+	}
+	if err := c.dropPending(pending); err != nil {
+		return nil, err
 	}
 	c.loadStats(statsRecs)
 	return c, nil
@@ -193,8 +207,11 @@ type DDL struct {
 	dropUsers []string
 	// dropStats: indexes whose data (and statistics) this change drops.
 	dropStats []uint32
-	idsUsed   bool
-	done      bool
+	// pending: indexes whose data was committed ahead of the change
+	// (ReserveIndexData), marked 'P' in the dictionary.
+	pending []uint32
+	idsUsed bool
+	done    bool
 }
 
 // BeginDDL starts a DDL change, waiting for any other DDL to finish.
@@ -309,10 +326,18 @@ func (d *DDL) Commit() error {
 	defer d.c.ddlMu.Unlock()
 	if d.idsUsed {
 		if err := d.b.Set(dictKey('N'), binary.BigEndian.AppendUint32(nil, d.c.nextIndexID)); err != nil {
+			d.abortLocked()
+			return err
+		}
+	}
+	for _, id := range d.pending {
+		if err := d.b.Delete(pendingKey(id)); err != nil {
+			d.abortLocked()
 			return err
 		}
 	}
 	if err := d.c.db.ApplyBatch(d.b); err != nil {
+		d.dropPendingData()
 		_ = d.b.Close()
 		return fmt.Errorf("ddl commit: %w", err)
 	}
@@ -376,13 +401,24 @@ func (d *DDL) republishStats() {
 	}
 }
 
-// Abort discards the change. Index ids allocated by it are not reused.
+// Abort discards the change. Index ids allocated by it are not reused, and
+// data written ahead of it under reserved ids (ReserveIndexData) is
+// deleted. Abort after Commit does nothing, so a caller may defer it right
+// after BeginDDL: an error or a panic then never leaves the DDL mutex held.
 func (d *DDL) Abort() {
 	if d.done {
 		return
 	}
 	d.done = true
+	defer d.c.ddlMu.Unlock()
+	d.abortLocked()
+}
+
+// abortLocked discards the batch and cleans up after the change; the caller
+// holds ddlMu and releases it.
+func (d *DDL) abortLocked() {
 	_ = d.b.Close()
+	d.dropPendingData()
 	if d.idsUsed {
 		// Persist the counter so the ids are not handed out again after a
 		// restart (best effort: Commit of the next DDL persists it too).
@@ -392,5 +428,69 @@ func (d *DDL) Abort() {
 		}
 		_ = b.Close()
 	}
-	d.c.ddlMu.Unlock()
+}
+
+func pendingKey(id uint32) []byte {
+	return binary.BigEndian.AppendUint32(dictKey('P'), id)
+}
+
+// ReserveIndexData prepares ids, allocated by this change, to receive data
+// committed ahead of the change (a back-fill in chunks, each its own
+// batch): it durably records the id counter, so the ids are never handed
+// out again, and a pending mark per id, so that data is deleted by Abort,
+// or by Load should the process stop before the change ends. Commit clears
+// the marks.
+func (d *DDL) ReserveIndexData(ids ...uint32) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	b := d.c.db.NewBatch()
+	defer func() { _ = b.Close() }()
+	if err := b.Set(dictKey('N'), binary.BigEndian.AppendUint32(nil, d.c.nextIndexID)); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := b.Set(pendingKey(id), nil); err != nil {
+			return err
+		}
+	}
+	if err := d.c.db.ApplyBatch(b); err != nil {
+		return fmt.Errorf("reserve index data: %w", err)
+	}
+	d.pending = append(d.pending, ids...)
+	return nil
+}
+
+// dropPendingData deletes the data and marks of the change's reserved ids
+// (best effort: Load retries whatever a failure leaves).
+func (d *DDL) dropPendingData() {
+	if len(d.pending) == 0 {
+		return
+	}
+	_ = d.c.dropPending(d.pending)
+	d.pending = nil
+}
+
+// dropPending deletes the data of indexes marked pending, and the marks,
+// in one batch.
+func (c *Catalog) dropPending(ids []uint32) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	b := c.db.NewBatch()
+	defer func() { _ = b.Close() }()
+	for _, id := range ids {
+		lo := binary.BigEndian.AppendUint32(nil, id)
+		hi := binary.BigEndian.AppendUint32(nil, id+1)
+		if err := b.DeleteRange(lo, hi); err != nil {
+			return err
+		}
+		if err := b.Delete(pendingKey(id)); err != nil {
+			return err
+		}
+	}
+	if err := c.db.ApplyBatch(b); err != nil {
+		return fmt.Errorf("drop pending index data: %w", err)
+	}
+	return nil
 }

@@ -514,3 +514,97 @@ func TestLoadIgnoresNonDictionaryKeys(t *testing.T) {
 		t.Fatalf("Load found databases: %q", c.Databases())
 	}
 }
+
+// A back-fill commits chunks under ids its DDL reserved before the DDL
+// commits. If the process stops in between, Load must delete that data
+// (and never hand the ids out again); Abort deletes it at once; Commit
+// keeps it and clears the marks.
+func TestReservedIndexDataAfterStopAbortCommit(t *testing.T) {
+	fs := vfs.NewMem()
+	s := openStore(t, fs, "/db")
+	c := mustLoad(t, s.db)
+	writeUnder := func(id uint32) {
+		t.Helper()
+		b := s.db.NewBatch()
+		defer b.Close()
+		for _, k := range []string{"a", "b", "c"} {
+			if err := b.Set(indexKey(id, k), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.db.ApplyBatch(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pending := func(p *pebble.DB) []string {
+		t.Helper()
+		var out []string
+		for _, k := range indexKeys(t, p, DictIndexID) {
+			if k[0] == 'P' {
+				out = append(out, k)
+			}
+		}
+		return out
+	}
+
+	// Stopped mid-back-fill: the DDL never ends.
+	d := c.BeginDDL()
+	stopped := d.NewIndexID()
+	if err := d.ReserveIndexData(stopped); err != nil {
+		t.Fatal(err)
+	}
+	writeUnder(stopped)
+	if got := len(indexKeys(t, s.kv.Pebble(), stopped)); got != 3 {
+		t.Fatalf("keys written under the reserved id: %d, want 3", got)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openStore(t, fs, "/db")
+	c = mustLoad(t, s.db)
+	if got := indexKeys(t, s.kv.Pebble(), stopped); len(got) != 0 {
+		t.Fatalf("after restart, data of the stopped back-fill remains: %q", got)
+	}
+	if got := pending(s.kv.Pebble()); len(got) != 0 {
+		t.Fatalf("after restart, pending marks remain: %q", got)
+	}
+
+	// Abort deletes the data at once.
+	d = c.BeginDDL()
+	aborted := d.NewIndexID()
+	if aborted <= stopped {
+		t.Fatalf("id %d handed out again after restart (reserved %d)", aborted, stopped)
+	}
+	if err := d.ReserveIndexData(aborted); err != nil {
+		t.Fatal(err)
+	}
+	writeUnder(aborted)
+	d.Abort()
+	if got := indexKeys(t, s.kv.Pebble(), aborted); len(got) != 0 {
+		t.Fatalf("after Abort, data of the back-fill remains: %q", got)
+	}
+
+	// Commit keeps the data and clears the marks.
+	d = c.BeginDDL()
+	kept := d.NewIndexID()
+	if err := d.ReserveIndexData(kept); err != nil {
+		t.Fatal(err)
+	}
+	writeUnder(kept)
+	mustCommitDDL(t, d)
+	d.Abort() // after Commit: nothing
+	if got := len(indexKeys(t, s.kv.Pebble(), kept)); got != 3 {
+		t.Fatalf("after Commit: %d keys under the back-filled id, want 3", got)
+	}
+	if got := pending(s.kv.Pebble()); len(got) != 0 {
+		t.Fatalf("after Commit, pending marks remain: %q", got)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openStore(t, fs, "/db")
+	mustLoad(t, s.db)
+	if got := len(indexKeys(t, s.kv.Pebble(), kept)); got != 3 {
+		t.Fatalf("after Commit and restart: %d keys under the back-filled id, want 3", got)
+	}
+}

@@ -48,6 +48,10 @@ func (b *Batch) DeleteRange(start, end []byte) error {
 	return nil
 }
 
+// Len returns the size of the batch's representation in bytes (its keys,
+// values and per-entry overhead): what it holds in memory until committed.
+func (b *Batch) Len() int { return b.pebble().Len() }
+
 // Empty reports whether the batch holds no writes.
 func (b *Batch) Empty() bool { return b.pebble().Empty() }
 

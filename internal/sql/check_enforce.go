@@ -83,10 +83,10 @@ func (s *Session) checkRow(ex *execCtx, cs *checkSet, row Row, ignore bool) (ok 
 		return err == nil, err
 	}
 	if ignore {
-		s.warn("Warning", erCheckViolated, "Check constraint '"+name+"' is violated.")
+		s.warn("Warning", uint16(sqlerr.CheckConstraintViolated), "Check constraint '"+name+"' is violated.")
 		return false, nil
 	}
-	return false, checkViolatedErr(name)
+	return false, sqlerr.CheckViolated(name)
 }
 
 // validateRows checks every row of old against cs, the enforced constraints

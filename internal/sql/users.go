@@ -172,6 +172,7 @@ func (s *Session) createUsers(text string, ifNotExists bool) (*sqltypes.Result, 
 		return nil, true, err
 	}
 	d := s.eng.Cat.BeginDDL()
+	defer d.Abort() // no-op after Commit; releases the DDL mutex on a panic
 	var failed []string
 	for _, sp := range specs {
 		if sp.name == "root" || s.eng.Cat.User(sp.name, sp.host) != nil {
@@ -210,6 +211,7 @@ func (s *Session) dropUsers(text string, ifExists bool) (*sqltypes.Result, bool,
 		return nil, true, err
 	}
 	d := s.eng.Cat.BeginDDL()
+	defer d.Abort() // no-op after Commit; releases the DDL mutex on a panic
 	var failed []string
 	for _, sp := range specs {
 		if s.eng.Cat.User(sp.name, sp.host) == nil {
@@ -248,6 +250,7 @@ func (s *Session) alterUsers(text string, ifExists bool, kind privilege.Kind) (*
 		}
 	}
 	d := s.eng.Cat.BeginDDL()
+	defer d.Abort() // no-op after Commit; releases the DDL mutex on a panic
 	for _, sp := range specs {
 		old := s.eng.Cat.User(sp.name, sp.host)
 		if old == nil && self {
@@ -393,6 +396,7 @@ func (s *Session) grant(privText, on, to string, add bool) (*sqltypes.Result, bo
 		return nil, true, err
 	}
 	d := s.eng.Cat.BeginDDL()
+	defer d.Abort() // no-op after Commit; releases the DDL mutex on a panic
 	for _, sp := range specs {
 		if sp.password != nil {
 			// MySQL 8.0 removed GRANT … IDENTIFIED BY; it would let a

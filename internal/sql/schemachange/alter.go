@@ -1,0 +1,123 @@
+package schemachange
+
+import (
+	"context"
+	"time"
+
+	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
+	"github.com/strata-db/strata/internal/table"
+	"github.com/strata-db/strata/internal/txn"
+)
+
+// Env is what a schema change uses of the engine.
+type Env struct {
+	Cat   *catalog.Catalog
+	DB    *txn.DB
+	Store *table.Store
+	// LockTimeout is the back-fill's read transaction's lock wait (it
+	// takes no row locks: the table's exclusive metadata lock keeps
+	// writers out).
+	LockTimeout time.Duration
+	// MDLTimeout bounds each wait for a metadata lock (lock_wait_timeout).
+	MDLTimeout time.Duration
+	// Bound limits each back-fill chunk; zero fields take DefaultBound's.
+	Bound Bound
+
+	// afterChunk is a test hook run after each committed back-fill chunk;
+	// uniqueBudget overrides uniqueMemory.
+	afterChunk   func(Progress) error
+	uniqueBudget int
+}
+
+// AlterPlan is the physical part of one ALTER TABLE, decided by the
+// session: the definitions before and after, and how the rows get there.
+type AlterPlan struct {
+	Old *catalog.Table
+	// New is the altered definition, index ids not yet assigned to
+	// indexes that need them, under the old name.
+	New *catalog.Table
+	// Rebuild: every row is copied into new index ids through Convert.
+	Rebuild bool
+	Convert ConvertFunc
+	// Otherwise NewIndexes (of New) are back-filled and DropIndexes (of
+	// Old) dropped.
+	NewIndexes  []*catalog.Index
+	DropIndexes []*catalog.Index
+	// RenameTo, when set, is the table's new schema and name (RENAME TO);
+	// it must be free, even when it is the old one.
+	RenameTo *TableName
+	// Validate, when set on an in-place ALTER, checks the existing rows
+	// (a CHECK constraint added or enforced) after the back-fill.
+	Validate func(ctx context.Context) error
+}
+
+// Alter applies p as one data-dictionary change under the catalog's DDL
+// mutex; the caller holds the table's exclusive metadata lock
+// (LockTables). New index ids are reserved durably, then back-filled in
+// chunks of at most e.Bound, each committed on its own; the change that
+// publishes the new definition, drops the replaced data and clears the
+// reservation commits last, atomically. On an error or a panic the
+// deferred abort deletes the back-filled chunks and releases the mutex:
+// the table stays as it was.
+func (e *Env) Alter(ctx context.Context, p *AlterPlan) (Progress, error) {
+	old, nt := p.Old, p.New
+	var progress Progress
+	err := Apply(e.Cat, func(d *catalog.DDL) error {
+		bf := &backfill{db: e.DB, store: e.Store, old: old, nt: nt, bound: e.Bound, lockTimeout: e.LockTimeout, afterChunk: e.afterChunk, uniqueBudget: e.uniqueBudget}
+		var fill []*catalog.Index
+		if p.Rebuild {
+			fill = nt.Indexes
+			bf.convert = p.Convert
+		} else {
+			fill = p.NewIndexes
+			bf.idx = p.NewIndexes
+		}
+		ids := make([]uint32, len(fill))
+		for i, ix := range fill {
+			ix.ID = d.NewIndexID()
+			ids[i] = ix.ID
+		}
+		if p.Rebuild || len(fill) > 0 {
+			if err := d.ReserveIndexData(ids...); err != nil {
+				return err
+			}
+			err := bf.run(ctx)
+			progress = bf.progress
+			if err != nil {
+				return err
+			}
+		}
+		if !p.Rebuild && p.Validate != nil {
+			if err := p.Validate(ctx); err != nil {
+				return err
+			}
+		}
+		drop := p.DropIndexes
+		if p.Rebuild {
+			drop = old.Indexes
+		}
+		for _, ix := range drop {
+			if err := d.DropIndexData(ix.ID); err != nil {
+				return err
+			}
+		}
+		if r := p.RenameTo; r != nil {
+			if e.Cat.Table(r.DB, r.Name) != nil {
+				return sqlerr.New(sqlerr.TableExists, sqlerr.StateTableExists, "Table '%s' already exists", r.Name)
+			}
+			nt.DB, nt.Name = r.DB, r.Name
+		}
+		if nt.DB != old.DB || nt.Name != old.Name {
+			if err := d.RemoveTableEntry(old.DB, old.Name); err != nil {
+				return err
+			}
+		}
+		return d.PutTable(nt)
+	})
+	if err != nil {
+		return progress, err
+	}
+	e.Store.Forget(old, p.Rebuild)
+	return progress, nil
+}
