@@ -287,6 +287,12 @@ type aggState struct {
 	valColl  collations.ID
 	bits     uint64
 	scale    int32 // largest fractional digit count of summed decimals
+	// scaled: decimals summed exactly as sumM × 10^-sumMScale while that
+	// fits in an int64 (added to sumInt at the end); decUsed replaces it
+	// with sumDec once it would not (scaled.go).
+	scaled    bool
+	sumM      int64
+	sumMScale int32
 	seen     map[string]struct{}
 	concat   []Row
 	colls    []collations.ID // GROUP_CONCAT: the collation of each argument
@@ -478,6 +484,9 @@ func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
 				st.sumFloat = float64(st.sumInt)
 				if st.decUsed {
 					st.sumFloat, _ = st.sumDec.Float64()
+				} else if st.scaled {
+					sd, _ := decimal.New(st.sumM, -st.sumMScale).Float64()
+					st.sumFloat += sd
 				}
 			}
 			st.sumFloat += f
@@ -492,6 +501,21 @@ func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
 			}
 			fallthrough
 		default:
+			if !st.decUsed {
+				if m, sc, ok := scaledDecimal(v.Raw()); ok {
+					if st.addScaled(m, sc) {
+						st.scale = max(st.scale, sc)
+						break
+					}
+				}
+				// Past an int64: the exact sum so far becomes sumDec.
+				st.decUsed = true
+				st.sumDec = decimal.NewFromInt(st.sumInt)
+				if st.scaled {
+					st.sumDec = st.sumDec.Add(decimal.New(st.sumM, -st.sumMScale))
+					st.scaled = false
+				}
+			}
 			vs := v.ToString()
 			d, err := decimal.NewFromString(vs)
 			if err != nil {
@@ -557,6 +581,9 @@ func (a *aggSpec) result(ex *execCtx, st *aggState) (sqltypes.Value, error) {
 		d := st.sumDec
 		if !st.decUsed {
 			d = decimal.NewFromInt(st.sumInt)
+			if st.scaled {
+				d = d.Add(decimal.New(st.sumM, -st.sumMScale))
+			}
 		}
 		// The result keeps the fractional digits of the summed values
 		// (SUM of DECIMAL(10,2) has scale 2); AVG adds
