@@ -293,9 +293,9 @@ type aggState struct {
 	scaled    bool
 	sumM      int64
 	sumMScale int32
-	seen     map[string]struct{}
-	concat   []Row
-	colls    []collations.ID // GROUP_CONCAT: the collation of each argument
+	seen      map[string]struct{}
+	concat    []Row
+	colls     []collations.ID // GROUP_CONCAT: the collation of each argument
 }
 
 type group struct {
