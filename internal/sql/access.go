@@ -210,11 +210,7 @@ func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int, outer *outerCtx,
 			return true
 		}
 		for _, v := range vals {
-			if u, ok := v.(*sqlparser.UnaryExpr); ok && u.Operator == sqlparser.UMinusOp {
-				v = u.Expr
-			}
-			l, ok := v.(*sqlparser.Literal)
-			if !ok || l.Type != sqlparser.IntVal && l.Type != sqlparser.DecimalVal && l.Type != sqlparser.FloatVal {
+			if !numericLiteral(v) {
 				return false
 			}
 		}

@@ -280,22 +280,24 @@ func (s *Session) treeOfSetOp(ex *execCtx, p *unionPlan, run *analyzeRun) *treeN
 		}
 		top = &treeNode{text: "Sort: " + strings.Join(keys, ", "), kids: []*treeNode{top}}
 	}
-	if p.limit != nil {
-		lim, off := "?", ""
-		if v, err := ex.eval(p.limit, nil); err == nil {
-			lim = v.ToString()
-		}
-		if p.offset != nil {
-			off = "?"
-			if v, err := ex.eval(p.offset, nil); err == nil {
-				off = v.ToString()
-			}
-			top = &treeNode{text: "Limit/Offset: " + lim + "/" + off + " row(s)", kids: []*treeNode{top}}
-		} else {
-			top = &treeNode{text: "Limit: " + lim + " row(s)", kids: []*treeNode{top}}
-		}
+	return limitNode(ex, p.limit, p.offset, top)
+}
+
+// limitNode puts a LIMIT [OFFSET] node over top (top itself without LIMIT).
+func limitNode(ex *execCtx, limit, offset *cexpr, top *treeNode) *treeNode {
+	if limit == nil {
+		return top
 	}
-	return top
+	text := func(x *cexpr) string {
+		if v, err := ex.eval(x, nil); err == nil {
+			return v.ToString()
+		}
+		return "?"
+	}
+	if offset != nil {
+		return &treeNode{text: "Limit/Offset: " + text(limit) + "/" + text(offset) + " row(s)", kids: []*treeNode{top}}
+	}
+	return &treeNode{text: "Limit: " + text(limit) + " row(s)", kids: []*treeNode{top}}
 }
 
 // treeOf builds the tree of a planned SELECT.
@@ -392,22 +394,7 @@ func (s *Session) treeOf(ex *execCtx, p *selectPlan, run *analyzeRun) *treeNode 
 		}
 		wrap("Sort: " + strings.Join(keys, ", "))
 	}
-	if p.limit != nil {
-		lim, off := "?", ""
-		if v, err := ex.eval(p.limit, nil); err == nil {
-			lim = v.ToString()
-		}
-		if p.offset != nil {
-			off = "?"
-			if v, err := ex.eval(p.offset, nil); err == nil {
-				off = v.ToString()
-			}
-			wrap("Limit/Offset: " + lim + "/" + off + " row(s)")
-		} else {
-			wrap("Limit: " + lim + " row(s)")
-		}
-	}
-	return top
+	return limitNode(ex, p.limit, p.offset, top)
 }
 
 // accessText names how a table is read, as MySQL's tree does.

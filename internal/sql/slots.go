@@ -297,20 +297,12 @@ func translateLikeEscape(p string, esc rune) string {
 // evalengine uses 0-based ordinals.
 func (c *compiler) rewriteEnums(e sqlparser.Expr) sqlparser.Expr {
 	wrap := func(x sqlparser.Expr) sqlparser.Expr {
-		cn, ok := x.(*sqlparser.ColName)
-		if !ok {
-			return x
+		if members := c.enumMembers(x); members != nil {
+			return enumIndexCall(x, members)
 		}
-		i, err := c.sc.resolve(cn)
-		if err != nil || c.sc.cols[i].col == nil || c.sc.cols[i].col.Type != sqltypes.Enum {
-			return x
-		}
-		return enumIndexCall(cn, c.sc.cols[i].col.EnumValues)
+		return x
 	}
-	isNum := func(x sqlparser.Expr) bool {
-		l, ok := x.(*sqlparser.Literal)
-		return ok && (l.Type == sqlparser.IntVal || l.Type == sqlparser.DecimalVal || l.Type == sqlparser.FloatVal)
-	}
+	isNum := numericLiteral
 	return sqlparser.Rewrite(e, nil, func(cur *sqlparser.Cursor) bool {
 		switch n := cur.Node().(type) {
 		case *sqlparser.BinaryExpr:
@@ -332,6 +324,16 @@ func (c *compiler) rewriteEnums(e sqlparser.Expr) sqlparser.Expr {
 		}
 		return true
 	}).(sqlparser.Expr)
+}
+
+// numericLiteral reports whether x is a number written in the statement
+// (possibly negated).
+func numericLiteral(x sqlparser.Expr) bool {
+	if u, ok := x.(*sqlparser.UnaryExpr); ok && u.Operator == sqlparser.UMinusOp {
+		x = u.Expr
+	}
+	l, ok := x.(*sqlparser.Literal)
+	return ok && (l.Type == sqlparser.IntVal || l.Type == sqlparser.DecimalVal || l.Type == sqlparser.FloatVal)
 }
 
 // enumMembers returns the members of the ENUM column x names (nil: x is
@@ -357,10 +359,7 @@ func (c *compiler) enumMembers(x sqlparser.Expr) []string {
 // the disjunction of its equalities, each compared in its own terms. It
 // returns nil when e needs neither.
 func (c *compiler) enumParamCompare(e *sqlparser.ComparisonExpr) sqlparser.Expr {
-	isNum := func(x sqlparser.Expr) bool {
-		l, ok := x.(*sqlparser.Literal)
-		return ok && (l.Type == sqlparser.IntVal || l.Type == sqlparser.DecimalVal || l.Type == sqlparser.FloatVal)
-	}
+	isNum := numericLiteral
 	isArg := func(x sqlparser.Expr) bool {
 		_, ok := x.(*sqlparser.Argument)
 		return ok
@@ -419,13 +418,7 @@ func (c *compiler) enumBetween(e *sqlparser.BetweenExpr) sqlparser.Expr {
 	if members == nil {
 		return nil
 	}
-	isNum := func(x sqlparser.Expr) bool {
-		if u, ok := x.(*sqlparser.UnaryExpr); ok && u.Operator == sqlparser.UMinusOp {
-			x = u.Expr
-		}
-		l, ok := x.(*sqlparser.Literal)
-		return ok && (l.Type == sqlparser.IntVal || l.Type == sqlparser.DecimalVal || l.Type == sqlparser.FloatVal)
-	}
+	isNum := numericLiteral
 	var args []sqlparser.Expr
 	for _, b := range []sqlparser.Expr{e.From, e.To} {
 		if _, ok := b.(*sqlparser.Argument); ok {

@@ -41,11 +41,8 @@ func (t *Txn) GetLocked(key []byte) ([]byte, bool, error) {
 	if t.done {
 		return nil, false, ErrDone
 	}
-	if it, ok := t.buffered(key); ok {
-		if it.del {
-			return nil, false, nil
-		}
-		return it.value, true, nil
+	if v, found, ok := t.ownWrite(key); ok {
+		return v, found, nil
 	}
 	for i := range t.reads {
 		if r := &t.reads[i]; bytes.Equal(r.key, key) {

@@ -166,11 +166,8 @@ func (t *Txn) get(key []byte, latest bool) ([]byte, bool, error) {
 	if t.done {
 		return nil, false, ErrDone
 	}
-	if it, ok := t.buffered(key); ok {
-		if it.del {
-			return nil, false, nil
-		}
-		return it.value, true, nil
+	if v, found, ok := t.ownWrite(key); ok {
+		return v, found, nil
 	}
 	var (
 		v     []byte
@@ -188,15 +185,22 @@ func (t *Txn) get(key []byte, latest bool) ([]byte, bool, error) {
 	return v, found, nil
 }
 
-// buffered returns the transaction's pending write of key, if any.
-func (t *Txn) buffered(key []byte) (*item, bool) {
+// ownWrite returns what the transaction's pending write of key leaves
+// (found is false for a delete); ok is false when it has none.
+func (t *Txn) ownWrite(key []byte) (value []byte, found, ok bool) {
 	if t.buf == nil {
-		return nil, false
+		return nil, false, false
 	}
 	t.probe.key = key
 	it, ok := t.buf.Get(&t.probe)
 	t.probe.key = nil
-	return it, ok
+	if !ok {
+		return nil, false, false
+	}
+	if it.del {
+		return nil, false, true
+	}
+	return it.value, true, true
 }
 
 // Set buffers a put.
