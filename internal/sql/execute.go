@@ -6,6 +6,8 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/sqlerror"
@@ -97,11 +99,45 @@ func parseErr(err error) error {
 }
 
 func firstWords(sql string, n int) string {
-	f := strings.Fields(sql)
-	if len(f) > n {
-		f = f[:n]
+	// It runs on every text statement (userStatement): it reads only the
+	// words it returns, where strings.Fields would split all of a
+	// mysqldump INSERT of thousands of rows.
+	var b strings.Builder
+	b.Grow(min(len(sql), 48))
+	i := 0
+	for words := 0; words < n; words++ {
+		i = skipSpace(sql, i)
+		if i == len(sql) {
+			break
+		}
+		j := i
+		for j < len(sql) {
+			r, size := utf8.DecodeRuneInString(sql[j:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			j += size
+		}
+		if words > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(sql[i:j])
+		i = j
 	}
-	return strings.Join(f, " ")
+	return b.String()
+}
+
+// skipSpace returns the index of the first non-space rune of sql at or
+// after i (len(sql) when there is none).
+func skipSpace(sql string, i int) int {
+	for i < len(sql) {
+		r, size := utf8.DecodeRuneInString(sql[i:])
+		if !unicode.IsSpace(r) {
+			return i
+		}
+		i += size
+	}
+	return i
 }
 
 // query executes one statement received over the text protocol (see
