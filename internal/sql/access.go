@@ -200,13 +200,14 @@ func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int, outer *outerCtx,
 		}, e)
 		return ok
 	}
-	// An ENUM index is in member-position order, which is the order of
-	// MySQL's comparisons of the column with numbers but not with strings
-	// ('b' > 'a' whatever their positions): a range over it is used for
-	// numeric constants only (equalities use it for either).
+	// An ENUM index is in member-position order (a SET index in bitmask
+	// order), which is the order of MySQL's comparisons of the column with
+	// numbers but not with strings ('b' > 'a' whatever their positions):
+	// a range over it is used for numeric constants only (equalities use
+	// it for either).
 	enumRange := func(col int, vals ...sqlparser.Expr) bool {
 		c := sc.cols[tblOff+col].col
-		if c == nil || c.Type != sqltypes.Enum {
+		if c == nil || c.Type != sqltypes.Enum && c.Type != sqltypes.Set {
 			return true
 		}
 		for _, v := range vals {
