@@ -59,7 +59,7 @@ func (t *Txn) GetLocked(key []byte) ([]byte, bool, error) {
 		// (appends never move bytes already handed out: a full arena is
 		// replaced, not resized in place).
 		if cap(t.readArena)-len(t.readArena) < len(key) {
-			t.readArena = make([]byte, 0, max(1024, 2*cap(t.readArena), len(key)))
+			t.readArena = make([]byte, 0, max(128, 2*cap(t.readArena), len(key)))
 		}
 		n := len(t.readArena)
 		t.readArena = append(t.readArena, key...)
