@@ -766,21 +766,44 @@ func conformRows(rows []Row, fields []*querypb.Field, types []evalengine.Type, m
 // conformRow converts one row as conformRows does: it returns row itself
 // when no value changes, else a new slice.
 func conformRow(row Row, fields []*querypb.Field, types []evalengine.Type, mode evalengine.SQLMode) Row {
+	return conformRowTo(nil, row, fields, types, mode)
+}
+
+// conformRowTo is conformRow with the new row carved from *slab when slab
+// is not nil (and the conversions that cannot change a value's bytes done
+// without evalengine: coerceFast).
+func conformRowTo(slab *Row, row Row, fields []*querypb.Field, types []evalengine.Type, mode evalengine.SQLMode) Row {
 	var out Row
 	for c, v := range row {
 		if c >= len(types) || !types[c].Valid() || v.IsNull() ||
 			v.Type() == fields[c].Type && !sqltypes.IsDateOrTime(v.Type()) {
 			continue
 		}
-		cv, err := evalengine.CoerceTo(v, types[c], mode)
-		if err != nil {
-			cv = sqltypes.MakeTrusted(sqltypes.VarChar, v.Raw())
+		var cv sqltypes.Value
+		ok := false
+		if slab != nil {
+			cv, ok = coerceFast(v, fields[c].Type)
+		}
+		if !ok {
+			var err error
+			if cv, err = evalengine.CoerceTo(v, types[c], mode); err != nil {
+				cv = sqltypes.MakeTrusted(sqltypes.VarChar, v.Raw())
+			}
 		}
 		if fields[c].Type == sqltypes.Decimal {
 			cv = padDecimal(cv, int(fields[c].Decimals))
 		}
 		if out == nil {
-			out = append(Row(nil), row...)
+			if slab == nil {
+				out = append(Row(nil), row...)
+			} else {
+				if cap(*slab)-len(*slab) < len(row) {
+					*slab = make(Row, 0, max(len(row)*batchRows, cap(*slab)))
+				}
+				n := len(*slab)
+				*slab = append(*slab, row...)
+				out = (*slab)[n : n+len(row) : n+len(row)]
+			}
 		}
 		out[c] = cv
 	}

@@ -62,6 +62,8 @@ type unionStream struct {
 	// batch holds the rows to send next (batchBytes their value bytes).
 	batch      []Row
 	batchBytes int
+	// slab holds the converted rows' values until their batch is sent.
+	slab Row
 }
 
 // unionChain returns the levels and parts of a UNION ALL chain that may
@@ -251,18 +253,51 @@ func fitsFields(row Row, fields []*querypb.Field, cols []int, all bool) bool {
 }
 
 // convert sends a row of part k through the levels' conversions, checking
-// it fits at every step; ok false when it does not.
-func (us *unionStream) convert(k int, row Row) (Row, bool) {
+// it fits at every step; ok false when it does not. Converted rows are
+// carved from *slab.
+func (us *unionStream) convert(k int, row Row, slab *Row) (Row, bool) {
 	if !unionRowFits(row, us.partFields[k], us.partCols[k], false) {
 		return nil, false
 	}
 	for j := max(k-1, 0); j < len(us.levels); j++ {
-		row = conformRow(row, us.fields[j], us.types[j], us.mode)
+		row = conformRowTo(slab, row, us.fields[j], us.types[j], us.mode)
 		if !unionRowFits(row, us.fields[j], nil, true) {
 			return nil, false
 		}
 	}
 	return row, true
+}
+
+// coerceFast converts v to type t as evalengine.CoerceTo does where that
+// only relabels the value's bytes: text or binary to a text or binary type
+// (the bytes are kept whatever the collations), a signed integer in its
+// canonical form to a signed integer type. ok is false for anything else.
+func coerceFast(v sqltypes.Value, t sqltypes.Type) (sqltypes.Value, bool) {
+	switch {
+	case sqltypes.IsTextOrBinary(t) && (v.IsText() || v.IsBinary()):
+		return sqltypes.MakeTrusted(t, v.Raw()), true
+	case sqltypes.IsSigned(t) && v.IsSigned() && canonicalInt(v.Raw()):
+		return sqltypes.MakeTrusted(t, v.Raw()), true
+	}
+	return sqltypes.Value{}, false
+}
+
+// canonicalInt reports whether raw is a 64-bit signed integer as
+// strconv.AppendInt writes it.
+func canonicalInt(raw []byte) bool {
+	digits := raw
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 || digits[0] == '0' && (len(digits) > 1 || len(raw) > 1) {
+		return false // 19 digits may overflow: left to evalengine
+	}
+	for _, b := range digits {
+		if b < '0' || b > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // run runs the parts in order and returns what is left to send.
@@ -308,10 +343,11 @@ func (us *unionStream) take(rows []Row) error {
 		}
 		// A batch's worth: stream if every row held fits.
 		var conv [][]Row
+		var slab Row // not us.slab: a flush below reuses that
 		for k, part := range us.held {
 			out := make([]Row, len(part))
 			for i, r := range part {
-				c, ok := us.convert(k, r)
+				c, ok := us.convert(k, r, &slab)
 				if !ok {
 					us.whole = true
 					return nil
@@ -333,7 +369,7 @@ func (us *unionStream) take(rows []Row) error {
 		return us.flush()
 	}
 	for _, r := range rows {
-		c, ok := us.convert(us.part, r)
+		c, ok := us.convert(us.part, r, &us.slab)
 		if !ok {
 			return sqlerr.Unsupported("a UNION ALL whose later rows change the column types of a result already sent")
 		}
@@ -372,7 +408,8 @@ func (us *unionStream) flush() error {
 	err := us.dst.sendRows(us.batch)
 	us.sent += uint64(len(us.batch))
 	clear(us.batch)
-	us.batch, us.batchBytes = us.batch[:0], 0
+	clear(us.slab)
+	us.batch, us.batchBytes, us.slab = us.batch[:0], 0, us.slab[:0]
 	return err
 }
 

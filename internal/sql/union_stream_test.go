@@ -9,8 +9,11 @@ import (
 	"testing"
 
 	"google.golang.org/protobuf/proto"
+	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
+
+	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
 // unionTables returns a session on database d with tables t1 and t2 of n
@@ -246,5 +249,43 @@ func TestUnionAllStreamFallback(t *testing.T) {
 		if d := sameResult(whole, fields, rows); d != "" {
 			t.Errorf("fail at %d: %s", tc.failAt, d)
 		}
+	}
+}
+
+// TestCoerceFast checks coerceFast against evalengine.CoerceTo wherever it
+// takes a value.
+func TestCoerceFast(t *testing.T) {
+	vals := []sqltypes.Value{
+		sqltypes.NewVarChar("abc"), sqltypes.NewVarChar(""), sqltypes.MakeTrusted(sqltypes.Char, []byte("é x")),
+		sqltypes.MakeTrusted(sqltypes.Text, []byte("long")), sqltypes.NewVarBinary("\x00\xff"),
+		sqltypes.MakeTrusted(sqltypes.Blob, []byte("b")), sqltypes.MakeTrusted(sqltypes.Binary, []byte("bin")),
+		sqltypes.NewInt32(0), sqltypes.NewInt32(-5), sqltypes.NewInt64(123456789012345678),
+		sqltypes.NewInt64(-123456789012345678), sqltypes.NewInt64(9223372036854775807),
+		sqltypes.MakeTrusted(sqltypes.Int32, []byte("007")), sqltypes.MakeTrusted(sqltypes.Int32, []byte("-0")),
+		sqltypes.MakeTrusted(sqltypes.Int8, []byte("+1")), sqltypes.NewUint64(5), sqltypes.MakeTrusted(sqltypes.Int16, []byte("12")),
+		sqltypes.MakeTrusted(sqltypes.Enum, []byte("a")), sqltypes.NewDecimal("1.5"), sqltypes.NewFloat64(2.5),
+	}
+	targets := []sqltypes.Type{sqltypes.VarChar, sqltypes.Char, sqltypes.Text, sqltypes.VarBinary, sqltypes.Blob,
+		sqltypes.Binary, sqltypes.Int64, sqltypes.Int32, sqltypes.Int8, sqltypes.Uint64, sqltypes.Decimal}
+	fast := 0
+	for _, v := range vals {
+		for _, tt := range targets {
+			got, ok := coerceFast(v, tt)
+			if !ok {
+				continue
+			}
+			fast++
+			coll := collations.ID(collations.CollationBinaryID)
+			if sqltypes.IsText(tt) {
+				coll = collations.CollationUtf8mb4ID
+			}
+			want, err := evalengine.CoerceTo(v, evalengine.NewType(tt, coll), 0)
+			if err != nil || got.Type() != want.Type() || !bytes.Equal(got.Raw(), want.Raw()) {
+				t.Errorf("%v to %v: %v, CoerceTo %v %v", v, tt, got, want, err)
+			}
+		}
+	}
+	if fast < 40 {
+		t.Errorf("only %d fast conversions", fast)
 	}
 }
