@@ -254,14 +254,16 @@ func fitsFields(row Row, fields []*querypb.Field, cols []int, all bool) bool {
 
 // convert sends a row of part k through the levels' conversions, checking
 // it fits at every step; ok false when it does not. Converted rows are
-// carved from *slab.
-func (us *unionStream) convert(k int, row Row, slab *Row) (Row, bool) {
+// carved from *slab; keep tells whether LIMIT and OFFSET keep the row.
+func (us *unionStream) convert(k int, row Row, slab *Row, keep bool) (Row, bool) {
 	if !unionRowFits(row, us.partFields[k], us.partCols[k], false) {
 		return nil, false
 	}
+	// The statement's own reconcileFields sees only the rows LIMIT and
+	// OFFSET keep (keep); those of the parts and inner levels see every row.
 	for j := max(k-1, 0); j < len(us.levels); j++ {
 		row = conformRowTo(slab, row, us.fields[j], us.types[j], us.mode)
-		if !unionRowFits(row, us.fields[j], nil, true) {
+		if (keep || j < len(us.levels)-1) && !unionRowFits(row, us.fields[j], nil, true) {
 			return nil, false
 		}
 	}
@@ -344,10 +346,13 @@ func (us *unionStream) take(rows []Row) error {
 		// A batch's worth: stream if every row held fits.
 		var conv [][]Row
 		var slab Row // not us.slab: a flush below reuses that
+		n := uint64(0) // the row's position in the result (none sent yet)
 		for k, part := range us.held {
 			out := make([]Row, len(part))
 			for i, r := range part {
-				c, ok := us.convert(k, r, &slab)
+				keep := n >= us.offset && n-us.offset < us.limit
+				n++
+				c, ok := us.convert(k, r, &slab, keep)
 				if !ok {
 					us.whole = true
 					return nil
@@ -369,7 +374,8 @@ func (us *unionStream) take(rows []Row) error {
 		return us.flush()
 	}
 	for _, r := range rows {
-		c, ok := us.convert(us.part, r, &us.slab)
+		keep := us.skipped >= us.offset && us.sent+uint64(len(us.batch)) < us.limit
+		c, ok := us.convert(us.part, r, &us.slab, keep)
 		if !ok {
 			return sqlerr.Unsupported("a UNION ALL whose later rows change the column types of a result already sent")
 		}

@@ -289,3 +289,47 @@ func TestCoerceFast(t *testing.T) {
 		t.Errorf("only %d fast conversions", fast)
 	}
 }
+
+// TestUnionAllStreamLimitedFit: the statement's own fields depend only on
+// the rows LIMIT keeps, so a dropped row that would not fit them does not
+// stop the stream; a kept one makes the result whole.
+func TestUnionAllStreamLimitedFit(t *testing.T) {
+	s := unionTables(t, 300)
+	ctx := context.Background()
+	defer func() { unionRowFits = fitsFields }()
+	for _, tc := range []struct {
+		q       string
+		batches int // 1: built whole
+	}{
+		{"SELECT id, v FROM t1 UNION ALL SELECT id, v FROM t2 LIMIT 100", 2},
+		{"SELECT id, v FROM t1 UNION ALL SELECT id, v FROM t2 LIMIT 1000", 1},
+	} {
+		unionRowFits = fitsFields
+		whole, err := s.Query(ctx, tc.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Row id 250 "does not fit" the statement's fields (the only level).
+		unionRowFits = func(row Row, fields []*querypb.Field, cols []int, all bool) bool {
+			return !(all && row[0].ToString() == "250") && fitsFields(row, fields, cols, all)
+		}
+		var nb int
+		var fields []*querypb.Field
+		var rows []Row
+		err = s.QueryStream(ctx, tc.q, func(r *sqltypes.Result) error {
+			nb++
+			fields = r.Fields
+			for _, row := range r.Rows {
+				rows = append(rows, copyRow(nil, row))
+			}
+			return nil
+		})
+		if err != nil || nb != tc.batches {
+			t.Errorf("%s: %d batches, err %v; want %d", tc.q, nb, err, tc.batches)
+			continue
+		}
+		if d := sameResult(whole, fields, rows); d != "" {
+			t.Errorf("%s: %s", tc.q, d)
+		}
+	}
+}
