@@ -345,7 +345,7 @@ func (us *unionStream) take(rows []Row) error {
 		}
 		// A batch's worth: stream if every row held fits.
 		var conv [][]Row
-		var slab Row // not us.slab: a flush below reuses that
+		var slab Row   // not us.slab: a flush below reuses that
 		n := uint64(0) // the row's position in the result (none sent yet)
 		for k, part := range us.held {
 			out := make([]Row, len(part))
