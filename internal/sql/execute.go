@@ -349,6 +349,9 @@ func (s *Session) runSelect(ctx context.Context, p queryPlan, bv map[string]*que
 	if sp, ok := p.(*selectPlan); ok {
 		// The only query whose rows may reach the client while it runs.
 		res, err = sp.runTo(ex, &s.out)
+	} else if up, ok := p.(*unionPlan); ok {
+		// A UNION ALL chain streams its parts (union_stream.go).
+		res, err = up.runTo(ex, &s.out)
 	} else {
 		res, err = p.run(ex)
 	}

@@ -20,7 +20,12 @@ import (
 // LIMIT stops it early. The rows of a batch live in the row sink's buffers
 // (rowSink.copyOut), which are reused for the next batch once send has
 // returned: send must not keep the rows (the protocol layer writes them to
-// the connection inside the call). Every other result — a sort, a UNION,
+// the connection inside the call). A top-level UNION ALL chain of such
+// SELECTs with static column types (unionPlan.runTo, union_stream.go) runs
+// its parts one after the other into the same batches, its merged fields
+// computed before the first row and its rows converted as they come. Every
+// other result — a sort (which spills and streams past the sort buffer,
+// sort.go), a UNION DISTINCT / EXCEPT / INTERSECT or a UNION with ORDER BY,
 // a locking read (FOR UPDATE / FOR SHARE: no row is sent before the
 // statement holds every lock), any other statement — is built whole and
 // sent as one batch after the statement ends, as are the last rows of a

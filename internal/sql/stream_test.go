@@ -121,10 +121,22 @@ func TestStreamBatches(t *testing.T) {
 	if err != nil || len(got) != 1 || len(got[0].Rows) != 1000 {
 		t.Fatalf("sorted: %d batches, err %v", len(got), err)
 	}
-	// So does a UNION.
-	got, err = batches(s, "SELECT id FROM t UNION ALL SELECT id FROM t", nil)
-	if err != nil || len(got) != 1 || len(got[0].Rows) != 2000 {
+	// So does a UNION DISTINCT.
+	got, err = batches(s, "SELECT id FROM t UNION SELECT id FROM t", nil)
+	if err != nil || len(got) != 1 || len(got[0].Rows) != 1000 {
 		t.Fatalf("union: %d batches, err %v", len(got), err)
+	}
+	// A UNION ALL streams its parts one after the other (union_stream.go).
+	got, err = batches(s, "SELECT id FROM t UNION ALL SELECT id FROM t", nil)
+	n := 0
+	for _, b := range got {
+		n += len(b.Rows)
+		if len(b.Rows) > batchRows {
+			t.Fatalf("union all: a batch of %d rows", len(b.Rows))
+		}
+	}
+	if err != nil || len(got) < 8 || n != 2000 {
+		t.Fatalf("union all: %d batches, %d rows, err %v", len(got), n, err)
 	}
 	// Aggregated rows stream once grouped.
 	got, err = batches(s, "SELECT id, COUNT(*) FROM t GROUP BY id", nil)

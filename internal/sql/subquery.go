@@ -548,6 +548,11 @@ func (u *unionPlan) run(ex *execCtx) (*sqltypes.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return u.combine(ex, lr, rr)
+}
+
+// combine computes the set operation from the results of its two sides.
+func (u *unionPlan) combine(ex *execCtx, lr, rr *sqltypes.Result) (*sqltypes.Result, error) {
 	fields, types := mergeFields(ex.s.eng.Env.CollationEnv(), lr.Fields, rr.Fields, u.names)
 	res := &sqltypes.Result{Fields: fields}
 	// Both sides in the result's types first: rows compare by value.
@@ -753,29 +758,59 @@ func padDecimal(v sqltypes.Value, scale int) sqltypes.Value {
 // rows may be shared with a cached subquery result).
 func conformRows(rows []Row, fields []*querypb.Field, types []evalengine.Type, mode evalengine.SQLMode) []Row {
 	for ri, row := range rows {
-		var out Row
-		for c, v := range row {
-			if c >= len(types) || !types[c].Valid() || v.IsNull() ||
-				v.Type() == fields[c].Type && !sqltypes.IsDateOrTime(v.Type()) {
-				continue
-			}
-			cv, err := evalengine.CoerceTo(v, types[c], mode)
-			if err != nil {
-				cv = sqltypes.MakeTrusted(sqltypes.VarChar, v.Raw())
-			}
-			if fields[c].Type == sqltypes.Decimal {
-				cv = padDecimal(cv, int(fields[c].Decimals))
-			}
-			if out == nil {
-				out = append(Row(nil), row...)
-			}
-			out[c] = cv
-		}
-		if out != nil {
-			rows[ri] = out
-		}
+		rows[ri] = conformRow(row, fields, types, mode)
 	}
 	return rows
+}
+
+// conformRow converts one row as conformRows does: it returns row itself
+// when no value changes, else a new slice.
+func conformRow(row Row, fields []*querypb.Field, types []evalengine.Type, mode evalengine.SQLMode) Row {
+	return conformRowTo(nil, row, fields, types, mode)
+}
+
+// conformRowTo is conformRow with the new row carved from *slab when slab
+// is not nil (and the conversions that cannot change a value's bytes done
+// without evalengine: coerceFast).
+func conformRowTo(slab *Row, row Row, fields []*querypb.Field, types []evalengine.Type, mode evalengine.SQLMode) Row {
+	var out Row
+	for c, v := range row {
+		if c >= len(types) || !types[c].Valid() || v.IsNull() ||
+			v.Type() == fields[c].Type && !sqltypes.IsDateOrTime(v.Type()) {
+			continue
+		}
+		var cv sqltypes.Value
+		ok := false
+		if slab != nil {
+			cv, ok = coerceFast(v, fields[c].Type)
+		}
+		if !ok {
+			var err error
+			if cv, err = evalengine.CoerceTo(v, types[c], mode); err != nil {
+				cv = sqltypes.MakeTrusted(sqltypes.VarChar, v.Raw())
+			}
+		}
+		if fields[c].Type == sqltypes.Decimal {
+			cv = padDecimal(cv, int(fields[c].Decimals))
+		}
+		if out == nil {
+			if slab == nil {
+				out = append(Row(nil), row...)
+			} else {
+				if cap(*slab)-len(*slab) < len(row) {
+					*slab = make(Row, 0, max(len(row)*batchRows, cap(*slab)))
+				}
+				n := len(*slab)
+				*slab = append(*slab, row...)
+				out = (*slab)[n : n+len(row) : n+len(row)]
+			}
+		}
+		out[c] = cv
+	}
+	if out != nil {
+		return out
+	}
+	return row
 }
 
 // --- derived tables and CTEs ---
