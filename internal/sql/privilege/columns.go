@@ -74,3 +74,19 @@ func FromColumnList(l []string) (p Priv, ok bool) {
 	}
 	return p, ok
 }
+
+// ColumnPrivText is the Privileges of SHOW FULL COLUMNS and
+// information_schema.COLUMNS: the column privileges held on a column
+// ("select,insert,update,references"), lower case, in MySQL's order; ok is
+// false when the account holds no privilege on the column at all, which is
+// then not listed. A nil subject (root) holds them all.
+func (s *Subject) ColumnPrivText(db, table, column string) (text string, ok bool) {
+	if s == nil {
+		return "select,insert,update,references", true
+	}
+	held := s.Grants.OnColumn(db, table, column)
+	if held&TableLevel == 0 {
+		return "", false
+	}
+	return strings.ToLower(strings.Join((held & ColumnLevel).Names(), ",")), true
+}
