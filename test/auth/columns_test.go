@@ -246,4 +246,3 @@ func TestColumnPrivileges(t *testing.T) {
 		t.Errorf("COLUMN_PRIVILEGES after DROP USER = %q", got)
 	}
 }
-
