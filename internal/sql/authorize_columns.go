@@ -595,13 +595,18 @@ func (n *needs) insertColumns(st *sqlparser.Insert, tn sqlparser.TableName) {
 	} else {
 		n.add(privilege.OnTable(privilege.Insert, db, name))
 	}
+	sc := &colScope{items: []*colItem{it}}
+	if rows, ok := st.Rows.(sqlparser.Values); ok {
+		// A VALUES row may name the new row's columns set before it:
+		// MySQL resolves them with SELECT.
+		w.expr(rows, sc, refPlain)
+	}
 	if len(st.OnDup) == 0 {
 		return
 	}
 	if st.RowAlias != nil {
 		w.rowAlias = st.RowAlias.TableName.String()
 	}
-	sc := &colScope{items: []*colItem{it}}
 	for _, e := range st.OnDup {
 		w.ref(e.Name, sc, refPlain, privilege.Update)
 	}

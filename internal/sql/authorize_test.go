@@ -84,6 +84,7 @@ func TestStatementNeeds(t *testing.T) {
 		{"SELECT COLUMN_NAME FROM information_schema.COLUMNS", ""},
 		// Data changes.
 		{"INSERT INTO t (id) VALUES (9)", "table d.t INSERT; column d.t.id INSERT"},
+		{"INSERT INTO t (id, a) VALUES (9, id + 1)", "table d.t INSERT; column d.t.id INSERT; column d.t.a INSERT; column d.t.id SELECT"},
 		{"REPLACE INTO t (id) SELECT 1 FROM h", "table d.t INSERT+DELETE; table d.h SELECT; column d.t.id INSERT"},
 		{"INSERT INTO t (id, a) VALUES (9, 1) ON DUPLICATE KEY UPDATE a = VALUES(a)", "table d.t INSERT; table d.t UPDATE; column d.t.id INSERT; column d.t.a INSERT; column d.t.a UPDATE"},
 		{"INSERT INTO t (id, a) VALUES (9, 1) AS n ON DUPLICATE KEY UPDATE a = n.a", "table d.t INSERT; table d.t UPDATE; column d.t.id INSERT; column d.t.a INSERT; column d.t.a UPDATE"},

@@ -191,6 +191,13 @@ func TestColumnPrivileges(t *testing.T) {
 			t.Errorf("COLUMN_PRIVILEGES = %q, want %q", got, wantPrivs)
 		}
 	}
+	wantMySQL := []string{"%|cp|cu|t|a|Select,Insert", "%|cp|cu|t|c|Update,References", "%|cp|cu|t|id|Select,Insert", "%|cp|cu|t|b|Update"}
+	if got := queryStrings(t, root, "SELECT * FROM mysql.columns_priv ORDER BY Column_priv = 'Update', Column_name"); !reflect.DeepEqual(got, wantMySQL) {
+		t.Errorf("mysql.columns_priv = %q, want %q", got, wantMySQL)
+	}
+	runColCases(t, connectAs(t, srv, "cu", "", ""), []colCase{
+		{"SELECT * FROM mysql.columns_priv", 1142, "SELECT command denied to user 'cu'@'localhost' for table 'columns_priv'"},
+	})
 	t.Run("before restart", checks)
 	srv.Restart(t)
 	root = srv.DB(t, "")

@@ -81,6 +81,11 @@ func init() {
 	define(my, "db", []string{
 		"Host s255", "Db s64", "User s32",
 	}, noRows)
+	// columns_priv without its Timestamp: strata does not record when a
+	// grant was made.
+	define(my, "columns_priv", []string{
+		"Host s255", "Db s64", "User s32", "Table_name s64", "Column_name s64", "Column_priv s31",
+	}, columnsPrivRows)
 }
 
 // varColumns are the columns of information_schema's variable and status
@@ -298,6 +303,29 @@ func columnPrivilegesRows(src Source, out *Rows) error {
 			for _, name := range p.Names() {
 				out.Add(grantee, "def", db, table, col, name, grantable)
 			}
+		}
+	}
+	return nil
+}
+
+// columnsPrivRows is mysql.columns_priv: one row per account and column
+// holding column privileges, Column_priv spelled as MySQL's SET spells it
+// ("Select,Update").
+func columnsPrivRows(src Source, out *Rows) error {
+	for _, u := range src.Catalog().Users() {
+		keys := make([]string, 0, len(u.Column))
+		for k := range u.Column {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			db, table, col := privilege.SplitColumnKey(k)
+			p, _ := privilege.FromColumnList(u.Column[k])
+			var set []string
+			for _, n := range p.Names() {
+				set = append(set, n[:1]+strings.ToLower(n[1:]))
+			}
+			out.Add(u.Host, db, u.Name, table, col, strings.Join(set, ","))
 		}
 	}
 	return nil
