@@ -47,11 +47,12 @@ func (g *Grants) ColumnPrivs(db, table string) Priv {
 	return p
 }
 
-// SeesColumn reports whether the account holds some privilege on a column
-// (on the table or above, or on the column itself): what information_schema
-// needs to list it.
+// SeesColumn reports whether the account holds some column privilege
+// (SELECT, INSERT, UPDATE, REFERENCES) on a column, on the table or above
+// or on the column itself: what information_schema needs to list it (MySQL's
+// CAN_ACCESS_COLUMN).
 func (g *Grants) SeesColumn(db, table, column string) bool {
-	return g.OnColumn(db, table, column)&TableLevel != 0
+	return g.OnColumn(db, table, column)&ColumnLevel != 0
 }
 
 // OnColumns is the need for p on one column of db.table, refused with 1143
@@ -78,15 +79,15 @@ func FromColumnList(l []string) (p Priv, ok bool) {
 // ColumnPrivText is the Privileges of SHOW FULL COLUMNS and
 // information_schema.COLUMNS: the column privileges held on a column
 // ("select,insert,update,references"), lower case, in MySQL's order; ok is
-// false when the account holds no privilege on the column at all, which is
-// then not listed. A nil subject (root) holds them all.
+// false when the account holds none of them on the column (nor on its
+// table), which is then not listed. A nil subject (root) holds them all.
 func (s *Subject) ColumnPrivText(db, table, column string) (text string, ok bool) {
 	if s == nil {
 		return "select,insert,update,references", true
 	}
-	held := s.Grants.OnColumn(db, table, column)
-	if held&TableLevel == 0 {
+	if !s.Grants.SeesColumn(db, table, column) {
 		return "", false
 	}
+	held := s.Grants.OnColumn(db, table, column)
 	return strings.ToLower(strings.Join((held & ColumnLevel).Names(), ",")), true
 }
