@@ -167,6 +167,13 @@ func TestColumnPrivileges(t *testing.T) {
 			// DELETE needs DELETE on the table.
 			{"DELETE FROM cp.t WHERE id = 99", 1142, "DELETE command denied to user 'cu'@'localhost' for table 't'"},
 		})
+		// Prepared statements are checked the same way.
+		if _, err := cu.Query("SELECT b FROM cp.t WHERE id = ?", 1); errNo(err) != 1143 {
+			t.Errorf("prepared SELECT b: %v, want 1143", err)
+		}
+		if _, err := cu.Exec("UPDATE cp.t SET b = ? WHERE id = ?", 3, 1); err != nil {
+			t.Errorf("prepared UPDATE of b: %v", err)
+		}
 		var got []string
 		for _, r := range queryStrings(t, cu, "SELECT COLUMN_NAME, PRIVILEGES FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'cp' ORDER BY ORDINAL_POSITION") {
 			got = append(got, r)
