@@ -23,7 +23,8 @@ import (
 //     select lists define; a derived table whose columns are unknown
 //     (SELECT *) lets the search go on outward as well;
 //   - ORDER BY and HAVING names that are select-list aliases are not
-//     column reads; VALUES(col) and the row alias of INSERT … ON DUPLICATE
+//     column reads, nor are GROUP BY names no FROM item of the block has
+//     that are aliases; VALUES(col) and the row alias of INSERT … ON DUPLICATE
 //     KEY UPDATE name the new row;
 //   - SELECT * and t.* read every column of the base tables they cover;
 //     USING and NATURAL joins read the join columns of both sides;
@@ -91,6 +92,9 @@ const (
 	refPlain refMode = iota
 	// refAlias: select-list aliases first (ORDER BY, HAVING).
 	refAlias
+	// refGroup: the FROM columns first, then select-list aliases, then
+	// the outer query blocks (GROUP BY).
+	refGroup
 	// refOnDup: VALUES(col) and the row alias name the new row.
 	refOnDup
 )
@@ -332,7 +336,7 @@ func (w *colWalker) selectBlock(sel *sqlparser.Select, parent *colScope) {
 		w.expr(sel.Where, sc, refPlain)
 	}
 	if sel.GroupBy != nil {
-		w.expr(sel.GroupBy, sc, refPlain)
+		w.expr(sel.GroupBy, sc, refGroup)
 	}
 	if sel.Having != nil {
 		w.expr(sel.Having, sc, refAlias)
@@ -481,12 +485,8 @@ func (w *colWalker) subqueries(node sqlparser.SQLNode, sc *colScope) {
 func (w *colWalker) ref(c *sqlparser.ColName, sc *colScope, mode refMode, p privilege.Priv) {
 	col := c.Name.String()
 	if c.Qualifier.IsEmpty() {
-		if mode == refAlias {
-			for _, a := range sc.aliases {
-				if strings.EqualFold(a, col) {
-					return
-				}
-			}
+		if mode == refAlias && isAlias(sc, col) {
+			return
 		}
 		for s := sc; s != nil; s = s.parent {
 			found := false
@@ -498,7 +498,7 @@ func (w *colWalker) ref(c *sqlparser.ColName, sc *colScope, mode refMode, p priv
 					}
 				}
 			}
-			if found {
+			if found || mode == refGroup && s == sc && isAlias(sc, col) {
 				return
 			}
 		}
@@ -526,6 +526,16 @@ func (w *colWalker) ref(c *sqlparser.ColName, sc *colScope, mode refMode, p priv
 			return
 		}
 	}
+}
+
+// isAlias reports whether name is a select-list alias of sc's block.
+func isAlias(sc *colScope, name string) bool {
+	for _, a := range sc.aliases {
+		if strings.EqualFold(a, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // need adds p on column col of a base table item.

@@ -69,6 +69,10 @@ func TestStatementNeeds(t *testing.T) {
 		{"SELECT h.* FROM t JOIN h ON t.a = h.v", "table d.t SELECT; table d.h SELECT; column d.h.v SELECT; column d.t.a SELECT"},
 		{"SELECT a AS v FROM t GROUP BY a HAVING v > 1 ORDER BY v", "table d.t SELECT; column d.t.a SELECT"},
 		{"SELECT a AS z FROM t, h GROUP BY v", "table d.t SELECT; table d.h SELECT; column d.t.a SELECT; column d.h.v SELECT"},
+		// GROUP BY: the block's columns first, then aliases, then outer blocks.
+		{"SELECT a AS b FROM t GROUP BY b", "table d.t SELECT; column d.t.a SELECT; column d.t.b SELECT"},
+		{"SELECT (SELECT a AS v FROM t GROUP BY v) FROM h", "table d.h SELECT; table d.t SELECT; column d.t.a SELECT"},
+		{"SELECT (SELECT a FROM t GROUP BY v) FROM h", "table d.h SELECT; table d.t SELECT; column d.t.a SELECT; column d.h.v SELECT"},
 		{"SELECT a FROM t JOIN h USING (v)", "table d.t SELECT; table d.h SELECT; column d.t.a SELECT; column d.h.v SELECT"},
 		{"SELECT 1 FROM t NATURAL JOIN (SELECT 1 AS b, 2 AS z) AS q", "table d.t SELECT; column d.t.b SELECT"},
 		// Correlated names resolve outward past the inner block.
