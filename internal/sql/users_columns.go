@@ -14,8 +14,9 @@ import (
 
 // Column grants: GRANT SELECT (a), UPDATE (b, c) ON db.t. The catalog keeps
 // them per account, keyed db\x00table\x00column with the column spelled as
-// its definition spells it; SHOW GRANTS prints them on the table's line, as
-// MySQL does.
+// the first GRANT of it spelled it (MySQL keeps the GRANT's spelling and
+// compares column names without regard to case); SHOW GRANTS prints them on
+// the table's line, as MySQL does.
 
 // colGrant is one privilege of a GRANT/REVOKE given with a column list.
 type colGrant struct {
@@ -68,7 +69,7 @@ func parseColumnItem(item string) (colGrant, error) {
 
 // resolveColumnGrants checks a GRANT/REVOKE's column lists against o: they
 // need a table (1221 otherwise), the table must exist (1146) and so must
-// each column (1054); the names are replaced by the definition's spelling.
+// each column (1054).
 func (s *Session) resolveColumnGrants(cols []colGrant, o grantObject) error {
 	if len(cols) == 0 {
 		return nil
@@ -81,11 +82,11 @@ func (s *Session) resolveColumnGrants(cols []colGrant, o grantObject) error {
 		return sqlerr.NoTable(o.db, o.table)
 	}
 	for i := range cols {
-		for j, c := range cols[i].columns {
+		for _, c := range cols[i].columns {
 			found := false
 			for k := range def.Columns {
 				if strings.EqualFold(def.Columns[k].Name, c) {
-					cols[i].columns[j], found = def.Columns[k].Name, true
+					found = true
 					break
 				}
 			}
@@ -109,6 +110,22 @@ func columnPrivs(cols []colGrant) privilege.Priv {
 // columnGrantKey is the catalog key of a column grant.
 func columnGrantKey(db, table, column string) string {
 	return db + "\x00" + table + "\x00" + column
+}
+
+// existingColumnKey returns the key under which u holds grants on a column,
+// whatever the case it was granted in; a new key when none.
+func existingColumnKey(u *catalog.User, db, table, column string) string {
+	k := columnGrantKey(db, table, column)
+	if _, ok := u.Column[k]; ok {
+		return k
+	}
+	prefix := columnGrantKey(db, table, "")
+	for x := range u.Column {
+		if strings.HasPrefix(x, prefix) && strings.EqualFold(x[len(prefix):], column) {
+			return x
+		}
+	}
+	return k
 }
 
 // setColumnGrants adds (or removes) column grants of account u. A REVOKE
@@ -135,7 +152,7 @@ func setColumnGrants(u *catalog.User, o grantObject, cols []colGrant, tablePrivs
 	}
 	for _, g := range cols {
 		for _, c := range g.columns {
-			k := columnGrantKey(o.db, o.table, c)
+			k := existingColumnKey(u, o.db, o.table, c)
 			cur := get(k)
 			if add {
 				put(k, cur|g.priv)

@@ -89,9 +89,11 @@ func TestColumnPrivileges(t *testing.T) {
 		"GRANT SELECT (id, A), UPDATE (b, c), INSERT (id, a) ON cp.t TO 'cu'@'%'",
 		"GRANT REFERENCES (`c`) ON cp.t TO cu",
 	)
+	// Column names keep the GRANT's spelling (the first one's) and
+	// compare without regard to case, as in MySQL.
 	wantGrants := []string{
 		"GRANT USAGE ON *.* TO `cu`@`%`",
-		"GRANT SELECT (`a`, `id`), INSERT (`a`, `id`), UPDATE (`b`, `c`), REFERENCES (`c`) ON `cp`.`t` TO `cu`@`%`",
+		"GRANT SELECT (`A`, `id`), INSERT (`A`, `id`), UPDATE (`b`, `c`), REFERENCES (`c`) ON `cp`.`t` TO `cu`@`%`",
 	}
 	if got := queryStrings(t, root, "SHOW GRANTS FOR 'cu'@'%'"); !reflect.DeepEqual(got, wantGrants) {
 		t.Errorf("SHOW GRANTS = %q, want %q", got, wantGrants)
@@ -189,7 +191,7 @@ func TestColumnPrivileges(t *testing.T) {
 			t.Errorf("SHOW TABLES = %q", got)
 		}
 		wantPrivs := []string{
-			"'cu'@'%'|cp|t|a|SELECT|NO", "'cu'@'%'|cp|t|a|INSERT|NO",
+			"'cu'@'%'|cp|t|A|SELECT|NO", "'cu'@'%'|cp|t|A|INSERT|NO",
 			"'cu'@'%'|cp|t|b|UPDATE|NO",
 			"'cu'@'%'|cp|t|c|UPDATE|NO", "'cu'@'%'|cp|t|c|REFERENCES|NO",
 			"'cu'@'%'|cp|t|id|SELECT|NO", "'cu'@'%'|cp|t|id|INSERT|NO",
@@ -198,7 +200,7 @@ func TestColumnPrivileges(t *testing.T) {
 			t.Errorf("COLUMN_PRIVILEGES = %q, want %q", got, wantPrivs)
 		}
 	}
-	wantMySQL := []string{"%|cp|cu|t|a|Select,Insert", "%|cp|cu|t|c|Update,References", "%|cp|cu|t|id|Select,Insert", "%|cp|cu|t|b|Update"}
+	wantMySQL := []string{"%|cp|cu|t|A|Select,Insert", "%|cp|cu|t|c|Update,References", "%|cp|cu|t|id|Select,Insert", "%|cp|cu|t|b|Update"}
 	if got := queryStrings(t, root, "SELECT * FROM mysql.columns_priv ORDER BY Column_priv = 'Update', Column_name"); !reflect.DeepEqual(got, wantMySQL) {
 		t.Errorf("mysql.columns_priv = %q, want %q", got, wantMySQL)
 	}
@@ -231,7 +233,7 @@ func TestColumnPrivileges(t *testing.T) {
 	mustExec(t, root, "GRANT SELECT ON cp.t TO cu")
 	want := []string{
 		"GRANT USAGE ON *.* TO `cu`@`%`",
-		"GRANT SELECT, SELECT (`id`), INSERT (`a`, `id`), UPDATE (`b`, `c`), DELETE, REFERENCES (`c`) ON `cp`.`t` TO `cu`@`%`",
+		"GRANT SELECT, SELECT (`id`), INSERT (`A`, `id`), UPDATE (`b`, `c`), DELETE, REFERENCES (`c`) ON `cp`.`t` TO `cu`@`%`",
 	}
 	if got := queryStrings(t, root, "SHOW GRANTS FOR cu"); !reflect.DeepEqual(got, want) {
 		t.Errorf("SHOW GRANTS = %q, want %q", got, want)
@@ -240,7 +242,7 @@ func TestColumnPrivileges(t *testing.T) {
 	mustExec(t, root, "REVOKE SELECT, UPDATE ON cp.t FROM cu")
 	want = []string{
 		"GRANT USAGE ON *.* TO `cu`@`%`",
-		"GRANT INSERT (`a`, `id`), DELETE, REFERENCES (`c`) ON `cp`.`t` TO `cu`@`%`",
+		"GRANT INSERT (`A`, `id`), DELETE, REFERENCES (`c`) ON `cp`.`t` TO `cu`@`%`",
 	}
 	if got := queryStrings(t, root, "SHOW GRANTS FOR cu"); !reflect.DeepEqual(got, want) {
 		t.Errorf("SHOW GRANTS after table-level REVOKE = %q, want %q", got, want)
