@@ -35,9 +35,8 @@
 // # Caveats
 //
 //   - No roles, no proxy users, no wildcard database names in grants.
-//   - Column privileges on views are checked against the view's own
-//     grants only where the column is named; SELECT * from a view needs
-//     SELECT on the view.
+//   - SHOW GRANTS lists a privilege's columns in alphabetical order (MySQL's
+//     order is that of a hash table); mysql.columns_priv has no Timestamp.
 //   - The built-in root account holds every privilege and bypasses the
 //     checks.
 //
