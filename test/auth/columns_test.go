@@ -253,6 +253,12 @@ func TestColumnPrivileges(t *testing.T) {
 		{"UPDATE cp.t SET b = 1", 1142, "UPDATE command denied to user 'cu'@'localhost' for table 't'"},
 	})
 
+	// Dropping the table keeps the account's grants on it, as in MySQL.
+	mustExec(t, root, "DROP TABLE cp.t")
+	if got := queryStrings(t, root, "SHOW GRANTS FOR cu"); !reflect.DeepEqual(got, want) {
+		t.Errorf("SHOW GRANTS after DROP TABLE = %q, want %q", got, want)
+	}
+
 	// Dropping the account drops its column grants.
 	mustExec(t, root, "DROP USER cu", "CREATE USER cu")
 	if got := queryStrings(t, root, "SHOW GRANTS FOR cu"); !reflect.DeepEqual(got, []string{"GRANT USAGE ON *.* TO `cu`@`%`"}) {
