@@ -21,9 +21,13 @@ type User struct {
 	NativeHash []byte `json:"native_hash,omitempty"`
 	Sha2Hash   []byte `json:"sha2_hash,omitempty"`
 	// Global privileges (upper case: SELECT, INSERT, …, or ALL).
-	Global      []string            `json:"global,omitempty"`
-	DB          map[string][]string `json:"db,omitempty"`
-	Table       map[string][]string `json:"table,omitempty"` // key "db\x00table"
+	Global []string            `json:"global,omitempty"`
+	DB     map[string][]string `json:"db,omitempty"`
+	Table  map[string][]string `json:"table,omitempty"` // key "db\x00table"
+	// Column privileges (SELECT, INSERT, UPDATE, REFERENCES), keyed
+	// "db\x00table\x00column" with the column spelled as its definition
+	// spells it.
+	Column      map[string][]string `json:"column,omitempty"`
 	GrantOption bool                `json:"grant_option,omitempty"`
 }
 
@@ -101,6 +105,13 @@ func (u *User) Clone() *User {
 	n.Table = map[string][]string{}
 	for k, v := range u.Table {
 		n.Table[k] = append([]string(nil), v...)
+	}
+	n.Column = nil
+	if len(u.Column) > 0 {
+		n.Column = make(map[string][]string, len(u.Column))
+		for k, v := range u.Column {
+			n.Column[k] = append([]string(nil), v...)
+		}
 	}
 	return &n
 }

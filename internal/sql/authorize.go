@@ -131,6 +131,43 @@ func (n *needs) reads(node sqlparser.SQLNode, skip ...*sqlparser.AliasedTableExp
 	for _, l := range w.locks {
 		n.add(l)
 	}
+	n.columns(node)
+}
+
+// tableCols adds kind k's rule on a named table, passed by privileges held
+// on some of its columns (the statement's columns are checked one by one).
+func (n *needs) tableCols(k privilege.Kind, tn sqlparser.TableName) {
+	if db, ok := n.s.nameDB(tn.Qualifier); ok {
+		x := privilege.RuleFor(k).Need(db, tn.Name.String())
+		x.Columns = true
+		n.add(x)
+	}
+}
+
+// tablePrivsCols is tablePrivs passed by column privileges too.
+func (n *needs) tablePrivsCols(p privilege.Priv, tn sqlparser.TableName) {
+	if db, ok := n.s.nameDB(tn.Qualifier); ok {
+		x := privilege.OnTable(p, db, tn.Name.String())
+		x.Columns = true
+		n.add(x)
+	}
+}
+
+// tablesFirst orders table-level needs before column needs, as MySQL checks
+// a statement's tables (1142) before resolving its columns (1143).
+func tablesFirst(list []privilege.Need) []privilege.Need {
+	out := make([]privilege.Need, 0, len(list))
+	for _, x := range list {
+		if x.Column == "" {
+			out = append(out, x)
+		}
+	}
+	for _, x := range list {
+		if x.Column != "" {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // nameDB resolves a table name's database: its qualifier, else the current
@@ -259,7 +296,7 @@ func (s *Session) statementNeeds(stmt sqlparser.Statement, sql string) ([]privil
 		// statements: unclassified, so denied by default.
 		n.kind(privilege.KindUnknown, "", "")
 	}
-	return n.list, nil
+	return tablesFirst(n.list), nil
 }
 
 // systemAware adds kind k's rule on a table, except for information_schema
@@ -269,7 +306,10 @@ func (n *needs) systemAware(k privilege.Kind, tn sqlparser.TableName) {
 	if !ok || strings.EqualFold(db, "information_schema") {
 		return
 	}
-	n.kind(k, db, tn.Name.String())
+	x := privilege.RuleFor(k).Need(db, tn.Name.String())
+	// A privilege on one of its columns is a privilege on the table.
+	x.Columns = true
+	n.add(x)
 }
 
 func (n *needs) show(st *sqlparser.Show) {
@@ -367,21 +407,9 @@ func (n *needs) insert(st *sqlparser.Insert) {
 	if st.Action == sqlparser.ReplaceAct {
 		k = privilege.KindReplace
 	}
-	n.table(k, tn)
+	n.tableCols(k, tn)
 	if len(st.OnDup) > 0 {
-		n.tablePrivs(privilege.Update, tn)
-		// Target columns the update expressions read need SELECT; VALUES()
-		// and the row alias name the new row, not stored data.
-		rowAlias := ""
-		if st.RowAlias != nil {
-			rowAlias = st.RowAlias.TableName.String()
-		}
-		target := []baseTable{n.s.baseTable(st.Table, tn)}
-		var exprs []sqlparser.SQLNode
-		for _, e := range st.OnDup {
-			exprs = append(exprs, e.Expr)
-		}
-		n.columnReads(target, target, rowAlias, exprs...)
+		n.tablePrivsCols(privilege.Update, tn)
 	}
 	if st.Rows != nil {
 		n.reads(st.Rows)
@@ -389,6 +417,7 @@ func (n *needs) insert(st *sqlparser.Insert) {
 	for _, e := range st.OnDup {
 		n.reads(e.Expr)
 	}
+	n.insertColumns(st, tn)
 }
 
 // baseTable is a table of an UPDATE or DELETE's FROM.
@@ -495,57 +524,8 @@ func (s *Session) columnTables(c *sqlparser.ColName, tables []baseTable) []baseT
 	return out
 }
 
-// firstRead returns the first column of table t that node reads ("" when
-// none); all are the statement's tables, for resolving unqualified names.
-// References inside subqueries count when they may denote t (an unqualified
-// name a subquery's own table also has counts too: the check errs on the
-// safe side). VALUES(col) and columns qualified by rowAlias name the new
-// row of INSERT … ON DUPLICATE KEY UPDATE and are not reads.
-func (s *Session) firstRead(node sqlparser.SQLNode, t baseTable, all []baseTable, rowAlias string) string {
-	found := ""
-	_ = sqlparser.Walk(func(x sqlparser.SQLNode) (bool, error) {
-		if found != "" {
-			return false, nil
-		}
-		switch c := x.(type) {
-		case *sqlparser.ValuesFuncExpr:
-			return false, nil
-		case *sqlparser.ColName:
-			if rowAlias != "" && c.Qualifier.Name.String() == rowAlias {
-				return false, nil
-			}
-			for _, u := range s.columnTables(c, all) {
-				if u.node == t.node {
-					found = c.Name.String()
-					return false, nil
-				}
-			}
-		}
-		return true, nil
-	}, node)
-	return found
-}
-
-// columnReads adds SELECT (1143) for the first column of each target that
-// nodes read.
-func (n *needs) columnReads(targets, all []baseTable, rowAlias string, nodes ...sqlparser.SQLNode) {
-	for _, t := range targets {
-		db, ok := n.s.nameDB(t.name.Qualifier)
-		if !ok {
-			continue
-		}
-		for _, node := range nodes {
-			if col := n.s.firstRead(node, t, all, rowAlias); col != "" {
-				n.add(privilege.OnColumn(db, t.name.Name.String(), col))
-				break
-			}
-		}
-	}
-}
-
 func (n *needs) update(st *sqlparser.Update) {
 	all := n.s.baseTables(st.TableExprs, withNames(st.With))
-	var targets []baseTable
 	isTarget := map[*sqlparser.AliasedTableExpr]bool{}
 	for _, e := range st.Exprs {
 		for _, t := range n.s.columnTables(e.Name, all) {
@@ -554,26 +534,16 @@ func (n *needs) update(st *sqlparser.Update) {
 	}
 	for _, t := range all {
 		if isTarget[t.node] {
-			targets = append(targets, t)
-			n.table(privilege.KindUpdate, t.name)
+			n.tableCols(privilege.KindUpdate, t.name)
 		}
 	}
 	var skip []*sqlparser.AliasedTableExpr
 	for _, t := range all {
 		skip = append(skip, t.node)
 		if !isTarget[t.node] {
-			n.table(privilege.KindSelect, t.name)
+			n.tableCols(privilege.KindSelect, t.name)
 		}
 	}
-	var reads []sqlparser.SQLNode
-	for _, e := range st.Exprs {
-		reads = append(reads, e.Expr)
-	}
-	reads = append(reads, st.Where, st.OrderBy, st.Limit)
-	for _, te := range st.TableExprs {
-		reads = append(reads, te)
-	}
-	n.columnReads(targets, all, "", reads...)
 	n.reads(st, skip...)
 }
 
@@ -592,25 +562,18 @@ func (n *needs) delete(st *sqlparser.Delete) {
 			}
 		}
 	}
-	var targets []baseTable
 	var skip []*sqlparser.AliasedTableExpr
 	for _, t := range all {
 		if isTarget[t.node] {
-			targets = append(targets, t)
 			n.table(privilege.KindDelete, t.name)
 		}
 	}
 	for _, t := range all {
 		skip = append(skip, t.node)
 		if !isTarget[t.node] {
-			n.table(privilege.KindSelect, t.name)
+			n.tableCols(privilege.KindSelect, t.name)
 		}
 	}
-	reads := []sqlparser.SQLNode{st.Where, st.OrderBy, st.Limit}
-	for _, te := range st.TableExprs {
-		reads = append(reads, te)
-	}
-	n.columnReads(targets, all, "", reads...)
 	n.reads(st, skip...)
 }
 
@@ -883,7 +846,10 @@ func (w *readWalker) aliased(a *sqlparser.AliasedTableExpr) {
 		if !ok || worldReadable(db, name) {
 			return
 		}
-		w.n.kind(privilege.KindSelect, db, name)
+		// The column walker (needs.columns) checks the columns read.
+		x := privilege.RuleFor(privilege.KindSelect).Need(db, name)
+		x.Columns = true
+		w.n.add(x)
 	case *sqlparser.DerivedTable:
 		w.node(e.Select)
 	default:

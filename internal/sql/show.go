@@ -410,9 +410,16 @@ func (s *Session) showColumns(t *catalog.Table, full bool, like string) *sqltype
 		names = []string{"Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges", "Comment"}
 	}
 	var rows [][]string
+	sub := s.subject()
 	for i := range t.Columns {
 		c := &t.Columns[i]
 		if like != "" && !likeMatch(like, c.Name) {
+			continue
+		}
+		privs, visible := sub.ColumnPrivText(t.DB, t.Name, c.Name)
+		if !visible && !isSystemSchema(t.DB) {
+			// MySQL lists only the columns the account holds some
+			// privilege on.
 			continue
 		}
 		null := "YES"
@@ -449,7 +456,7 @@ func (s *Session) showColumns(t *catalog.Table, full bool, like string) *sqltype
 		}
 		r = append(r, null, vtable.ColumnKey(t, i), def, extra)
 		if full {
-			r = append(r, "select,insert,update,references", c.Comment)
+			r = append(r, privs, c.Comment)
 		}
 		rows = append(rows, r)
 	}

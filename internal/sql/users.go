@@ -279,27 +279,31 @@ func (s *Session) alterUsers(text string, ifExists bool, kind privilege.Kind) (*
 }
 
 // parsePrivs parses a GRANT/REVOKE privilege list: "SELECT, INSERT",
-// "ALL [PRIVILEGES]", dynamic privileges ("CONNECTION_ADMIN"). all reports
-// ALL, whose meaning depends on the level. Column lists are refused:
-// strata has no column privileges, and granting the whole table instead
-// would give more than asked.
-func parsePrivs(text string) (p privilege.Priv, all bool, err error) {
-	for _, item := range strings.Split(text, ",") {
-		name := strings.ToUpper(strings.Join(strings.Fields(item), " "))
-		if strings.IndexByte(name, '(') >= 0 {
-			return 0, false, sqlerr.Unsupported("column-level privileges")
+// "ALL [PRIVILEGES]", dynamic privileges ("CONNECTION_ADMIN"), and column
+// lists ("SELECT (a, b), UPDATE (c)"), returned in cols. all reports ALL,
+// whose meaning depends on the level.
+func parsePrivs(text string) (p privilege.Priv, all bool, cols []colGrant, err error) {
+	for _, item := range splitPrivItems(text) {
+		if strings.IndexByte(item, '(') >= 0 {
+			g, err := parseColumnItem(item)
+			if err != nil {
+				return 0, false, nil, err
+			}
+			cols = append(cols, g)
+			continue
 		}
+		name := strings.ToUpper(strings.Join(strings.Fields(item), " "))
 		if name == "ALL" || name == "ALL PRIVILEGES" {
 			all = true
 			continue
 		}
 		x, ok := privilege.Parse(name)
 		if !ok {
-			return 0, false, sqlerr.Syntax(fmt.Sprintf("You have an error in your SQL syntax; unknown privilege '%s'", name))
+			return 0, false, nil, sqlerr.Syntax(fmt.Sprintf("You have an error in your SQL syntax; unknown privilege '%s'", name))
 		}
 		p |= x
 	}
-	return p, all, nil
+	return p, all, cols, nil
 }
 
 // grantObject is the ON clause of GRANT/REVOKE.
@@ -361,12 +365,15 @@ func checkGrantable(p privilege.Priv, o grantObject) error {
 
 // grant implements GRANT (add=true) and REVOKE.
 func (s *Session) grant(privText, on, to string, add bool) (*sqltypes.Result, bool, error) {
-	p, all, err := parsePrivs(privText)
+	p, all, cols, err := parsePrivs(privText)
 	if err != nil {
 		return nil, true, err
 	}
 	o, err := s.parseGrantObject(on)
 	if err != nil {
+		return nil, true, err
+	}
+	if err := s.resolveColumnGrants(cols, o); err != nil {
 		return nil, true, err
 	}
 	if all {
@@ -381,7 +388,7 @@ func (s *Session) grant(privText, on, to string, add bool) (*sqltypes.Result, bo
 		return nil, true, err
 	}
 	if sub := s.subject(); sub != nil {
-		need := grantNeed(p, o)
+		need := grantNeed(p|columnPrivs(cols), o)
 		if !sub.Allowed(need) {
 			// A global grant whose static part the grantor holds but not
 			// its dynamic privileges: MySQL answers 1227.
@@ -414,6 +421,10 @@ func (s *Session) grant(privText, on, to string, add bool) (*sqltypes.Result, bo
 		}
 		u := old.Clone()
 		setGrants(u, o, p, add)
+		if err := setColumnGrants(u, o, cols, p, add); err != nil {
+			d.Abort()
+			return nil, true, err
+		}
 		if err := d.PutUser(u); err != nil {
 			d.Abort()
 			return nil, true, err
@@ -513,15 +524,7 @@ func (s *Session) showGrants(target string) (*sqltypes.Result, bool, error) {
 	for _, db := range dbs {
 		rows = append(rows, []string{line(g.DB[db], privilege.Database, "`"+db+"`.*")})
 	}
-	var tbls []string
-	for k := range g.Table {
-		tbls = append(tbls, k)
-	}
-	sort.Strings(tbls)
-	for _, k := range tbls {
-		db, t, _ := strings.Cut(k, "\x00")
-		rows = append(rows, []string{line(g.Table[k], privilege.Table, "`"+db+"`.`"+t+"`")})
-	}
+	rows = append(rows, tableGrantLines(u, g, who)...)
 	return textResult([]string{col}, rows), true, nil
 }
 

@@ -286,7 +286,7 @@ func TestPrivilegeErrorMessages(t *testing.T) {
 		{u, "GRANT SELECT ON *.* TO 'w'@'%'", 1045, "28000", "Access denied for user 'u'@'%' (using password: NO)"},
 		{w, "UPDATE m.t SET v = 1 WHERE id = 1", 1143, "42000", "SELECT command denied to user 'w'@'localhost' for column 'id' in table 't'"},
 		{w, "DELETE FROM m.t WHERE v > 3", 1143, "42000", "SELECT command denied to user 'w'@'localhost' for column 'v' in table 't'"},
-		{w, "GRANT SELECT (v) ON m.t TO 'u'@'%'", 1235, "42000", "This version of strata doesn't yet support 'column-level privileges'"},
+		{w, "GRANT SELECT (v) ON m.t TO 'u'@'%'", 1142, "42000", "SELECT, GRANT command denied to user 'w'@'localhost' for table 't'"},
 	} {
 		_, err := c.db.Exec(c.stmt)
 		var me *mysql.MySQLError

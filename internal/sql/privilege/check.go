@@ -16,8 +16,13 @@ type Need struct {
 	OrMySQL Priv
 	DB      string
 	Table   string
-	// Column, when set, is the column whose read needs Privs (1143).
-	Column  string
+	// Column, when set, is the column (as the statement spells it) that
+	// needs Privs: held on the table or on the column itself (1143).
+	Column string
+	// Columns: privileges held on some column of the table satisfy this
+	// table-level need, because the statement's columns are checked one by
+	// one as well (MySQL's check_grant deferring to the column checks).
+	Columns bool
 	Deny    Denial
 	Command string
 	Names   string
@@ -34,9 +39,7 @@ func OnTable(p Priv, db, table string) Need {
 
 // OnColumn is the need to read a column of db.table (SELECT, refused with
 // 1143 naming the column).
-func OnColumn(db, table, column string) Need {
-	return Need{Level: Table, Privs: Select, DB: db, Table: table, Column: column, Deny: DenyTable}
-}
+func OnColumn(db, table, column string) Need { return OnColumns(Select, db, table, column) }
 
 // Subject is who asks: the session's user and the grants of its account.
 type Subject struct {
@@ -72,6 +75,11 @@ func (s *Subject) Allowed(n Need) bool {
 		have = s.Grants.OnDB(n.DB)
 	case Table:
 		have = s.Grants.On(n.DB, n.Table)
+		if n.Column != "" {
+			have |= s.Grants.Column[ColumnKey(n.DB, n.Table, n.Column)]
+		} else if n.Columns {
+			have |= s.Grants.ColumnPrivs(n.DB, n.Table)
+		}
 	default:
 		return false
 	}
@@ -95,7 +103,11 @@ func (s *Subject) Denied(n Need) error {
 	case DenyTable:
 		cmd := n.Command
 		if cmd == "" {
-			missing := n.Privs &^ s.Grants.On(n.DB, n.Table)
+			held := s.Grants.On(n.DB, n.Table)
+			if n.Column != "" {
+				held |= s.Grants.Column[ColumnKey(n.DB, n.Table, n.Column)]
+			}
+			missing := n.Privs &^ held
 			if missing == 0 {
 				missing = n.Privs
 			}

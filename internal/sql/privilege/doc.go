@@ -22,13 +22,21 @@
 // layer cannot classify is KindUnknown, whose rule demands SUPER, and the
 // tests check that every Kind has a rule.
 //
+// # Column privileges
+//
+// SELECT, INSERT, UPDATE and REFERENCES may also be granted on single
+// columns (columns.go). A statement needs the privilege on every column it
+// reads or writes unless the account holds it on the table or above; the
+// SQL layer adds one Need per column (1143 names the column), and marks its
+// table-level Needs with Columns so that a privilege held on some column
+// of the table passes them, as MySQL's table check defers to the column
+// checks. With no privilege on any column the table check refuses (1142).
+//
 // # Caveats
 //
-//   - No column-level grants (GRANT SELECT (col) is refused), no roles, no
-//     proxy users, no wildcard database names in grants.
-//   - A statement's reads are checked per table; where MySQL checks
-//     column-level SELECT (the columns UPDATE and DELETE read), strata asks
-//     for SELECT on the table and reports the first column read (1143).
+//   - No roles, no proxy users, no wildcard database names in grants.
+//   - SHOW GRANTS lists a privilege's columns in alphabetical order (MySQL's
+//     order is that of a hash table); mysql.columns_priv has no Timestamp.
 //   - The built-in root account holds every privilege and bypasses the
 //     checks.
 //

@@ -12,6 +12,8 @@ type Grants struct {
 	DB     map[string]Priv
 	// Table is keyed by "db\x00table".
 	Table map[string]Priv
+	// Column is keyed by ColumnKey.
+	Column map[string]Priv
 }
 
 // FromUser reads an account's grants from its catalog entry. The catalog
@@ -37,6 +39,15 @@ func FromUser(u *catalog.User) Grants {
 		for k, l := range u.Table {
 			if p := parseList(l, Table); p != 0 {
 				g.Table[k] = p
+			}
+		}
+	}
+	if len(u.Column) > 0 {
+		g.Column = make(map[string]Priv, len(u.Column))
+		for k, l := range u.Column {
+			db, table, col := SplitColumnKey(k)
+			if p := parseList(l, Table) & ColumnLevel; p != 0 {
+				g.Column[ColumnKey(db, table, col)] |= p
 			}
 		}
 	}
@@ -91,11 +102,17 @@ func (g *Grants) AnyInDB(db string) bool {
 			return true
 		}
 	}
+	for k, p := range g.Column {
+		if p != 0 && strings.HasPrefix(k, prefix) {
+			return true
+		}
+	}
 	return false
 }
 
 // SeesTable reports whether the account holds some table privilege on
-// db.table (what SHOW TABLES and information_schema need to list it).
+// db.table, or some privilege on one of its columns (what SHOW TABLES and
+// information_schema need to list it).
 func (g *Grants) SeesTable(db, table string) bool {
-	return g.On(db, table)&TableLevel != 0
+	return g.On(db, table)&TableLevel != 0 || g.ColumnPrivs(db, table) != 0
 }

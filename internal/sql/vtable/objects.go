@@ -185,10 +185,21 @@ func partitionsRows(src Source, out *Rows) error {
 }
 
 func columnsRows(src Source, out *Rows) error {
+	sub := src.Subject()
 	for _, db := range SchemaNames(src) {
+		system := strings.EqualFold(db, InformationSchema)
 		for _, t := range tablesForSchema(src, db) {
 			for i := range t.Columns {
 				c := &t.Columns[i]
+				privs, visible := "select,insert,update,references", true
+				if !system {
+					// Only the columns the account holds some privilege
+					// on are listed, with those privileges.
+					privs, visible = sub.ColumnPrivText(db, t.Name, c.Name)
+				}
+				if !visible {
+					continue
+				}
 				charMax, octetMax := charLengths(c)
 				prec, scale := numericPrecision(c)
 				var dtPrec, csName, collName any
@@ -206,7 +217,7 @@ func columnsRows(src Source, out *Rows) error {
 				out.Add("def", db, t.Name, c.Name, i+1, columnDefault(c), nullable,
 					c.TypeName, charMax, octetMax, prec, scale, dtPrec, csName, collName,
 					coltype.FormatType(c), ColumnKey(t, i), columnExtra(c),
-					"select,insert,update,references", c.Comment, "", nil)
+					privs, c.Comment, "", nil)
 			}
 		}
 	}

@@ -62,7 +62,7 @@ func init() {
 	define(is, "COLUMN_PRIVILEGES", []string{
 		"GRANTEE s292", "TABLE_CATALOG s512", "TABLE_SCHEMA s64", "TABLE_NAME s64",
 		"COLUMN_NAME s64", "PRIVILEGE_TYPE s64", "IS_GRANTABLE s3",
-	}, noRows)
+	}, columnPrivilegesRows)
 
 	const ps = "performance_schema"
 	psVarColumns := []string{"VARIABLE_NAME s64", "VARIABLE_VALUE s1024?"}
@@ -81,6 +81,11 @@ func init() {
 	define(my, "db", []string{
 		"Host s255", "Db s64", "User s32",
 	}, noRows)
+	// columns_priv without its Timestamp: strata does not record when a
+	// grant was made.
+	define(my, "columns_priv", []string{
+		"Host s255", "Db s64", "User s32", "Table_name s64", "Column_name s64", "Column_priv s31",
+	}, columnsPrivRows)
 }
 
 // varColumns are the columns of information_schema's variable and status
@@ -265,4 +270,63 @@ func VarText(name string, v sqltypes.Value) string {
 		return "OFF"
 	}
 	return v.ToString()
+}
+
+// columnPrivilegesRows lists column grants, one row per column and
+// privilege: every account's to root and to accounts holding SELECT on the
+// mysql schema, the session account's own to the others (as MySQL does).
+// IS_GRANTABLE says whether the account holds GRANT OPTION on the table.
+func columnPrivilegesRows(src Source, out *Rows) error {
+	sub := src.Subject()
+	all := sub == nil || sub.Grants.OnDB("mysql").Has(privilege.Select)
+	for _, u := range src.Catalog().Users() {
+		if !all && (u.Name != src.Conn().User || u.Host != src.AccountHost()) {
+			continue
+		}
+		if len(u.Column) == 0 {
+			continue
+		}
+		g := privilege.FromUser(u)
+		keys := make([]string, 0, len(u.Column))
+		for k := range u.Column {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		grantee := "'" + u.Name + "'@'" + u.Host + "'"
+		for _, k := range keys {
+			db, table, col := privilege.SplitColumnKey(k)
+			p, _ := privilege.FromColumnList(u.Column[k])
+			grantable := "NO"
+			if g.Table[privilege.TableKey(db, table)].Has(privilege.GrantOption) {
+				grantable = "YES"
+			}
+			for _, name := range p.Names() {
+				out.Add(grantee, "def", db, table, col, name, grantable)
+			}
+		}
+	}
+	return nil
+}
+
+// columnsPrivRows is mysql.columns_priv: one row per account and column
+// holding column privileges, Column_priv spelled as MySQL's SET spells it
+// ("Select,Update").
+func columnsPrivRows(src Source, out *Rows) error {
+	for _, u := range src.Catalog().Users() {
+		keys := make([]string, 0, len(u.Column))
+		for k := range u.Column {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			db, table, col := privilege.SplitColumnKey(k)
+			p, _ := privilege.FromColumnList(u.Column[k])
+			var set []string
+			for _, n := range p.Names() {
+				set = append(set, n[:1]+strings.ToLower(n[1:]))
+			}
+			out.Add(u.Host, db, u.Name, table, col, strings.Join(set, ","))
+		}
+	}
+	return nil
 }

@@ -34,7 +34,8 @@ func (f *fakeSource) Conn() Conn {
 	return Conn{ID: 7, User: "u", Host: "localhost", DB: "shown"}
 }
 func (f *fakeSource) Subject() *privilege.Subject {
-	return &privilege.Subject{User: "u", AccountHost: "%", Grants: privilege.Grants{Global: privilege.Process}}
+	return &privilege.Subject{User: "u", AccountHost: "%", Grants: privilege.Grants{Global: privilege.Process,
+		DB: map[string]privilege.Priv{"shown": privilege.Select}}}
 }
 func (f *fakeSource) AccountHost() string   { return "%" }
 func (f *fakeSource) SysVarNames() []string { return []string{"autocommit", "rand_seed1"} }
