@@ -150,14 +150,7 @@ func (w *colWalker) with(with *sqlparser.With, parent *colScope, body func()) {
 	if with != nil {
 		def := func(c *sqlparser.CommonTableExpr) privCTE {
 			d := privCTE{name: c.ID.String()}
-			if len(c.Columns) > 0 {
-				for _, col := range c.Columns {
-					d.cols = append(d.cols, col.String())
-				}
-				d.known = true
-			} else {
-				d.cols, d.known = queryColumns(c.Subquery)
-			}
+			d.cols, d.known = declaredColumns(c.Columns, c.Subquery)
 			return d
 		}
 		if with.Recursive {
@@ -188,6 +181,19 @@ func (w *colWalker) cte(name string) *privCTE {
 
 // queryColumns returns the column names of a query's result; known is
 // false when they cannot be told without expanding a star.
+// declaredColumns returns the column names of a derived table or CTE: its
+// column list when it has one, else what queryColumns finds in its query.
+func declaredColumns(list sqlparser.Columns, q sqlparser.TableStatement) ([]string, bool) {
+	if len(list) == 0 {
+		return queryColumns(q)
+	}
+	cols := make([]string, len(list))
+	for i, c := range list {
+		cols[i] = c.String()
+	}
+	return cols, true
+}
+
 func queryColumns(q sqlparser.TableStatement) ([]string, bool) {
 	switch x := q.(type) {
 	case *sqlparser.Select:
@@ -299,14 +305,7 @@ func (w *colWalker) aliased(a *sqlparser.AliasedTableExpr, sc *colScope) {
 		}
 		w.stmt(e.Select, inner)
 		it := &colItem{alias: alias}
-		if len(a.Columns) > 0 {
-			for _, c := range a.Columns {
-				it.cols = append(it.cols, c.String())
-			}
-			it.known = true
-		} else {
-			it.cols, it.known = queryColumns(e.Select)
-		}
+		it.cols, it.known = declaredColumns(a.Columns, e.Select)
 		sc.items = append(sc.items, it)
 	}
 }

@@ -591,26 +591,9 @@ func (p *selectPlan) run(ex *execCtx) (*sqltypes.Result, error) { return p.runTo
 // result returned holds the rows not sent yet, with the fields sent.
 func (p *selectPlan) runTo(ex *execCtx, dst *resultSink) (*sqltypes.Result, error) {
 	res := &sqltypes.Result{}
-	limit, offset := uint64(1<<63), uint64(0)
-	if p.limit != nil {
-		v, err := ex.eval(p.limit, nil)
-		if err != nil {
-			return nil, err
-		}
-		limit, err = limitValue(v)
-		if err != nil {
-			return nil, err
-		}
-	}
-	if p.offset != nil {
-		v, err := ex.eval(p.offset, nil)
-		if err != nil {
-			return nil, err
-		}
-		offset, err = limitValue(v)
-		if err != nil {
-			return nil, err
-		}
+	limit, offset, err := ex.limitOffset(p.limit, p.offset)
+	if err != nil {
+		return nil, err
 	}
 	if limit == 0 {
 		res.Fields = p.fields(ex, nil)
@@ -685,6 +668,28 @@ func (p *selectPlan) runTo(ex *execCtx, dst *resultSink) (*sqltypes.Result, erro
 		res.Fields = p.fields(ex, rows)
 	}
 	return res, nil
+}
+
+// limitOffset evaluates a LIMIT and an OFFSET (nil: none; no LIMIT is
+// 2^63 rows, no OFFSET 0).
+func (ex *execCtx) limitOffset(limit, offset *cexpr) (uint64, uint64, error) {
+	lim, off := uint64(1<<63), uint64(0)
+	for _, x := range []struct {
+		e   *cexpr
+		dst *uint64
+	}{{limit, &lim}, {offset, &off}} {
+		if x.e == nil {
+			continue
+		}
+		v, err := ex.eval(x.e, nil)
+		if err != nil {
+			return 0, 0, err
+		}
+		if *x.dst, err = limitValue(v); err != nil {
+			return 0, 0, err
+		}
+	}
+	return lim, off, nil
 }
 
 func limitValue(v sqltypes.Value) (uint64, error) {

@@ -587,24 +587,9 @@ func (u *unionPlan) combine(ex *execCtx, lr, rr *sqltypes.Result) (*sqltypes.Res
 			return nil, err
 		}
 	}
-	limit, offset := uint64(1<<63), uint64(0)
-	if u.limit != nil {
-		v, err := ex.eval(u.limit, nil)
-		if err != nil {
-			return nil, err
-		}
-		if limit, err = limitValue(v); err != nil {
-			return nil, err
-		}
-	}
-	if u.offset != nil {
-		v, err := ex.eval(u.offset, nil)
-		if err != nil {
-			return nil, err
-		}
-		if offset, err = limitValue(v); err != nil {
-			return nil, err
-		}
+	limit, offset, err := ex.limitOffset(u.limit, u.offset)
+	if err != nil {
+		return nil, err
 	}
 	if offset >= uint64(len(rows)) {
 		rows = nil

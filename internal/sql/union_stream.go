@@ -134,23 +134,9 @@ func (u *unionPlan) runTo(ex *execCtx, dst *resultSink) (*sqltypes.Result, error
 func (us *unionStream) plan() bool {
 	ex := us.ex
 	top := us.levels[len(us.levels)-1]
-	if top.limit != nil {
-		v, err := ex.eval(top.limit, nil)
-		if err != nil {
-			return false
-		}
-		if us.limit, err = limitValue(v); err != nil {
-			return false
-		}
-	}
-	if top.offset != nil {
-		v, err := ex.eval(top.offset, nil)
-		if err != nil {
-			return false
-		}
-		if us.offset, err = limitValue(v); err != nil {
-			return false
-		}
+	var err error
+	if us.limit, us.offset, err = ex.limitOffset(top.limit, top.offset); err != nil {
+		return false
 	}
 	for _, p := range us.parts {
 		f := p.fields(ex, nil)

@@ -105,15 +105,9 @@ func (s *Session) planDML(ex *execCtx, t *catalog.Table, alias string, where *sq
 // ORDER BY and LIMIT applied), each at its latest committed version.
 func (s *Session) collectTargets(ex *execCtx, p *dmlPlan) ([]targetRow, error) {
 	ex.setBV(s.bindSessionVars(p.names, ex.bv))
-	lim := uint64(1 << 63)
-	if p.limit != nil {
-		v, err := ex.eval(p.limit, nil)
-		if err != nil {
-			return nil, err
-		}
-		if lim, err = limitValue(v); err != nil {
-			return nil, err
-		}
+	lim, _, err := ex.limitOffset(p.limit, nil)
+	if err != nil {
+		return nil, err
 	}
 	ji := newJoinIter(ex, []*tableSource{p.src}, len(p.t.Columns), lockExclusive)
 	defer ji.close()
