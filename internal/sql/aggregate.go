@@ -59,6 +59,7 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 		}
 		p.groupBy = append(p.groupBy, x)
 	}
+	p.streamAgg = p.groupsContiguous(c.sc, groupExprs, selExprs)
 	c.sc.offsetTypes = map[string]evalengine.Type{}
 	// Collect and compile aggregates in SELECT, HAVING and ORDER BY.
 	collect := func(n sqlparser.SQLNode) error {
@@ -305,6 +306,12 @@ type group struct {
 
 // runAggregate groups the joined rows and feeds the aggregated rows to out.
 func (p *selectPlan) runAggregate(ex *execCtx, out *rowSink, constFalse bool) error {
+	if p.streamAgg {
+		if constFalse {
+			return nil // GROUP BY over no rows: no groups
+		}
+		return p.runStreamAggregate(ex, out)
+	}
 	groups := map[string]*group{}
 	var order []*group
 	var keyBuf []byte
@@ -354,31 +361,34 @@ func (p *selectPlan) runAggregate(ex *execCtx, out *rowSink, constFalse bool) er
 	}
 	agRow := make(Row, p.width+len(p.aggs))
 	for _, g := range order {
-		copy(agRow, g.rep)
-		for i, a := range p.aggs {
-			v, err := a.result(ex, &g.states[i])
-			if err != nil {
-				return err
-			}
-			agRow[p.width+i] = v
-		}
-		if p.having != nil {
-			ok, err := ex.evalBool(p.having, agRow)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				continue
-			}
-		}
 		if out.full() {
 			break
 		}
-		if err := out.add(agRow); err != nil {
+		if err := p.emitGroup(ex, out, g, agRow); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// emitGroup computes a group's aggregates into agRow (after the group's
+// representative row) and passes it to out unless HAVING rejects it.
+func (p *selectPlan) emitGroup(ex *execCtx, out *rowSink, g *group, agRow Row) error {
+	copy(agRow, g.rep)
+	for i, a := range p.aggs {
+		v, err := a.result(ex, &g.states[i])
+		if err != nil {
+			return err
+		}
+		agRow[p.width+i] = v
+	}
+	if p.having != nil {
+		ok, err := ex.evalBool(p.having, agRow)
+		if err != nil || !ok {
+			return err
+		}
+	}
+	return out.add(agRow)
 }
 
 func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {

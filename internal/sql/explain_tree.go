@@ -366,10 +366,21 @@ func (s *Session) treeOf(ex *execCtx, p *selectPlan, run *analyzeRun) *treeNode 
 		top = &treeNode{text: text, kids: []*treeNode{top}}
 	}
 	if p.hasAgg {
-		if len(p.groupBy) > 0 {
+		switch {
+		case p.streamAgg:
+			names := make([]string, 0, len(p.aggs))
+			for _, a := range p.aggs {
+				names = append(names, a.key)
+			}
+			if len(names) == 0 {
+				wrap("Group (no aggregates)")
+			} else {
+				wrap("Group aggregate: " + strings.Join(names, ", "))
+			}
+		case len(p.groupBy) > 0:
 			wrap("Aggregate using temporary table")
 			wrap("Table scan on <temporary>")
-		} else {
+		default:
 			wrap("Aggregate")
 		}
 	}

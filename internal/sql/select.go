@@ -33,8 +33,12 @@ type selectPlan struct {
 
 	hasAgg  bool
 	groupBy []*cexpr
-	aggs    []*aggSpec
-	having  *cexpr
+	// streamAgg: the join yields each group's rows one after another (the
+	// first table is read in an order the GROUP BY columns lead), so
+	// groups are aggregated one at a time (aggregate_stream.go).
+	streamAgg bool
+	aggs      []*aggSpec
+	having    *cexpr
 
 	proj     []*cexpr
 	projCols []int // for plain column projections: scope index, else -1
