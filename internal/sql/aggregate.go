@@ -331,14 +331,9 @@ func (p *selectPlan) runAggregate(ex *execCtx, out *rowSink, constFalse bool) er
 			if !ok {
 				break
 			}
-			for i, g := range p.groupBy {
-				v, coll, err := ex.evalColl(g, row)
-				if err != nil {
-					return err
-				}
-				gvals[i], gcolls[i] = v, coll
+			if keyBuf, err = p.groupKeyOf(ex, row, gvals, gcolls, keyBuf[:0]); err != nil {
+				return err
 			}
-			keyBuf = groupKey(keyBuf[:0], gvals, gcolls)
 			g := groups[string(keyBuf)]
 			if g == nil {
 				g = &group{rep: copyRow(nil, row), states: make([]aggState, len(p.aggs))}
@@ -369,6 +364,20 @@ func (p *selectPlan) runAggregate(ex *execCtx, out *rowSink, constFalse bool) er
 		}
 	}
 	return nil
+}
+
+// groupKeyOf appends to dst the key of the group row belongs to (the
+// GROUP BY values by collation weight, groupKey); gvals and gcolls are
+// scratch space of len(p.groupBy).
+func (p *selectPlan) groupKeyOf(ex *execCtx, row, gvals Row, gcolls []collations.ID, dst []byte) ([]byte, error) {
+	for i, g := range p.groupBy {
+		v, coll, err := ex.evalColl(g, row)
+		if err != nil {
+			return dst, err
+		}
+		gvals[i], gcolls[i] = v, coll
+	}
+	return groupKey(dst, gvals, gcolls), nil
 }
 
 // emitGroup computes a group's aggregates into agRow (after the group's

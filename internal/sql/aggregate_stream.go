@@ -95,14 +95,9 @@ func (p *selectPlan) runStreamAggregate(ex *execCtx, out *rowSink) error {
 		if !ok {
 			break
 		}
-		for i, e := range p.groupBy {
-			v, coll, err := ex.evalColl(e, row)
-			if err != nil {
-				return err
-			}
-			gvals[i], gcolls[i] = v, coll
+		if key, err = p.groupKeyOf(ex, row, gvals, gcolls, key[:0]); err != nil {
+			return err
 		}
-		key = groupKey(key[:0], gvals, gcolls)
 		if !have || !bytes.Equal(key, cur) {
 			if have {
 				if err := p.emitGroup(ex, out, g, agRow); err != nil {
