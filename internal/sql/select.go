@@ -787,7 +787,12 @@ func (o *rowSink) add(in Row) error {
 			return err
 		}
 		o.tmp[i] = v
-		o.colls[i] = coll
+		// A NULL carries no collation: the column keeps the one its
+		// values have (an in-memory sort and DISTINCT use these for
+		// every row, so the last row's NULL must not make them binary).
+		if !v.IsNull() || o.colls[i] == collations.Unknown {
+			o.colls[i] = coll
+		}
 	}
 	if o.seen != nil {
 		o.keyBuf = groupKey(o.keyBuf[:0], o.tmp[:p.visible], o.colls)
