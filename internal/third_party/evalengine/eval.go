@@ -118,7 +118,10 @@ func evalToSQLValueWithType(e eval, resultType Type) sqltypes.Value {
 		case *evalFloat:
 			return sqltypes.MakeTrusted(tt, format.FormatFloat(e.f))
 		case *evalDecimal:
-			return sqltypes.MakeTrusted(tt, e.dec.FormatMySQL(e.length))
+			// strata: a DECIMAL typed DOUBLE is converted (308.50 reads
+			// 308.5, as MySQL prints the double), not relabelled.
+			f, _ := e.dec.Float64()
+			return sqltypes.MakeTrusted(tt, format.FormatFloat(f))
 		}
 	case sqltypes.IsDecimal(tt):
 		if numeric, ok := e.(evalNumeric); ok {
