@@ -9,8 +9,6 @@ type Stats struct {
 	Flushes, Compactions int64
 	// BytesFlushed and BytesCompacted are the sstable bytes they wrote.
 	BytesFlushed, BytesCompacted uint64
-	// WALBytes is what the write-ahead log has written.
-	WALBytes uint64
 	// BlockCacheHits and BlockCacheMisses count block-cache lookups.
 	BlockCacheHits, BlockCacheMisses int64
 	// MemTableBytes is the memory the memtables hold now; L0Files the
@@ -25,7 +23,6 @@ func (db *DB) Stats() Stats {
 	s := Stats{
 		Flushes:          m.Flush.Count,
 		Compactions:      m.Compact.Count,
-		WALBytes:         m.WAL.BytesWritten,
 		BlockCacheHits:   m.BlockCache.Hits,
 		BlockCacheMisses: m.BlockCache.Misses,
 		MemTableBytes:    m.MemTable.Size,

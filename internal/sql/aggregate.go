@@ -504,7 +504,7 @@ func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
 				if st.decUsed {
 					st.sumFloat, _ = st.sumDec.Float64()
 				} else if st.scaled {
-					sd, _ := decimal.New(st.sumM, -st.sumMScale).Float64()
+					sd, _ := st.scaledSum().Float64()
 					st.sumFloat += sd
 				}
 			}
@@ -531,7 +531,7 @@ func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
 				st.decUsed = true
 				st.sumDec = decimal.NewFromInt(st.sumInt)
 				if st.scaled {
-					st.sumDec = st.sumDec.Add(decimal.New(st.sumM, -st.sumMScale))
+					st.sumDec = st.sumDec.Add(st.scaledSum())
 					st.scaled = false
 				}
 			}
@@ -601,7 +601,7 @@ func (a *aggSpec) result(ex *execCtx, st *aggState) (sqltypes.Value, error) {
 		if !st.decUsed {
 			d = decimal.NewFromInt(st.sumInt)
 			if st.scaled {
-				d = d.Add(decimal.New(st.sumM, -st.sumMScale))
+				d = d.Add(st.scaledSum())
 			}
 		}
 		// The result keeps the fractional digits of the summed values

@@ -255,30 +255,21 @@ func (s *Session) treeOfSetOp(ex *execCtx, p *unionPlan, run *analyzeRun) *treeN
 	for i, q := range parts {
 		kids[i] = s.treeOfQuery(ex, q, run)
 	}
-	op := strings.ToLower(p.op.String())
 	distinct := chainDistinct(p)
-	var top *treeNode
 	if p.op == parse.Union && !distinct && len(p.order) == 0 && p.limit == nil {
 		for i, k := range kids {
 			kids[i] = &treeNode{text: "Stream results", rows: k.rows, kids: []*treeNode{k}}
 		}
 		return &treeNode{text: "Append", kids: kids}
 	}
+	op := strings.ToLower(p.op.String())
 	mat := strings.ToUpper(op[:1]) + op[1:] + " all materialize"
 	if distinct {
 		mat = strings.ToUpper(op[:1]) + op[1:] + " materialize with deduplication"
 	}
-	top = &treeNode{text: "Table scan on <" + op + " temporary>", kids: []*treeNode{{text: mat, kids: kids}}}
+	top := &treeNode{text: "Table scan on <" + op + " temporary>", kids: []*treeNode{{text: mat, kids: kids}}}
 	if len(p.order) > 0 {
-		keys := make([]string, len(p.order))
-		for k, o := range p.order {
-			name := p.names[o.idx]
-			if o.desc {
-				name += " DESC"
-			}
-			keys[k] = name
-		}
-		top = &treeNode{text: "Sort: " + strings.Join(keys, ", "), kids: []*treeNode{top}}
+		top = &treeNode{text: sortText(p.order, p.names), kids: []*treeNode{top}}
 	}
 	return limitNode(ex, p.limit, p.offset, top)
 }
@@ -392,20 +383,26 @@ func (s *Session) treeOf(ex *execCtx, p *selectPlan, run *analyzeRun) *treeNode 
 		wrap("Table scan on <temporary>")
 	}
 	if p.sortNeed && len(p.order) > 0 {
-		keys := make([]string, len(p.order))
-		for k, o := range p.order {
-			name := o.text
-			if name == "" && o.idx < len(p.names) {
-				name = p.names[o.idx]
-			}
-			if o.desc {
-				name += " DESC"
-			}
-			keys[k] = name
-		}
-		wrap("Sort: " + strings.Join(keys, ", "))
+		wrap(sortText(p.order, p.names))
 	}
 	return limitNode(ex, p.limit, p.offset, top)
+}
+
+// sortText is a Sort node's text: its keys by their text, or by the name
+// of the result column they sort by.
+func sortText(order []sortKey, names []string) string {
+	keys := make([]string, len(order))
+	for k, o := range order {
+		name := o.text
+		if name == "" && o.idx < len(names) {
+			name = names[o.idx]
+		}
+		if o.desc {
+			name += " DESC"
+		}
+		keys[k] = name
+	}
+	return "Sort: " + strings.Join(keys, ", ")
 }
 
 // accessText names how a table is read, as MySQL's tree does.

@@ -1,5 +1,7 @@
 package sql
 
+import "vitess.io/vitess/go/mysql/decimal"
+
 // Exact decimal sums without big numbers. SUM and AVG over DECIMAL values
 // (TPC-H's prices, most money columns) add numbers of at most 18 digits;
 // parsing each into an arbitrary-precision decimal allocated three times
@@ -70,6 +72,9 @@ func (st *aggState) addScaled(m int64, scale int32) bool {
 	st.sumM = r
 	return true
 }
+
+// scaledSum is the scaled sum as a decimal.
+func (st *aggState) scaledSum() decimal.Decimal { return decimal.New(st.sumM, -st.sumMScale) }
 
 // mulTen multiplies *x by ten unless that overflows.
 func mulTen(x *int64) bool {

@@ -302,7 +302,6 @@ func (c *compiler) rewriteEnums(e sqlparser.Expr) sqlparser.Expr {
 		}
 		return x
 	}
-	isNum := numericLiteral
 	return sqlparser.Rewrite(e, nil, func(cur *sqlparser.Cursor) bool {
 		switch n := cur.Node().(type) {
 		case *sqlparser.BinaryExpr:
@@ -314,9 +313,9 @@ func (c *compiler) rewriteEnums(e sqlparser.Expr) sqlparser.Expr {
 				cur.Replace(x)
 			}
 		case *sqlparser.ComparisonExpr:
-			if isNum(n.Right) {
+			if numericLiteral(n.Right) {
 				n.Left = wrap(n.Left)
-			} else if isNum(n.Left) {
+			} else if numericLiteral(n.Left) {
 				n.Right = wrap(n.Right)
 			} else if x := c.enumParamCompare(n); x != nil {
 				cur.Replace(x)
@@ -359,7 +358,6 @@ func (c *compiler) enumMembers(x sqlparser.Expr) []string {
 // the disjunction of its equalities, each compared in its own terms. It
 // returns nil when e needs neither.
 func (c *compiler) enumParamCompare(e *sqlparser.ComparisonExpr) sqlparser.Expr {
-	isNum := numericLiteral
 	isArg := func(x sqlparser.Expr) bool {
 		_, ok := x.(*sqlparser.Argument)
 		return ok
@@ -373,7 +371,7 @@ func (c *compiler) enumParamCompare(e *sqlparser.ComparisonExpr) sqlparser.Expr 
 		}
 		mixed := false
 		for _, v := range tup {
-			mixed = mixed || isNum(v) || isArg(v)
+			mixed = mixed || numericLiteral(v) || isArg(v)
 		}
 		if !mixed {
 			return nil
@@ -382,7 +380,7 @@ func (c *compiler) enumParamCompare(e *sqlparser.ComparisonExpr) sqlparser.Expr 
 		for _, v := range tup {
 			var eq sqlparser.Expr = &sqlparser.ComparisonExpr{Operator: sqlparser.EqualOp, Left: e.Left, Right: v}
 			switch {
-			case isNum(v):
+			case numericLiteral(v):
 				eq = &sqlparser.ComparisonExpr{Operator: sqlparser.EqualOp, Left: enumIndexCall(e.Left, members), Right: v}
 			case isArg(v):
 				eq = enumByArg(eq.(*sqlparser.ComparisonExpr), e.Left, v, members)
@@ -418,7 +416,6 @@ func (c *compiler) enumBetween(e *sqlparser.BetweenExpr) sqlparser.Expr {
 	if members == nil {
 		return nil
 	}
-	isNum := numericLiteral
 	var args []sqlparser.Expr
 	for _, b := range []sqlparser.Expr{e.From, e.To} {
 		if _, ok := b.(*sqlparser.Argument); ok {
@@ -427,7 +424,7 @@ func (c *compiler) enumBetween(e *sqlparser.BetweenExpr) sqlparser.Expr {
 	}
 	byNumber := *e
 	byNumber.Left = enumIndexCall(e.Left, members)
-	if isNum(e.From) || isNum(e.To) {
+	if numericLiteral(e.From) || numericLiteral(e.To) {
 		return &byNumber
 	}
 	if len(args) == 0 {
