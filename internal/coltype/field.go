@@ -96,23 +96,8 @@ func columnLength(col *catalog.Column) (uint32, uint32) {
 		return fsp(10)
 	case sqltypes.TypeJSON:
 		return maxLong, 0
-	case sqltypes.Enum:
-		longest := 0
-		for _, v := range col.EnumValues {
-			if n := len([]rune(v)); n > longest {
-				longest = n
-			}
-		}
-		return capped(uint64(longest) * mb), 0
-	case sqltypes.Set:
-		total := 0
-		for i, v := range col.EnumValues {
-			if i > 0 {
-				total++
-			}
-			total += len([]rune(v))
-		}
-		return capped(uint64(total) * mb), 0
+	case sqltypes.Enum, sqltypes.Set:
+		return capped(uint64(EnumSetChars(col)) * mb), 0
 	}
 	return capped(uint64(col.Length) * mb), 0
 }
@@ -188,4 +173,22 @@ func columnFlags(t *catalog.Table, i int) uint32 {
 func isBinColl(id collations.ID) bool {
 	name := CollationName(id)
 	return len(name) > 4 && name[len(name)-4:] == "_bin"
+}
+
+// EnumSetChars is the most characters a value of an ENUM column (its
+// longest member) or a SET column (all members, comma-separated) holds.
+func EnumSetChars(col *catalog.Column) int {
+	n := 0
+	for i, v := range col.EnumValues {
+		c := len([]rune(v))
+		switch {
+		case col.Type == sqltypes.Set && i > 0:
+			n += 1 + c
+		case col.Type == sqltypes.Set:
+			n += c
+		default:
+			n = max(n, c)
+		}
+	}
+	return n
 }

@@ -272,21 +272,9 @@ func charLengths(c *catalog.Column) (any, any) {
 	case sqltypes.Text, sqltypes.Blob:
 		// TEXT kinds report their byte capacity in both columns.
 		return int64(c.Length), int64(c.Length)
-	case sqltypes.Enum:
-		longest := 0
-		for _, v := range c.EnumValues {
-			longest = max(longest, len([]rune(v)))
-		}
-		return int64(longest), int64(longest) * mb
-	case sqltypes.Set:
-		total := 0
-		for i, v := range c.EnumValues {
-			if i > 0 {
-				total++
-			}
-			total += len([]rune(v))
-		}
-		return int64(total), int64(total) * mb
+	case sqltypes.Enum, sqltypes.Set:
+		n := int64(coltype.EnumSetChars(c))
+		return n, n * mb
 	}
 	return nil, nil
 }
