@@ -111,6 +111,16 @@ func decimalMax(m, d int) decimal.Decimal {
 }
 
 func (c *conv) toDecimal(v sqltypes.Value) (sqltypes.Value, error) {
+	if out, ok := exactDecimal(v, c.col.Length, c.col.Scale, c.col.Unsigned); ok {
+		return out, nil
+	}
+	return c.toDecimalRounded(v)
+}
+
+// toDecimalRounded is toDecimal for every value exactDecimal leaves: text,
+// floating point, values that round, out of range or negative for an
+// UNSIGNED column.
+func (c *conv) toDecimalRounded(v sqltypes.Value) (sqltypes.Value, error) {
 	n, err := c.numberOf(v, "decimal")
 	if err != nil {
 		return sqltypes.Value{}, err

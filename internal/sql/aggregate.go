@@ -551,7 +551,7 @@ func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
 		}
 	case "min", "max":
 		if !st.hasVal {
-			st.val, st.valColl, st.hasVal = copyRow(nil, Row{v})[0], coll, true
+			st.val, st.valColl, st.hasVal = cloneValue(v), coll, true
 			return nil
 		}
 		cmp, err := evalengine.NullsafeCompare(v, st.val, ex.s.eng.Env.CollationEnv(), coll, nil)
@@ -559,7 +559,7 @@ func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
 			return err
 		}
 		if (a.name == "min" && cmp < 0) || (a.name == "max" && cmp > 0) {
-			st.val = copyRow(nil, Row{v})[0]
+			st.val = cloneValue(v)
 		}
 	case "bit_and", "bit_or", "bit_xor":
 		u, err := strconv.ParseUint(v.ToString(), 10, 64)

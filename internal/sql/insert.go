@@ -600,7 +600,7 @@ func (s *Session) applyOnDup(ex *execCtx, tbl *table.Table, p *onDupPlan, pk []b
 			}
 			v = cv
 		}
-		both[ci] = copyRow(nil, Row{v})[0]
+		both[ci] = cloneValue(v)
 	}
 	newRow := both[:n]
 	changed := !rowsEqual(old, newRow)

@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"fmt"
 	"time"
 
 	"vitess.io/vitess/go/mysql/sqlerror"
@@ -150,7 +149,7 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 					}
 					v = cv
 				}
-				newRow[a.col] = copyRow(nil, Row{v})[0]
+				newRow[a.col] = cloneValue(v)
 				cols = append(cols, a.col)
 			}
 			isChanged := !rowsEqual(tr.row, newRow)
@@ -176,7 +175,7 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 	if s.clientFoundRows {
 		res.RowsAffected = matched
 	}
-	res.Info = fmt.Sprintf("Rows matched: %d  Changed: %d  Warnings: %d", matched, changed, len(s.warnings))
+	res.Info = updateInfo(matched, changed, len(s.warnings))
 	_ = time.Now
 	return res, nil
 }

@@ -71,7 +71,7 @@ func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
 		if isDefault {
 			v = sqltypes.NULL
 		}
-		s.userVars[name] = copyRow(nil, Row{v})[0]
+		s.userVars[name] = cloneValue(v)
 		return nil
 	}
 	switch name {

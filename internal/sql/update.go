@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"vitess.io/vitess/go/mysql/collations"
@@ -280,7 +281,7 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 				}
 				v = cv
 			}
-			newRow[ci] = copyRow(nil, Row{v})[0]
+			newRow[ci] = cloneValue(v)
 		}
 		isChanged := !rowsEqual(tr.row, newRow)
 		if isChanged {
@@ -316,7 +317,7 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 	if s.clientFoundRows {
 		res.RowsAffected = matched
 	}
-	res.Info = fmt.Sprintf("Rows matched: %d  Changed: %d  Warnings: %d", matched, changed, len(s.warnings))
+	res.Info = updateInfo(matched, changed, len(s.warnings))
 	return res, nil
 }
 
@@ -350,4 +351,16 @@ func (s *Session) execDelete(ex *execCtx, st *sqlparser.Delete) (*sqltypes.Resul
 		}
 	}
 	return &sqltypes.Result{RowsAffected: uint64(len(targets))}, nil
+}
+
+// updateInfo is the info string of an UPDATE's OK packet.
+func updateInfo(matched, changed uint64, warnings int) string {
+	b := make([]byte, 0, 64)
+	b = append(b, "Rows matched: "...)
+	b = strconv.AppendUint(b, matched, 10)
+	b = append(b, "  Changed: "...)
+	b = strconv.AppendUint(b, changed, 10)
+	b = append(b, "  Warnings: "...)
+	b = strconv.AppendInt(b, int64(warnings), 10)
+	return string(b)
 }

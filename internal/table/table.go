@@ -16,6 +16,11 @@ import (
 	"github.com/strata-db/strata/internal/txn/lock"
 )
 
+// encodeBuf is the size of the stack buffer a row write encodes the row
+// into: rows up to this size cost no heap allocation (larger ones grow onto
+// the heap).
+const encodeBuf = 512
+
 // Store opens tables over a transactional store and keeps per-table runtime
 // state (auto-increment counters) across schema changes.
 type Store struct {
@@ -234,7 +239,9 @@ func (t *Table) Insert(tx *txn.Txn, row []sqltypes.Value, buf []byte) ([]byte, e
 	if err := t.checkUniques(tx, row, pkKey, nil, nil); err != nil {
 		return nil, err
 	}
-	val, err := t.rc.EncodeRow(nil, row)
+	// The row is encoded into a stack buffer: tx.Set copies what it keeps.
+	var vbuf [encodeBuf]byte
+	val, err := t.rc.EncodeRow(vbuf[:0], row)
 	if err != nil {
 		return nil, err
 	}
@@ -354,7 +361,8 @@ func (t *Table) Update(tx *txn.Txn, oldPK []byte, oldRow, newRow []sqltypes.Valu
 	} else if err := t.checkUniques(tx, newRow, newPK, oldRow, nil); err != nil {
 		return nil, err
 	}
-	val, err := t.rc.EncodeRow(nil, newRow)
+	var vbuf [encodeBuf]byte
+	val, err := t.rc.EncodeRow(vbuf[:0], newRow)
 	if err != nil {
 		return nil, err
 	}

@@ -84,6 +84,11 @@ type Txn struct {
 	// their keys copied into readArena.
 	reads     []lockedRead
 	readArena []byte
+
+	// wmem and witems are the write buffer's arena (writearena.go).
+	wmem    []byte
+	witems  []item
+	wcarved int
 }
 
 // ID returns the transaction id (unique within the process lifetime).
@@ -224,11 +229,12 @@ func (t *Txn) write(key, value []byte, del bool) error {
 	if t.bytes+size > t.db.opts.MaxTxnBytes {
 		return ErrTxnTooBig
 	}
-	// One allocation for key and value.
-	mem := make([]byte, len(key)+len(value))
+	// Key and value in one piece of memory, carved from the arena.
+	mem := t.carve(len(key) + len(value))
 	copy(mem, key)
 	copy(mem[len(key):], value)
-	it := &item{key: mem[:len(key):len(key)], del: del}
+	it := t.newItem()
+	*it = item{key: mem[:len(key):len(key)], del: del}
 	if !del {
 		it.value = mem[len(key):]
 	}
@@ -424,6 +430,7 @@ func (t *Txn) finish() {
 	t.savepoints = nil
 	t.reads = nil
 	t.readArena = nil
+	t.wmem, t.witems = nil, nil
 }
 
 // Done reports whether the transaction has finished.
