@@ -1,12 +1,10 @@
-package sql
+package eval
 
 import (
-	"context"
 	"strconv"
 	"strings"
-	"time"
-	"vitess.io/vitess/go/mysql/collations"
 
+	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
@@ -16,30 +14,17 @@ import (
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
-// nextSlotName returns a fresh bind-variable name for a slot.
-func (s *Session) nextSlotName() string {
-	s.slotSeq++
-	return bvPrefix + "slot_" + strconv.FormatUint(s.slotSeq, 10)
-}
-
-func (c *compiler) context() context.Context {
-	if c.ctx != nil {
-		return c.ctx
-	}
-	return context.Background()
-}
-
 // rewriteSlots replaces nodes evalengine cannot evaluate (functions it
 // lacks, subqueries, user-variable assignment, DEFAULT(col)) by bind
 // variables computed by slots.
-func (c *compiler) rewriteSlots(e sqlparser.Expr, out *cexpr) (sqlparser.Expr, error) {
+func (c *Compiler) rewriteSlots(e sqlparser.Expr, out *Expr) (sqlparser.Expr, error) {
 	var rerr error
 	res := sqlparser.Rewrite(e, func(cur *sqlparser.Cursor) bool {
 		if rerr != nil {
 			return false
 		}
 		node := cur.Node()
-		var sl *slot
+		var sl *Slot
 		var err error
 		switch n := node.(type) {
 		case *sqlparser.FuncExpr:
@@ -77,9 +62,9 @@ func (c *compiler) rewriteSlots(e sqlparser.Expr, out *cexpr) (sqlparser.Expr, e
 			unit := sqlparser.NewStrLiteral(n.IntervalType.ToString())
 			sl, err = c.builtinSlot("extract", f, []sqlparser.Expr{unit, n.Expr})
 		case *sqlparser.Subquery:
-			sl, err = c.subquerySlot(n, subScalar, nil, 0)
+			sl, err = c.Planner.Subquery(c, n, SubScalar, nil, 0)
 		case *sqlparser.ExistsExpr:
-			sl, err = c.subquerySlot(n.Subquery, subExists, nil, 0)
+			sl, err = c.Planner.Subquery(c, n.Subquery, SubExists, nil, 0)
 		case *sqlparser.ComparisonExpr:
 			sub, ok := n.Right.(*sqlparser.Subquery)
 			if !ok {
@@ -87,21 +72,21 @@ func (c *compiler) rewriteSlots(e sqlparser.Expr, out *cexpr) (sqlparser.Expr, e
 			}
 			switch {
 			case n.Operator == sqlparser.InOp, n.Operator == sqlparser.EqualOp && n.Modifier == sqlparser.Any:
-				sl, err = c.subquerySlot(sub, subIn, n.Left, 0)
+				sl, err = c.Planner.Subquery(c, sub, SubIn, n.Left, 0)
 			case n.Operator == sqlparser.NotInOp, n.Operator == sqlparser.NotEqualOp && n.Modifier == sqlparser.All:
-				sl, err = c.subquerySlot(sub, subNotIn, n.Left, 0)
+				sl, err = c.Planner.Subquery(c, sub, SubNotIn, n.Left, 0)
 			case n.Modifier != sqlparser.Missing:
 				// x op ANY|SOME|ALL (SELECT ...): one column only (a row
 				// is compared with = ANY or <> ALL alone).
 				if _, row := n.Left.(sqlparser.ValTuple); row {
-					err = operandColumnsErr(1)
+					err = sqlerr.OperandColumns(1)
 					break
 				}
-				kind := subAny
+				kind := SubAny
 				if n.Modifier == sqlparser.All {
-					kind = subAll
+					kind = SubAll
 				}
-				sl, err = c.subquerySlot(sub, kind, n.Left, n.Operator)
+				sl, err = c.Planner.Subquery(c, sub, kind, n.Left, n.Operator)
 			default:
 				// col = (SELECT ...): a scalar subquery on the right.
 				return true
@@ -120,8 +105,8 @@ func (c *compiler) rewriteSlots(e sqlparser.Expr, out *cexpr) (sqlparser.Expr, e
 			rerr = err
 			return false
 		}
-		out.slots = append(out.slots, *sl)
-		cur.Replace(sqlparser.NewArgument(sl.name))
+		out.Slots = append(out.Slots, *sl)
+		cur.Replace(sqlparser.NewArgument(sl.Name))
 		return false
 	}, nil)
 	if rerr != nil {
@@ -132,16 +117,16 @@ func (c *compiler) rewriteSlots(e sqlparser.Expr, out *cexpr) (sqlparser.Expr, e
 
 // builtinSlot compiles a call of the builtin function f (called name) into
 // a slot: it evaluates the arguments, records their collations for
-// execCtx.ArgCollation and calls f.Eval with the execution context as its
+// Ctx.ArgCollation and calls f.Eval with the execution context as its
 // builtins.Env. The argument slices are allocated here, once per compiled
 // call, and reused for every row.
-func (c *compiler) builtinSlot(name string, f *builtins.Func, args []sqlparser.Expr) (*slot, error) {
+func (c *Compiler) builtinSlot(name string, f *builtins.Func, args []sqlparser.Expr) (*Slot, error) {
 	if err := f.CheckArity(name, len(args)); err != nil {
 		return nil, err
 	}
-	compiled := make([]*cexpr, len(args))
+	compiled := make([]*Expr, len(args))
 	for i, a := range args {
-		x, err := c.compile(a)
+		x, err := c.Compile(a)
 		if err != nil {
 			return nil, err
 		}
@@ -152,7 +137,7 @@ func (c *compiler) builtinSlot(name string, f *builtins.Func, args []sqlparser.E
 	if f.Type != nil {
 		types := make([]evalengine.Type, len(compiled))
 		for i, x := range compiled {
-			types[i] = x.static
+			types[i] = x.Static
 		}
 		typ = f.Type(c, args, types)
 	}
@@ -170,9 +155,9 @@ func (c *compiler) builtinSlot(name string, f *builtins.Func, args []sqlparser.E
 		}, a)
 	}
 	colls := make([]collations.TypedCollation, len(args))
-	return &slot{name: c.s.nextSlotName(), typ: typ, fromColumn: fromColumn, fn: func(ex *execCtx, row Row) (sqltypes.Value, error) {
+	return &Slot{Name: c.NextSlotName(), Type: typ, fromColumn: fromColumn, Fn: func(ex *Ctx, row Row) (sqltypes.Value, error) {
 		for i, x := range compiled {
-			v, tc, err := ex.evalTyped(x, row)
+			v, tc, err := ex.EvalTyped(x, row)
 			if err != nil {
 				return sqltypes.NULL, err
 			}
@@ -185,11 +170,11 @@ func (c *compiler) builtinSlot(name string, f *builtins.Func, args []sqlparser.E
 }
 
 // assignSlot implements @var := expr.
-func (c *compiler) assignSlot(n *sqlparser.AssignmentExpr) (*slot, error) {
+func (c *Compiler) assignSlot(n *sqlparser.AssignmentExpr) (*Slot, error) {
 	v, ok := n.Left.(*sqlparser.Variable)
 	if !ok {
-		if a, ok := n.Left.(*sqlparser.Argument); ok && strings.HasPrefix(a.Name, bvUserVar) {
-			name := a.Name[len(bvUserVar):]
+		if a, ok := n.Left.(*sqlparser.Argument); ok && strings.HasPrefix(a.Name, BVUserVar) {
+			name := a.Name[len(BVUserVar):]
 			return c.assignTo(name, n.Right)
 		}
 		return nil, sqlerr.Syntax("You have an error in your SQL syntax; assignment target must be a user variable")
@@ -197,36 +182,34 @@ func (c *compiler) assignSlot(n *sqlparser.AssignmentExpr) (*slot, error) {
 	return c.assignTo(strings.ToLower(v.Name.String()), n.Right)
 }
 
-func (c *compiler) assignTo(name string, e sqlparser.Expr) (*slot, error) {
-	x, err := c.compile(e)
+func (c *Compiler) assignTo(name string, e sqlparser.Expr) (*Slot, error) {
+	x, err := c.Compile(e)
 	if err != nil {
 		return nil, err
 	}
-	return &slot{name: c.s.nextSlotName(), fn: func(ex *execCtx, row Row) (sqltypes.Value, error) {
-		val, err := ex.eval(x, row)
+	return &Slot{Name: c.NextSlotName(), Fn: func(ex *Ctx, row Row) (sqltypes.Value, error) {
+		val, err := ex.Eval(x, row)
 		if err != nil {
 			return sqltypes.NULL, err
 		}
-		val = copyRow(nil, Row{val})[0]
-		ex.s.userVars[name] = val
-		return val, nil
+		return ex.Host.SetUserVar(name, val), nil
 	}}, nil
 }
 
 // defaultSlot implements DEFAULT(col).
-func (c *compiler) defaultSlot(col string) (*slot, error) {
-	i, err := c.sc.resolve(sqlparser.NewColName(col))
+func (c *Compiler) defaultSlot(col string) (*Slot, error) {
+	i, err := c.Scope.Resolve(sqlparser.NewColName(col))
 	if err != nil {
 		return nil, err
 	}
-	sc := c.sc.cols[i]
-	if sc.col == nil {
+	sc := c.Scope.Cols[i]
+	if sc.Col == nil {
 		return nil, sqlerr.BadField(col, "field list")
 	}
-	cc := sc.col
-	return &slot{name: c.s.nextSlotName(), fn: func(ex *execCtx, row Row) (sqltypes.Value, error) {
+	cc := sc.Col
+	return &Slot{Name: c.NextSlotName(), Fn: func(ex *Ctx, row Row) (sqltypes.Value, error) {
 		if cc.DefaultExpr != "" {
-			return ex.s.evalDefaultExpr(ex, cc, time.Now())
+			return ex.Host.ColumnDefault(cc)
 		}
 		if !cc.HasDefault {
 			// A nullable column without DEFAULT defaults to NULL.
@@ -243,7 +226,7 @@ func (c *compiler) defaultSlot(col string) (*slot, error) {
 // LIKE ... ESCAPE, and NOT LIKE on typed columns. (PAD SPACE comparisons
 // are evalengine's own since strata's fork compares text through
 // internal/collation.)
-func (c *compiler) rewriteMySQLSemantics(e sqlparser.Expr) sqlparser.Expr {
+func (c *Compiler) rewriteMySQLSemantics(e sqlparser.Expr) sqlparser.Expr {
 	return sqlparser.Rewrite(e, nil, func(cur *sqlparser.Cursor) bool {
 		switch n := cur.Node().(type) {
 		case *sqlparser.ComparisonExpr:
@@ -295,10 +278,10 @@ func translateLikeEscape(p string, esc rune) string {
 // rewriteEnums makes ENUM columns read as their 1-based member number in
 // numeric contexts (arithmetic, comparison with a number), as MySQL does;
 // evalengine uses 0-based ordinals.
-func (c *compiler) rewriteEnums(e sqlparser.Expr) sqlparser.Expr {
+func (c *Compiler) rewriteEnums(e sqlparser.Expr) sqlparser.Expr {
 	wrap := func(x sqlparser.Expr) sqlparser.Expr {
 		if members := c.enumMembers(x); members != nil {
-			return enumIndexCall(x, members)
+			return EnumIndexCall(x, members)
 		}
 		return x
 	}
@@ -313,9 +296,9 @@ func (c *compiler) rewriteEnums(e sqlparser.Expr) sqlparser.Expr {
 				cur.Replace(x)
 			}
 		case *sqlparser.ComparisonExpr:
-			if numericLiteral(n.Right) {
+			if NumericLiteral(n.Right) {
 				n.Left = wrap(n.Left)
-			} else if numericLiteral(n.Left) {
+			} else if NumericLiteral(n.Left) {
 				n.Right = wrap(n.Right)
 			} else if x := c.enumParamCompare(n); x != nil {
 				cur.Replace(x)
@@ -325,9 +308,9 @@ func (c *compiler) rewriteEnums(e sqlparser.Expr) sqlparser.Expr {
 	}).(sqlparser.Expr)
 }
 
-// numericLiteral reports whether x is a number written in the statement
+// NumericLiteral reports whether x is a number written in the statement
 // (possibly negated).
-func numericLiteral(x sqlparser.Expr) bool {
+func NumericLiteral(x sqlparser.Expr) bool {
 	if u, ok := x.(*sqlparser.UnaryExpr); ok && u.Operator == sqlparser.UMinusOp {
 		x = u.Expr
 	}
@@ -337,16 +320,16 @@ func numericLiteral(x sqlparser.Expr) bool {
 
 // enumMembers returns the members of the ENUM column x names (nil: x is
 // not an ENUM column).
-func (c *compiler) enumMembers(x sqlparser.Expr) []string {
+func (c *Compiler) enumMembers(x sqlparser.Expr) []string {
 	cn, ok := x.(*sqlparser.ColName)
 	if !ok {
 		return nil
 	}
-	i, err := c.sc.resolve(cn)
-	if err != nil || c.sc.cols[i].col == nil || c.sc.cols[i].col.Type != sqltypes.Enum {
+	i, err := c.Scope.Resolve(cn)
+	if err != nil || c.Scope.Cols[i].Col == nil || c.Scope.Cols[i].Col.Type != sqltypes.Enum {
 		return nil
 	}
-	return c.sc.cols[i].col.EnumValues
+	return c.Scope.Cols[i].Col.EnumValues
 }
 
 // enumParamCompare rewrites the comparisons of an ENUM column that the
@@ -357,7 +340,7 @@ func (c *compiler) enumMembers(x sqlparser.Expr) []string {
 // position ELSE text); an IN list holding numbers or parameters becomes
 // the disjunction of its equalities, each compared in its own terms. It
 // returns nil when e needs neither.
-func (c *compiler) enumParamCompare(e *sqlparser.ComparisonExpr) sqlparser.Expr {
+func (c *Compiler) enumParamCompare(e *sqlparser.ComparisonExpr) sqlparser.Expr {
 	isArg := func(x sqlparser.Expr) bool {
 		_, ok := x.(*sqlparser.Argument)
 		return ok
@@ -371,7 +354,7 @@ func (c *compiler) enumParamCompare(e *sqlparser.ComparisonExpr) sqlparser.Expr 
 		}
 		mixed := false
 		for _, v := range tup {
-			mixed = mixed || numericLiteral(v) || isArg(v)
+			mixed = mixed || NumericLiteral(v) || isArg(v)
 		}
 		if !mixed {
 			return nil
@@ -380,8 +363,8 @@ func (c *compiler) enumParamCompare(e *sqlparser.ComparisonExpr) sqlparser.Expr 
 		for _, v := range tup {
 			var eq sqlparser.Expr = &sqlparser.ComparisonExpr{Operator: sqlparser.EqualOp, Left: e.Left, Right: v}
 			switch {
-			case numericLiteral(v):
-				eq = &sqlparser.ComparisonExpr{Operator: sqlparser.EqualOp, Left: enumIndexCall(e.Left, members), Right: v}
+			case NumericLiteral(v):
+				eq = &sqlparser.ComparisonExpr{Operator: sqlparser.EqualOp, Left: EnumIndexCall(e.Left, members), Right: v}
 			case isArg(v):
 				eq = enumByArg(eq.(*sqlparser.ComparisonExpr), e.Left, v, members)
 			}
@@ -411,7 +394,7 @@ func (c *compiler) enumParamCompare(e *sqlparser.ComparisonExpr) sqlparser.Expr 
 // the bounds MySQL compares numerically, the column by its position (a
 // string bound as a number); with parameters that is decided at
 // execution. It returns nil when neither applies.
-func (c *compiler) enumBetween(e *sqlparser.BetweenExpr) sqlparser.Expr {
+func (c *Compiler) enumBetween(e *sqlparser.BetweenExpr) sqlparser.Expr {
 	members := c.enumMembers(e.Left)
 	if members == nil {
 		return nil
@@ -423,8 +406,8 @@ func (c *compiler) enumBetween(e *sqlparser.BetweenExpr) sqlparser.Expr {
 		}
 	}
 	byNumber := *e
-	byNumber.Left = enumIndexCall(e.Left, members)
-	if numericLiteral(e.From) || numericLiteral(e.To) {
+	byNumber.Left = EnumIndexCall(e.Left, members)
+	if NumericLiteral(e.From) || NumericLiteral(e.To) {
 		return &byNumber
 	}
 	if len(args) == 0 {
@@ -449,17 +432,17 @@ func (c *compiler) enumBetween(e *sqlparser.BetweenExpr) sqlparser.Expr {
 func enumByArg(e *sqlparser.ComparisonExpr, col, arg sqlparser.Expr, members []string) sqlparser.Expr {
 	byNumber := *e
 	if byNumber.Left == col {
-		byNumber.Left = enumIndexCall(col, members)
+		byNumber.Left = EnumIndexCall(col, members)
 	} else {
-		byNumber.Right = enumIndexCall(col, members)
+		byNumber.Right = EnumIndexCall(col, members)
 	}
 	byText := *e
 	isNum := &sqlparser.FuncExpr{Name: sqlparser.NewIdentifierCI(builtins.IsNumber), Exprs: []sqlparser.Expr{arg}}
 	return &sqlparser.CaseExpr{Whens: []*sqlparser.When{{Cond: isNum, Val: &byNumber}}, Else: &byText}
 }
 
-// enumIndexCall builds strata_enum_index(col, 'm1', 'm2', ...).
-func enumIndexCall(col sqlparser.Expr, members []string) sqlparser.Expr {
+// EnumIndexCall builds strata_enum_index(col, 'm1', 'm2', ...).
+func EnumIndexCall(col sqlparser.Expr, members []string) sqlparser.Expr {
 	args := []sqlparser.Expr{col}
 	for _, m := range members {
 		args = append(args, sqlparser.NewStrLiteral(m))
@@ -470,7 +453,7 @@ func enumIndexCall(col sqlparser.Expr, members []string) sqlparser.Expr {
 // divisionChecks adds a slot per division whose divisor is not a non-zero
 // literal: it raises MySQL's warning 1365 "Division by 0" when the divisor
 // is zero (evalengine returns NULL silently).
-func (c *compiler) divisionChecks(e sqlparser.Expr, out *cexpr) sqlparser.Expr {
+func (c *Compiler) divisionChecks(e sqlparser.Expr, out *Expr) sqlparser.Expr {
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		switch x := n.(type) {
 		case *sqlparser.Subquery:
@@ -486,20 +469,20 @@ func (c *compiler) divisionChecks(e sqlparser.Expr, out *cexpr) sqlparser.Expr {
 					return true, nil
 				}
 			}
-			if hasSubquery(x.Right) {
+			if HasSubquery(x.Right) {
 				return true, nil
 			}
 			div, err := c.compileNoChecks(x.Right)
 			if err != nil {
 				return true, nil
 			}
-			out.slots = append(out.slots, slot{name: c.s.nextSlotName(), fn: func(ex *execCtx, row Row) (sqltypes.Value, error) {
-				v, err := ex.eval(div, row)
+			out.Slots = append(out.Slots, Slot{Name: c.NextSlotName(), Fn: func(ex *Ctx, row Row) (sqltypes.Value, error) {
+				v, err := ex.Eval(div, row)
 				if err != nil || v.IsNull() {
 					return sqltypes.NULL, nil
 				}
 				if f, err := strconv.ParseFloat(strings.TrimSpace(v.ToString()), 64); err == nil && f == 0 {
-					ex.s.warn("Warning", 1365, "Division by 0")
+					ex.Host.Warn(erDivisionByZero, "Division by 0")
 				}
 				return sqltypes.NULL, nil
 			}})
@@ -509,10 +492,28 @@ func (c *compiler) divisionChecks(e sqlparser.Expr, out *cexpr) sqlparser.Expr {
 	return e
 }
 
+// erDivisionByZero is MySQL's ER_DIVISION_BY_ZERO (Vitess names no
+// constant for it).
+const erDivisionByZero = sqlerror.ErrorCode(1365)
+
 // compileNoChecks compiles without adding division checks (for the divisor
 // itself).
-func (c *compiler) compileNoChecks(e sqlparser.Expr) (*cexpr, error) {
+func (c *Compiler) compileNoChecks(e sqlparser.Expr) (*Expr, error) {
 	cc := *c
-	cc.noDivChecks = true
-	return cc.compile(e)
+	cc.NoDivChecks = true
+	return cc.Compile(e)
+}
+
+// HasSubquery reports whether e contains a subquery (EXISTS included).
+func HasSubquery(e sqlparser.SQLNode) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch n.(type) {
+		case *sqlparser.Subquery, *sqlparser.ExistsExpr:
+			found = true
+			return false, nil
+		}
+		return true, nil
+	}, e)
+	return found
 }
