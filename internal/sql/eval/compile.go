@@ -111,7 +111,7 @@ func (c *Compiler) NextSlotName() string {
 	return BVPrefix + "slot_" + strconv.FormatUint(c.Planner.NextSeq(), 10)
 }
 
-// compile rewrites session-dependent nodes and translates e with evalengine.
+// Compile rewrites session-dependent nodes and translates e with evalengine.
 func (c *Compiler) Compile(e sqlparser.Expr) (*Expr, error) {
 	out := &Expr{}
 	e = sqlparser.CloneExpr(e)

@@ -7,9 +7,10 @@
 // Scope resolves column names to offsets in the Row the expression will be
 // evaluated over (1054 for an unknown column, 1052 for an ambiguous one);
 // its Settings are the session settings compiling reads (connection
-// collation, sql_mode, div_precision_increment), passed in as values so a
-// compiled expression depends on nothing else of the session. Compiling
-// clones the expression and rewrites it before evalengine translates it:
+// collation, sql_mode, div_precision_increment), passed in as values (a
+// cached plan is reused only under equal settings); constant folding reads
+// the time zone through Settings.VCursor. Compiling clones the expression
+// and rewrites it before evalengine translates it:
 //
 //   - session values (@user and @@system variables, LAST_INSERT_ID(),
 //     DATABASE(), USER(), ...) become bind variables named under BVPrefix,
@@ -42,7 +43,7 @@
 // expression). Builtin functions see the execution as a builtins.Env, which
 // Ctx implements by forwarding to its Host. The interfaces keep the
 // compiler and the evaluator testable alone and keep the session's state
-// out of compiled expressions, which cached plans share across sessions.
+// out of compiled expressions, which cached plans keep across executions.
 //
 // Ctx is a struct that internal/sql's execution context embeds by value:
 // evaluating costs no allocation or indirection beyond evalengine's own,
@@ -51,10 +52,11 @@
 //
 // # Caveats
 //
-//   - A compiled Expr is immutable and may be shared across sessions and
-//     executions; everything an evaluation writes (bind variables of slots,
-//     the builtin functions' state) lives in the Ctx, which belongs to one
-//     execution and is not safe for concurrent use.
+//   - A compiled Expr is used by one execution at a time (internal/sql
+//     hands cached plans out exclusively): the slots of strata's functions
+//     reuse their argument buffers for every row. The rest of what an
+//     evaluation writes (bind variables of slots, the builtin functions'
+//     state) lives in the Ctx, which belongs to one execution.
 //   - Values an evaluation returns may alias the row and the expression's
 //     literals: copy them before they outlive either (Host.SetUserVar
 //     copies).
