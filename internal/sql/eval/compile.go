@@ -1,19 +1,14 @@
 package eval
 
 import (
-	"errors"
 	"strconv"
-	"strings"
 
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
-	vtrpcpb "vitess.io/vitess/go/vt/proto/vtrpc"
 	"vitess.io/vitess/go/vt/sqlparser"
 	"vitess.io/vitess/go/vt/vtenv"
-	"vitess.io/vitess/go/vt/vterrors"
 
-	"github.com/strata-db/strata/internal/sql/builtins"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
@@ -78,32 +73,6 @@ type Compiler struct {
 	Settings Settings
 	// Planner plans subqueries and numbers slots.
 	Planner Planner
-}
-
-// Expr is a compiled expression: an evalengine expression plus slots —
-// values evalengine cannot compute (missing functions, subqueries) that are
-// computed first and passed in as bind variables.
-type Expr struct {
-	e     evalengine.Expr
-	Slots []Slot
-	// Static is the compile-time result type when known.
-	Static evalengine.Type
-	// arg is set when the expression is just a bind variable (a prepared
-	// statement's ?): its value is read without evaluation.
-	arg string
-}
-
-// Slot is a value an expression reads as the bind variable Name, computed
-// by Fn before the expression is evaluated.
-type Slot struct {
-	Name string
-	Fn   func(ex *Ctx, row Row) (sqltypes.Value, error)
-	// Type is the compile-time type of Fn's values, when known: it types an
-	// expression that is just the slot (column metadata at PREPARE).
-	Type evalengine.Type
-	// fromColumn: a text result derived from a column (LOWER(col)), which
-	// compares with the column's implicit coercibility, not as a literal.
-	fromColumn bool
 }
 
 // NextSlotName returns a fresh bind-variable name for a slot.
@@ -210,61 +179,4 @@ func staticTypeOf(venv *vtenv.Environment, x evalengine.Expr) (t evalengine.Type
 		return evalengine.Type{}
 	}
 	return t
-}
-
-func translateErr(err error, e sqlparser.Expr) error {
-	var se *sqlerror.SQLError
-	if errors.As(err, &se) {
-		return se
-	}
-	// Classified by what the error is (its Vitess state, code or type),
-	// never by its text.
-	state := vterrors.ErrState(err)
-	switch {
-	case state == vterrors.DataOutOfRange:
-		return evalErr(err)
-	case state == vterrors.OperandColumns:
-		// (a, b) = (1, 2, 3), (a, b) IN ((1, 2), (1)): row sizes differ.
-		return sqlerr.New(sqlerror.EROperandColumns, sqlerror.SSWrongNumberOfColumns, "%s", err.Error())
-	case state != vterrors.Undefined:
-		return sqlerror.NewSQLErrorFromError(err)
-	case evalengine.IsArgCountError(err):
-		return sqlerr.New(sqlerror.ERWrongParamcountToNativeFct, sqlerror.SSClientError, "%s", err.Error())
-	case vterrors.Code(err) == vtrpcpb.Code_UNIMPLEMENTED:
-		// A function evalengine does not have is one MySQL does not have
-		// either (strata's own are slots): 1305; anything else is 1235.
-		if fname := unknownFunction(e); fname != "" {
-			return sqlerr.New(sqlerror.ERSPDoesNotExist, sqlerror.SSClientError, "FUNCTION %s does not exist", fname)
-		}
-		return sqlerr.Unsupported("%s", sqlparser.String(e))
-	case isCollationCharsetMismatch(err):
-		return sqlerr.New(sqlerror.ERCollationCharsetMismatch, sqlerror.SSClientError, "%s", err.Error())
-	}
-	return sqlerr.New(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "%s", err.Error())
-}
-
-// unknownFunction returns the first function of e that is not a MySQL
-// built-in, or "".
-func unknownFunction(e sqlparser.Expr) string {
-	if f, ok := e.(*sqlparser.FuncExpr); ok {
-		return f.Name.String()
-	}
-	var fname string
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		if f, ok := n.(*sqlparser.FuncExpr); ok && fname == "" {
-			if _, known := builtins.Lookup(f.Name.Lowered()); !known {
-				fname = f.Name.String()
-			}
-		}
-		return true, nil
-	}, e)
-	return fname
-}
-
-// isCollationCharsetMismatch recognises Vitess's collations error for a
-// COLLATE clause naming a collation of another character set. It is the
-// one error classified by its text: the collations package returns it
-// untyped (fmt.Errorf), with no state or code to read.
-func isCollationCharsetMismatch(err error) bool {
-	return strings.Contains(err.Error(), "is not valid for CHARACTER SET")
 }

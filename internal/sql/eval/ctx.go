@@ -2,7 +2,6 @@ package eval
 
 import (
 	"context"
-	"strings"
 
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/collations/colldata"
@@ -10,7 +9,6 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/vtenv"
-	"vitess.io/vitess/go/vt/vterrors"
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/builtins"
@@ -216,18 +214,4 @@ func (x *Ctx) evalResult(e *Expr, row Row) (res evalengine.EvalResult, err error
 		return res, evalErr(err)
 	}
 	return res, nil
-}
-
-func evalErr(err error) error {
-	if vterrors.ErrState(err) == vterrors.DataOutOfRange {
-		msg := err.Error()
-		if i := strings.Index(msg, "BIGINT"); i >= 0 {
-			msg = msg[i:]
-		}
-		return sqlerr.New(sqlerror.ERDataOutOfRange, sqlerror.SSDataOutOfRange, "%s", msg)
-	}
-	if se, ok := err.(*sqlerror.SQLError); ok {
-		return se
-	}
-	return sqlerror.NewSQLErrorFromError(err)
 }
