@@ -2,17 +2,17 @@ package sql
 
 import (
 	"bytes"
-
 	"sort"
 	"strings"
-	"vitess.io/vitess/go/mysql/sqlerror"
 
+	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/encoding"
+	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/table"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
@@ -23,7 +23,7 @@ import (
 type accessPath struct {
 	ix *catalog.Index
 	// eq[k] lists the alternative values of index column k (= or IN).
-	eq [][]*cexpr
+	eq [][]*eval.Expr
 	// subIn[k], when set, gives index column k's values from an
 	// uncorrelated IN (SELECT ...) instead of eq[k] (compat_insub.go).
 	subIn []*inSubquery
@@ -36,7 +36,7 @@ type accessPath struct {
 	nullSafe []bool
 	isNull   []bool // column k IS NULL
 	// Optional range on column len(eq).
-	lo, hi         *cexpr
+	lo, hi         *eval.Expr
 	loIncl, hiIncl bool
 	hasRange       bool
 	// reverse iterates the index backwards (ORDER BY ... DESC).
@@ -164,14 +164,14 @@ func (p *predicate) binds(col int) (elem int, ok bool) {
 
 // sargable extracts predicates on columns of tbl (columns tblOff..tblOff+n of
 // the scope) whose other side only uses columns before tblOff.
-func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int, outer *outerCtx, bound func(col int) bool) []predicate {
+func sargable(conds []sqlparser.Expr, sc *eval.Scope, tblOff, n int, outer *eval.Outer, bound func(col int) bool) []predicate {
 	var out []predicate
 	colOf := func(e sqlparser.Expr) int {
 		c, ok := e.(*sqlparser.ColName)
 		if !ok {
 			return -1
 		}
-		i, err := sc.resolve(c)
+		i, err := sc.Resolve(c)
 		if err != nil || i < tblOff || i >= tblOff+n {
 			return -1
 		}
@@ -182,9 +182,9 @@ func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int, outer *outerCtx,
 		_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
 			switch x := node.(type) {
 			case *sqlparser.ColName:
-				i, err := sc.resolve(x)
+				i, err := sc.Resolve(x)
 				if err != nil {
-					ok = outer.canResolve(x) // correlated: constant per outer row
+					ok = outer.CanResolve(x) // correlated: constant per outer row
 				} else if !bound(i) {
 					ok = false
 				}
@@ -206,12 +206,12 @@ func sargable(conds []sqlparser.Expr, sc *scope, tblOff, n int, outer *outerCtx,
 	// a range over it is used for numeric constants only (equalities use
 	// it for either).
 	enumRange := func(col int, vals ...sqlparser.Expr) bool {
-		c := sc.cols[tblOff+col].col
+		c := sc.Cols[tblOff+col].Col
 		if c == nil || c.Type != sqltypes.Enum && c.Type != sqltypes.Set {
 			return true
 		}
 		for _, v := range vals {
-			if !numericLiteral(v) {
+			if !eval.NumericLiteral(v) {
 				return false
 			}
 		}
@@ -492,16 +492,16 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexH
 		if consumable(p, best.ix.Columns[k]) {
 			ap.consumed = append(ap.consumed, p.src)
 		}
-		var alts []*cexpr
+		var alts []*eval.Expr
 		var sub *inSubquery
 		switch p.op {
 		case "isnull":
-			alts = []*cexpr{nil}
+			alts = []*eval.Expr{nil}
 		case "insub":
 			sub = p.sub
 		default:
 			for _, v := range p.vals {
-				e, err := c.compile(v)
+				e, err := c.Compile(v)
 				if err != nil {
 					return nil, err
 				}
@@ -528,15 +528,15 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexH
 		}
 		switch rp.op {
 		case "<", "<=":
-			ap.hi, err = c.compile(rp.vals[0])
+			ap.hi, err = c.Compile(rp.vals[0])
 			ap.hiIncl = rp.op == "<="
 		case ">", ">=":
-			ap.lo, err = c.compile(rp.vals[0])
+			ap.lo, err = c.Compile(rp.vals[0])
 			ap.loIncl = rp.op == ">="
 		case "between":
-			ap.lo, err = c.compile(rp.vals[0])
+			ap.lo, err = c.Compile(rp.vals[0])
 			if err == nil {
-				ap.hi, err = c.compile(rp.vals[1])
+				ap.hi, err = c.Compile(rp.vals[1])
 			}
 			ap.loIncl, ap.hiIncl = true, true
 		}
@@ -551,13 +551,13 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexH
 			}
 			switch {
 			case (p.op == "<" || p.op == "<=") && ap.hi == nil:
-				ap.hi, err = c.compile(p.vals[0])
+				ap.hi, err = c.Compile(p.vals[0])
 				ap.hiIncl = p.op == "<="
 				if consumable(p, rangeCol) {
 					ap.consumed = append(ap.consumed, p.src)
 				}
 			case (p.op == ">" || p.op == ">=") && ap.lo == nil:
-				ap.lo, err = c.compile(p.vals[0])
+				ap.lo, err = c.Compile(p.vals[0])
 				ap.loIncl = p.op == ">="
 				if consumable(p, rangeCol) {
 					ap.consumed = append(ap.consumed, p.src)
@@ -650,7 +650,7 @@ func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRang
 			col := &t.Def.Columns[ic.Col]
 			var v sqltypes.Value
 			if alts[0] != nil {
-				x, err := ex.eval(alts[0], row)
+				x, err := ex.Eval(alts[0], row)
 				if err != nil {
 					return nil, false, err
 				}
@@ -718,7 +718,7 @@ func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRang
 			if ai >= len(alts) {
 				v = subVals[ai-len(alts)]
 			} else if alt := alts[ai]; alt != nil {
-				x, err := ex.eval(alt, row)
+				x, err := ex.Eval(alt, row)
 				if err != nil {
 					return nil, false, err
 				}
@@ -767,11 +767,11 @@ func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRang
 	// Range on column len(eq).
 	ic := ix.Columns[len(ap.eq)]
 	col := &t.Def.Columns[ic.Col]
-	bound := func(e *cexpr) ([]byte, bool, bool, error) {
+	bound := func(e *eval.Expr) ([]byte, bool, bool, error) {
 		if e == nil {
 			return nil, false, true, nil
 		}
-		v, err := ex.eval(e, row)
+		v, err := ex.Eval(e, row)
 		if err != nil {
 			return nil, false, false, err
 		}

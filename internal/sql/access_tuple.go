@@ -4,6 +4,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/table"
 )
 
@@ -23,7 +24,7 @@ import (
 type tupleIn struct {
 	src *predicate
 	// rows[r][e] is element e of row r, compiled.
-	rows [][]*cexpr
+	rows [][]*eval.Expr
 	// bound[e]: element e gives the value of an index column of the path.
 	bound []bool
 	// prefixed: an element is bound to a prefix key part (the key range
@@ -121,9 +122,9 @@ func (ap *accessPath) bindTuple(c *compiler, k int, p *predicate, elem int) erro
 		tu := &tupleIn{src: p, bound: make([]bool, len(p.cols))}
 		for _, r := range p.vals {
 			rt := r.(sqlparser.ValTuple)
-			row := make([]*cexpr, len(rt))
+			row := make([]*eval.Expr, len(rt))
 			for e, v := range rt {
-				x, err := c.compile(v)
+				x, err := c.Compile(v)
 				if err != nil {
 					return err
 				}
@@ -189,7 +190,7 @@ func (ap *accessPath) tupleParts(ex *execCtx, t *table.Table, row Row) (parts []
 		col := &t.Def.Columns[ic.Col]
 		ps := make([][]byte, len(tu.rows))
 		for r, vals := range tu.rows {
-			v, err := ex.eval(vals[tr.e], row)
+			v, err := ex.Eval(vals[tr.e], row)
 			if err != nil {
 				return nil, false, err
 			}

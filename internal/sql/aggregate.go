@@ -15,6 +15,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/collation"
+	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/exec"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
@@ -23,7 +24,7 @@ import (
 // aggSpec is one aggregate function of a query.
 type aggSpec struct {
 	name     string // count, count_star, sum, avg, min, max, group_concat, bit_and, bit_or, bit_xor
-	args     []*cexpr
+	args     []*eval.Expr
 	distinct bool
 	sep      string
 	order    []sortKey // GROUP_CONCAT ... ORDER BY (indexes into args after the values)
@@ -51,16 +52,16 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 	selExprs := sel.SelectExprs
 	for _, g := range groupExprs {
 		g = resolveOrderAlias(g, selExprs)
-		c.sc.where = "group statement"
-		x, err := c.compile(g)
-		c.sc.where = "field list"
+		c.Scope.Where = "group statement"
+		x, err := c.Compile(g)
+		c.Scope.Where = "field list"
 		if err != nil {
 			return err
 		}
 		p.groupBy = append(p.groupBy, x)
 	}
-	p.streamAgg = p.groupsContiguous(c.sc, groupExprs, selExprs)
-	c.sc.offsetTypes = map[string]evalengine.Type{}
+	p.streamAgg = p.groupsContiguous(c.Scope, groupExprs, selExprs)
+	c.Scope.OffsetTypes = map[string]evalengine.Type{}
 	// Collect and compile aggregates in SELECT, HAVING and ORDER BY.
 	collect := func(n sqlparser.SQLNode) error {
 		var err error
@@ -113,7 +114,7 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 		// HAVING may name select aliases.
 		h := sqlparser.Rewrite(sel.Having.Expr, nil, func(cur *sqlparser.Cursor) bool {
 			if cn, ok := cur.Node().(*sqlparser.ColName); ok && cn.Qualifier.IsEmpty() {
-				if _, err := c.sc.resolve(cn); err != nil {
+				if _, err := c.Scope.Resolve(cn); err != nil {
 					if idx := aliasIndex(cn, selExprs); idx >= 0 {
 						cur.Replace(selExprs.Exprs[idx].(*sqlparser.AliasedExpr).Expr)
 					}
@@ -125,9 +126,9 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 		if err != nil {
 			return err
 		}
-		c.sc.where = "having clause"
-		x, err := c.compile(e)
-		c.sc.where = "field list"
+		c.Scope.Where = "having clause"
+		x, err := c.Compile(e)
+		c.Scope.Where = "field list"
 		if err != nil {
 			return err
 		}
@@ -175,7 +176,7 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 		if containsAggr(a) {
 			return sqlerr.New(sqlerror.ERInvalidGroupFuncUse, sqlerror.SSUnknownSQLState, "Invalid use of group function")
 		}
-		x, err := c.compile(a)
+		x, err := c.Compile(a)
 		if err != nil {
 			return err
 		}
@@ -183,13 +184,13 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 	}
 	var argT evalengine.Type
 	if len(spec.args) > 0 {
-		argT = spec.args[0].static
+		argT = spec.args[0].Static
 	}
 	if len(argExprs) == 1 && spec.name != "group_concat" {
 		if cn, ok := argExprs[0].(*sqlparser.ColName); ok {
-			if i, err := c.sc.resolve(cn); err == nil && c.sc.cols[i].col != nil && c.sc.cols[i].col.Type != sqltypes.Enum && c.sc.cols[i].col.Type != sqltypes.Set {
+			if i, err := c.Scope.Resolve(cn); err == nil && c.Scope.Cols[i].Col != nil && c.Scope.Cols[i].Col.Type != sqltypes.Enum && c.Scope.Cols[i].Col.Type != sqltypes.Set {
 				spec.argCol = i
-				spec.argColl = c.sc.cols[i].typ.Collation()
+				spec.argColl = c.Scope.Cols[i].Type.Collation()
 			}
 		}
 	}
@@ -224,9 +225,9 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 		spec.typ = evalengine.NewTypeEx(sqltypes.Uint64, collations.CollationBinaryID, false, 21, 0, nil)
 	}
 	p.aggs = append(p.aggs, spec)
-	if c.sc.offsetTypes != nil {
+	if c.Scope.OffsetTypes != nil {
 		// The Offset that replaces the call is typed as the aggregate.
-		c.sc.offsetTypes[spec.key] = spec.typ
+		c.Scope.OffsetTypes[spec.key] = spec.typ
 	}
 	return nil
 }
@@ -263,8 +264,8 @@ func (p *selectPlan) rewriteAggs(e sqlparser.Expr) (sqlparser.Expr, error) {
 		for i, a := range p.aggs {
 			if a.key == key {
 				off := &sqlparser.Offset{V: p.width + i, Original: af}
-				if p.sc != nil && p.sc.offsetTypes != nil {
-					p.sc.offsetTypes[key] = a.typ
+				if p.sc != nil && p.sc.OffsetTypes != nil {
+					p.sc.OffsetTypes[key] = a.typ
 				}
 				cur.Replace(off)
 				return false
@@ -371,7 +372,7 @@ func (p *selectPlan) runAggregate(ex *execCtx, out *rowSink, constFalse bool) er
 // scratch space of len(p.groupBy).
 func (p *selectPlan) groupKeyOf(ex *execCtx, row, gvals Row, gcolls []collations.ID, dst []byte) ([]byte, error) {
 	for i, g := range p.groupBy {
-		v, coll, err := ex.evalColl(g, row)
+		v, coll, err := ex.EvalColl(g, row)
 		if err != nil {
 			return dst, err
 		}
@@ -392,7 +393,7 @@ func (p *selectPlan) emitGroup(ex *execCtx, out *rowSink, g *group, agRow Row) e
 		agRow[p.width+i] = v
 	}
 	if p.having != nil {
-		ok, err := ex.evalBool(p.having, agRow)
+		ok, err := ex.EvalBool(p.having, agRow)
 		if err != nil || !ok {
 			return err
 		}
@@ -411,7 +412,7 @@ func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
 			st.colls = make([]collations.ID, len(a.args))
 		}
 		for i, e := range a.args {
-			v, coll, err := ex.evalColl(e, row)
+			v, coll, err := ex.EvalColl(e, row)
 			if err != nil {
 				return err
 			}
@@ -445,7 +446,7 @@ func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
 		vals := make(Row, len(a.args))
 		colls := make([]collations.ID, len(a.args))
 		for i, e := range a.args {
-			x, coll, err := ex.evalColl(e, row)
+			x, coll, err := ex.EvalColl(e, row)
 			if err != nil {
 				return err
 			}
@@ -470,7 +471,7 @@ func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
 	if a.argCol >= 0 && a.argCol < len(row) {
 		v, coll = row[a.argCol], a.argColl
 	} else {
-		v, coll, err = ex.evalColl(a.args[0], row)
+		v, coll, err = ex.EvalColl(a.args[0], row)
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/eval"
 )
 
 // Stream aggregation. When the first table of the join is read in the
@@ -22,7 +23,7 @@ import (
 
 // groupsContiguous reports whether the join yields the rows of each group
 // contiguously (see above). groupExprs are the GROUP BY expressions.
-func (p *selectPlan) groupsContiguous(sc *scope, groupExprs []sqlparser.Expr, selExprs *sqlparser.SelectExprs) bool {
+func (p *selectPlan) groupsContiguous(sc *eval.Scope, groupExprs []sqlparser.Expr, selExprs *sqlparser.SelectExprs) bool {
 	if len(groupExprs) == 0 || len(p.srcs) == 0 {
 		return false
 	}
@@ -37,7 +38,7 @@ func (p *selectPlan) groupsContiguous(sc *scope, groupExprs []sqlparser.Expr, se
 		if !ok {
 			return false
 		}
-		i, err := sc.resolve(cn)
+		i, err := sc.Resolve(cn)
 		if err != nil || i < src.off || i >= src.off+src.width {
 			return false
 		}

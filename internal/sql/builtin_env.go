@@ -1,66 +1,63 @@
 package sql
 
 import (
-	"context"
 	"strings"
 	"sync"
+	"time"
 
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 
+	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/builtins"
+	"github.com/strata-db/strata/internal/sql/eval"
 )
 
-// The execution context is the builtins.Env of the builtin functions it
-// calls (slots.go, builtinSlot), and the compiler their builtins.TypeEnv.
-var (
-	_ builtins.Env     = (*execCtx)(nil)
-	_ builtins.TypeEnv = (*compiler)(nil)
-)
+// The execution context is the eval.Host of its expressions: slots reach
+// the session through it (and builtin functions through eval.Ctx, the
+// builtins.Env that forwards to it).
+var _ eval.Host = (*execCtx)(nil)
 
-// Context implements builtins.Env.
-func (ex *execCtx) Context() context.Context {
-	if ex.ctx != nil {
-		return ex.ctx
-	}
-	return context.Background()
-}
-
-// Warn implements builtins.Env.
+// Warn implements eval.Host.
 func (ex *execCtx) Warn(code sqlerror.ErrorCode, msg string) {
 	ex.s.warn("Warning", uint16(code), msg)
 }
 
-// StrictMode implements builtins.Env.
+// StrictMode implements eval.Host.
 func (ex *execCtx) StrictMode() bool { return ex.s.strict() }
 
-// NoZeroDates implements builtins.Env.
+// NoZeroDates implements eval.Host.
 func (ex *execCtx) NoZeroDates() bool {
 	m := ex.s.sqlMode
 	return m.noZeroDate || strings.Contains(strings.ToUpper(m.raw), "NO_ZERO_IN_DATE")
 }
 
-// ArgCollation implements builtins.Env (argCollation).
-func (ex *execCtx) ArgCollation(args []sqltypes.Value) collations.ID {
-	return ex.argCollation(args)
-}
-
-// SysVar implements builtins.Env.
+// SysVar implements eval.Host.
 func (ex *execCtx) SysVar(name string) (sqltypes.Value, bool) { return ex.s.sysVar(name) }
 
-// ConnID implements builtins.Env.
+// ConnID implements eval.Host.
 func (ex *execCtx) ConnID() uint32 { return ex.s.ConnID }
 
-// UserLocks implements builtins.Env: the lock table of the session's
+// UserLocks implements eval.Host: the lock table of the session's
 // engine.
 func (ex *execCtx) UserLocks() *builtins.UserLocks { return userLocksOf(ex.s.eng) }
 
-// State implements builtins.Env.
-func (ex *execCtx) State() *builtins.State { return &ex.builtins }
+// ConnCollation implements eval.Host.
+func (ex *execCtx) ConnCollation() collations.ID { return ex.s.collation() }
 
-// ConnCollation implements builtins.TypeEnv.
-func (c *compiler) ConnCollation() collations.ID { return c.s.plan().collation }
+// SetUserVar implements eval.Host: the value is copied, it may alias the
+// row.
+func (ex *execCtx) SetUserVar(name string, v sqltypes.Value) sqltypes.Value {
+	v = copyRow(nil, Row{v})[0]
+	ex.s.userVars[name] = v
+	return v
+}
+
+// ColumnDefault implements eval.Host.
+func (ex *execCtx) ColumnDefault(c *catalog.Column) (sqltypes.Value, error) {
+	return ex.s.evalDefaultExpr(ex, c, time.Now())
+}
 
 // engineUserLocks maps each Engine to its table of user-level locks
 // (GET_LOCK; Engine has no field for it).

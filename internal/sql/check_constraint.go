@@ -8,6 +8,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/schemachange"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/sql/vtable"
@@ -84,10 +85,11 @@ func (s *Session) verifyCheckClause(t *catalog.Table, ck *catalog.CheckConstrain
 	if err != nil {
 		return sqlerr.Unsupported("CHECK constraint expression %s", ck.Clause)
 	}
-	sc := &scope{where: "check constraint " + ck.Name + " expression"}
-	sc.addTable(t, t.Name)
-	c := &compiler{s: s, sc: sc, noDivChecks: true}
-	_, err = c.compile(e)
+	sc := &eval.Scope{Where: "check constraint " + ck.Name + " expression"}
+	sc.AddTable(t, t.Name)
+	c := s.newCompiler(nil, sc, nil, nil)
+	c.NoDivChecks = true
+	_, err = c.Compile(e)
 	return err
 }
 

@@ -6,6 +6,7 @@ import (
 	"vitess.io/vitess/go/mysql/sqlerror"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/txn"
 )
@@ -24,7 +25,7 @@ import (
 // definition.
 type checkSet struct {
 	names []string
-	exprs []*cexpr
+	exprs []*eval.Expr
 }
 
 // compileChecks compiles t's enforced CHECK constraints; nil when there
@@ -33,9 +34,10 @@ func (s *Session) compileChecks(t *catalog.Table) (*checkSet, error) {
 	if !t.HasEnforcedChecks() {
 		return nil, nil
 	}
-	sc := &scope{}
-	sc.addTable(t, t.Name)
-	c := &compiler{s: s, sc: sc, noDivChecks: true}
+	sc := &eval.Scope{}
+	sc.AddTable(t, t.Name)
+	c := s.newCompiler(nil, sc, nil, nil)
+	c.NoDivChecks = true
 	cs := &checkSet{}
 	for i := range t.Checks {
 		ck := &t.Checks[i]
@@ -46,7 +48,7 @@ func (s *Session) compileChecks(t *catalog.Table) (*checkSet, error) {
 		if err != nil {
 			return nil, sqlerr.New(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "check constraint %s of %s.%s: %v", ck.Name, t.DB, t.Name, err)
 		}
-		x, err := c.compile(e)
+		x, err := c.Compile(e)
 		if err != nil {
 			return nil, err
 		}
@@ -60,7 +62,7 @@ func (s *Session) compileChecks(t *catalog.Table) (*checkSet, error) {
 // it violates none.
 func (cs *checkSet) violated(ex *execCtx, row Row) (string, error) {
 	for i, x := range cs.exprs {
-		bad, err := ex.evalFalse(x, row)
+		bad, err := ex.EvalFalse(x, row)
 		if err != nil {
 			return "", err
 		}

@@ -3,6 +3,8 @@ package sql
 import (
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/sql/eval"
 )
 
 // inSubquery is an uncorrelated `col IN (SELECT x ...)` used as an index
@@ -18,7 +20,7 @@ import (
 // rules, so a widened range is only slower, never wrong.
 type inSubquery struct {
 	plan queryPlan
-	oc   *outerCtx
+	oc   *eval.Outer
 }
 
 // planInSubquery plans the subquery of an `IN (SELECT ...)` predicate for
@@ -26,9 +28,9 @@ type inSubquery struct {
 // the enclosing query, not exactly one column, or not plannable (the
 // filter then reports the error).
 func (c *compiler) planInSubquery(sq *sqlparser.Subquery) (*inSubquery, bool) {
-	oc := &outerCtx{sc: c.sc, parent: c.outer}
+	oc := &eval.Outer{Scope: c.Scope, Parent: c.Outer}
 	p, err := c.s.planQuery(c.context(), sq.Select, oc)
-	if err != nil || oc.correlated || len(p.outputs()) != 1 {
+	if err != nil || oc.Correlated || len(p.outputs()) != 1 {
 		return nil, false
 	}
 	return &inSubquery{plan: p, oc: oc}, true

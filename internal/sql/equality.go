@@ -5,6 +5,8 @@ import (
 
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/sql/eval"
 )
 
 // Equality propagation. Column equalities of the WHERE clause (and inner
@@ -28,7 +30,7 @@ const maxImpliedEqualities = 16
 
 // impliedEqualities returns the equalities conds imply between columns of
 // different tables that conds does not state.
-func impliedEqualities(conds []sqlparser.Expr, sc *scope) []sqlparser.Expr {
+func impliedEqualities(conds []sqlparser.Expr, sc *eval.Scope) []sqlparser.Expr {
 	parent := map[int]int{}
 	var find func(int) int
 	find = func(x int) int {
@@ -52,8 +54,8 @@ func impliedEqualities(conds []sqlparser.Expr, sc *scope) []sqlparser.Expr {
 		if !ok1 || !ok2 {
 			continue
 		}
-		li, err1 := sc.resolve(l)
-		ri, err2 := sc.resolve(r)
+		li, err1 := sc.Resolve(l)
+		ri, err2 := sc.Resolve(r)
 		if err1 != nil || err2 != nil || li == ri || !integerColumn(sc, li) || !integerColumn(sc, ri) {
 			continue
 		}
@@ -82,7 +84,7 @@ func impliedEqualities(conds []sqlparser.Expr, sc *scope) []sqlparser.Expr {
 		for x := 0; x < len(members); x++ {
 			for y := x + 1; y < len(members); y++ {
 				a, b := members[x], members[y]
-				if stated[[2]int{a, b}] || sc.cols[a].table == sc.cols[b].table {
+				if stated[[2]int{a, b}] || sc.Cols[a].Table == sc.Cols[b].Table {
 					continue
 				}
 				if len(out) == maxImpliedEqualities {
@@ -97,7 +99,7 @@ func impliedEqualities(conds []sqlparser.Expr, sc *scope) []sqlparser.Expr {
 }
 
 // integerColumn reports whether scope column i is a stored integer column.
-func integerColumn(sc *scope, i int) bool {
-	c := sc.cols[i].col
+func integerColumn(sc *eval.Scope, i int) bool {
+	c := sc.Cols[i].Col
 	return c != nil && sqltypes.IsIntegral(c.Type)
 }

@@ -3,25 +3,18 @@ package sql
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
-	"vitess.io/vitess/go/mysql/collations"
-	"vitess.io/vitess/go/mysql/collations/colldata"
-	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/vtenv"
-	"vitess.io/vitess/go/vt/vterrors"
 
-	"github.com/strata-db/strata/internal/sql/builtins"
-	"github.com/strata-db/strata/internal/sql/sqlerr"
-	"github.com/strata-db/strata/internal/third_party/evalengine"
+	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/txn"
 )
 
 // Row is one row flowing between operators.
-type Row = []sqltypes.Value
+type Row = eval.Row
 
 // lockMode of a read.
 type lockMode uint8
@@ -32,19 +25,12 @@ const (
 	lockExclusive
 )
 
-// execCtx is the state of one statement execution.
+// execCtx is the state of one statement execution: the evaluation state
+// of its expressions (eval.Ctx, whose Host it is) and the planner's.
 type execCtx struct {
-	ctx context.Context
-	s   *Session
-	tx  *txn.Txn
-	bv  map[string]*querypb.BindVariable
-	env *evalengine.ExpressionEnv
-	// argColls are the argument collations of the strata function being
-	// called (see argCollation).
-	argColls []collations.TypedCollation
-	// builtins is the builtin functions' state for this execution
-	// (builtins.Env.State).
-	builtins builtins.State
+	eval.Ctx
+	s  *Session
+	tx *txn.Txn
 	// subCache holds results of uncorrelated subqueries for this statement.
 	subCache map[queryPlan]*sqltypes.Result
 	// decor is the statement's state of its decorrelated subqueries
@@ -57,161 +43,13 @@ type execCtx struct {
 }
 
 func (s *Session) newExecCtx(ctx context.Context, tx *txn.Txn, bv map[string]*querypb.BindVariable) *execCtx {
-	ex := &execCtx{ctx: ctx, s: s, tx: tx, bv: bv, subCache: map[queryPlan]*sqltypes.Result{}}
-	ex.env = evalengine.NewExpressionEnv(ctx, bv, &vcursor{s: s})
+	ex := &execCtx{s: s, tx: tx, subCache: map[queryPlan]*sqltypes.Result{}}
+	ex.Init(ctx, bv, &vcursor{s: s}, ex)
 	return ex
 }
 
-// setBV installs the bind variables of the execution.
-func (ex *execCtx) setBV(bv map[string]*querypb.BindVariable) {
-	ex.bv = bv
-	ex.env.BindVars = bv
-}
-
-// prepare computes the slots of e (functions and subqueries evalengine
-// lacks) into bind variables before e itself is evaluated.
-func (ex *execCtx) prepare(e *cexpr, row Row) error {
-	if len(e.slots) == 0 {
-		return nil
-	}
-	if ex.bv == nil {
-		ex.setBV(map[string]*querypb.BindVariable{})
-	}
-	for i := range e.slots {
-		sl := &e.slots[i]
-		v, err := sl.fn(ex, row)
-		if err != nil {
-			return err
-		}
-		ex.bv[sl.name] = sqltypes.ValueBindVariable(v)
-	}
-	return nil
-}
-
-// eval evaluates e over row. evalengine panics on a few inputs; those become
-// errors instead of crashing the server.
-func (ex *execCtx) eval(e *cexpr, row Row) (v sqltypes.Value, err error) {
-	v, _, err = ex.evalColl(e, row)
-	return v, err
-}
-
-// evalColl evaluates and also returns the result collation.
-func (ex *execCtx) evalColl(e *cexpr, row Row) (sqltypes.Value, collations.ID, error) {
-	v, tc, err := ex.evalTyped(e, row)
-	return v, tc.Collation, err
-}
-
-// evalTyped evaluates and also returns the result's collation with its
-// coercibility.
-func (ex *execCtx) evalTyped(e *cexpr, row Row) (v sqltypes.Value, tc collations.TypedCollation, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = sqlerr.New(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression evaluation failed: %v", r)
-		}
-	}()
-	if e.arg != "" {
-		if b, ok := ex.bv[e.arg]; ok {
-			if v, err := sqltypes.BindVariableToValue(b); err == nil {
-				tc := collations.TypedCollation{Collation: collations.CollationBinaryID, Coercibility: collations.CoerceCoercible}
-				if v.IsText() {
-					tc.Collation = ex.s.collation()
-				}
-				return v, tc, nil
-			}
-		}
-	}
-	if err := ex.prepare(e, row); err != nil {
-		return sqltypes.NULL, collations.TypedCollation{}, err
-	}
-	ex.env.Row = row
-	res, err := ex.env.Evaluate(e.e)
-	if err != nil {
-		return sqltypes.NULL, collations.TypedCollation{}, evalErr(err)
-	}
-	tc = res.TypedCollation()
-	return res.Value(tc.Collation), tc, nil
-}
-
-// argCollation is the collation MySQL derives from the text arguments of
-// the strata function being called (ex.argColls, set by its slot): the
-// strongest coercibility wins, a _bin collation between equals; the
-// connection collation when no argument is text.
-func (ex *execCtx) argCollation(args []sqltypes.Value) collations.ID {
-	var (
-		out   collations.TypedCollation
-		found bool
-	)
-	env := ex.s.eng.Env.CollationEnv()
-	for i, v := range args {
-		if i >= len(ex.argColls) || !(v.IsText() || v.IsBinary()) {
-			continue
-		}
-		tc := ex.argColls[i]
-		if !found {
-			out, found = tc, true
-			continue
-		}
-		if m, _, _, err := colldata.Merge(env, out, tc, colldata.CoercionOptions{ConvertToSuperset: true, ConvertWithCoercion: true}); err == nil {
-			out = m
-		}
-	}
-	if !found {
-		return ex.s.collation()
-	}
-	return out.Collation
-}
-
-// evalBool evaluates a condition; NULL is false.
-func (ex *execCtx) evalBool(e *cexpr, row Row) (bool, error) {
-	res, err := ex.evalResult(e, row)
-	if err != nil {
-		return false, err
-	}
-	return res.ToBoolean(), nil
-}
-
-// evalFalse evaluates a condition and reports whether it is FALSE (NULL is
-// not), the test of a CHECK constraint.
-func (ex *execCtx) evalFalse(e *cexpr, row Row) (bool, error) {
-	res, err := ex.evalResult(e, row)
-	if err != nil {
-		return false, err
-	}
-	return res.IsFalse(), nil
-}
-
-// evalResult evaluates e over row, a panic in the evaluator becoming the
-// statement's error.
-func (ex *execCtx) evalResult(e *cexpr, row Row) (res evalengine.EvalResult, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = sqlerr.New(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "expression evaluation failed: %v", r)
-		}
-	}()
-	if err := ex.prepare(e, row); err != nil {
-		return res, err
-	}
-	ex.env.Row = row
-	res, err = ex.env.Evaluate(e.e)
-	if err != nil {
-		return res, evalErr(err)
-	}
-	return res, nil
-}
-
-func evalErr(err error) error {
-	if vterrors.ErrState(err) == vterrors.DataOutOfRange {
-		msg := err.Error()
-		if i := strings.Index(msg, "BIGINT"); i >= 0 {
-			msg = msg[i:]
-		}
-		return sqlerr.New(sqlerror.ERDataOutOfRange, sqlerror.SSDataOutOfRange, "%s", msg)
-	}
-	if se, ok := err.(*sqlerror.SQLError); ok {
-		return se
-	}
-	return sqlerror.NewSQLErrorFromError(err)
-}
+// execOf is the execution context of a slot's evaluation.
+func execOf(x *eval.Ctx) *execCtx { return x.Host.(*execCtx) }
 
 // vcursor gives evalengine the session context.
 type vcursor struct{ s *Session }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/parse"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
@@ -95,7 +96,7 @@ func (s *Session) execExplain(ctx context.Context, st *sqlparser.ExplainStmt) (*
 }
 
 func (s *Session) explainSelect(ex *execCtx, sel *sqlparser.Select) ([]explainRow, error) {
-	p, err := s.planSelect(ex.ctx, sel)
+	p, err := s.planSelect(ex.Context(), sel)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +107,7 @@ func (s *Session) explainSelect(ex *execCtx, sel *sqlparser.Select) ([]explainRo
 // multi-table UPDATE/DELETE, whose target tables get dmlType as their
 // select_type).
 func (s *Session) explainJoin(ex *execCtx, p *selectPlan, targets map[int]bool, dmlType string) []explainRow {
-	ex.setBV(s.bindSessionVars(p.bindNames, nil))
+	ex.SetBV(s.bindSessionVars(p.bindNames, nil))
 	typ := "SIMPLE"
 	if len(p.subs) > 0 {
 		typ = "PRIMARY" // MySQL's outermost query when it has subqueries
@@ -163,13 +164,13 @@ func (s *Session) explainQueryPlan(ex *execCtx, qp queryPlan, typ string, depend
 	case *selectPlan:
 		id := strconv.Itoa(*next)
 		*next++
-		saved := ex.bv
-		ex.setBV(s.bindSessionVars(p.bindNames, nil))
+		saved := ex.BV
+		ex.SetBV(s.bindSessionVars(p.bindNames, nil))
 		rows := s.explainTables(ex, p, id, func(int) string { return typ })
 		if len(p.srcs) == 0 {
 			rows = append(rows, explainRow{id: id, selectType: typ, table: nullStr, typ: nullStr, possibleKeys: nullStr, key: nullStr, keyLen: nullStr, ref: nullStr, rows: nullStr, extra: []string{"No tables used"}})
 		}
-		ex.setBV(saved)
+		ex.SetBV(saved)
 		return append(rows, s.explainSubs(ex, p.subs, next)...)
 	case *unionPlan:
 		return s.explainSetOp(ex, p, typ, dependent, next, false)
@@ -231,7 +232,7 @@ func (s *Session) explainUpdate(ex *execCtx, st *sqlparser.Update) ([]explainRow
 	return s.explainMulti(ex, st.TableExprs, st.Where, "UPDATE", func(p *selectPlan) map[int]bool {
 		targets := map[int]bool{}
 		for _, ue := range st.Exprs {
-			if i, err := p.sc.resolve(ue.Name); err == nil {
+			if i, err := p.sc.Resolve(ue.Name); err == nil {
 				targets[sourceAt(p.srcs, i)] = true
 			}
 		}
@@ -268,7 +269,7 @@ func (s *Session) explainSingleDML(ex *execCtx, te sqlparser.TableExpr, where *s
 	if err != nil {
 		return nil, err
 	}
-	ex.setBV(s.bindSessionVars(p.names, nil))
+	ex.SetBV(s.bindSessionVars(p.names, nil))
 	r := s.explainSource(ex, p.sc, []*tableSource{p.src}, 0, typ, true)
 	if where != nil {
 		r.extra = append([]string{"Using where"}, r.extra...)
@@ -292,7 +293,7 @@ func (s *Session) explainMulti(ex *execCtx, from []sqlparser.TableExpr, where *s
 // explainSource describes table i of a join. dml: a single-table UPDATE or
 // DELETE, which MySQL plans with the range optimizer alone (an index lookup
 // shows as range).
-func (s *Session) explainSource(ex *execCtx, sc *scope, srcs []*tableSource, i int, selectType string, dml bool) explainRow {
+func (s *Session) explainSource(ex *execCtx, sc *eval.Scope, srcs []*tableSource, i int, selectType string, dml bool) explainRow {
 	src := srcs[i]
 	r := explainRow{selectType: selectType, table: src.alias, typ: "ALL", possibleKeys: nullStr, key: nullStr, keyLen: nullStr, ref: nullStr, rows: "1"}
 	ap := src.path
@@ -431,7 +432,7 @@ func (ap *accessPath) hasSubIn() bool {
 // explainRefs gives EXPLAIN's ref of each equality key part: const, the
 // db.table.column of an earlier table, or func; outer reports whether one
 // comes from an earlier table.
-func (ap *accessPath) explainRefs(sc *scope, srcs []*tableSource, level int) (refs []string, outer bool) {
+func (ap *accessPath) explainRefs(sc *eval.Scope, srcs []*tableSource, level int) (refs []string, outer bool) {
 	for k := range ap.eq {
 		var v sqlparser.Expr
 		if k < len(ap.eqVals) {
@@ -446,7 +447,7 @@ func (ap *accessPath) explainRefs(sc *scope, srcs []*tableSource, level int) (re
 
 // explainRef gives EXPLAIN's ref of one key value v (nil: several values or
 // IS NULL); outer reports whether it comes from an earlier table.
-func explainRef(v sqlparser.Expr, sc *scope, srcs []*tableSource, level int) (ref string, outer bool) {
+func explainRef(v sqlparser.Expr, sc *eval.Scope, srcs []*tableSource, level int) (ref string, outer bool) {
 	if v == nil {
 		return "const", false
 	}
@@ -461,9 +462,9 @@ func explainRef(v sqlparser.Expr, sc *scope, srcs []*tableSource, level int) (re
 		return "const", false
 	}
 	if cn, ok := v.(*sqlparser.ColName); ok && sc != nil {
-		if i, err := sc.resolve(cn); err == nil {
+		if i, err := sc.Resolve(cn); err == nil {
 			if l := sourceAt(srcs, i); l >= 0 && l < level {
-				return srcs[l].def.DB + "." + srcs[l].alias + "." + sc.cols[i].name, true
+				return srcs[l].def.DB + "." + srcs[l].alias + "." + sc.Cols[i].Name, true
 			}
 		}
 	}

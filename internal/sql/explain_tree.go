@@ -10,6 +10,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
 
+	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/parse"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
@@ -183,16 +184,16 @@ func (s *Session) explainTree(ctx context.Context, stmt sqlparser.SelectStatemen
 	)
 	switch x := stmt.(type) {
 	case *sqlparser.Select:
-		p, err = s.planSelect(ex.ctx, x)
+		p, err = s.planSelect(ex.Context(), x)
 	case sqlparser.TableStatement:
-		p, err = s.planQuery(ex.ctx, x, nil)
+		p, err = s.planQuery(ex.Context(), x, nil)
 	default:
 		err = sqlerr.Unsupported("EXPLAIN FORMAT=TREE of this statement")
 	}
 	if err != nil {
 		return nil, s.endStatement(err)
 	}
-	ex.setBV(s.bindSessionVars(p.bindVars(), nil))
+	ex.SetBV(s.bindSessionVars(p.bindVars(), nil))
 	var run *analyzeRun
 	var resRows int
 	var took time.Duration
@@ -275,12 +276,12 @@ func (s *Session) treeOfSetOp(ex *execCtx, p *unionPlan, run *analyzeRun) *treeN
 }
 
 // limitNode puts a LIMIT [OFFSET] node over top (top itself without LIMIT).
-func limitNode(ex *execCtx, limit, offset *cexpr, top *treeNode) *treeNode {
+func limitNode(ex *execCtx, limit, offset *eval.Expr, top *treeNode) *treeNode {
 	if limit == nil {
 		return top
 	}
-	text := func(x *cexpr) string {
-		if v, err := ex.eval(x, nil); err == nil {
+	text := func(x *eval.Expr) string {
+		if v, err := ex.Eval(x, nil); err == nil {
 			return v.ToString()
 		}
 		return "?"

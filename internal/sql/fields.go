@@ -7,6 +7,8 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
+	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
@@ -50,12 +52,26 @@ func valueField(ex *execCtx, name string, rows []Row, i int) *querypb.Field {
 }
 
 // exprField derives column metadata from an expression's static type.
-func exprField(ex *execCtx, e *cexpr, name string) *querypb.Field {
-	t := e.static
+func exprField(ex *execCtx, e *eval.Expr, name string) *querypb.Field {
+	t := e.Static
 	if !t.Valid() {
 		return nil
 	}
 	return typeField(name, t)
+}
+
+// addVirtual appends to sc the columns of a derived table or CTE, typed by
+// the plan that produces them (invalid types stay dynamically typed).
+func addVirtual(sc *eval.Scope, t *catalog.Table, alias string, types []evalengine.Type) {
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		var f *querypb.Field
+		if types[i].Valid() {
+			f = typeField(c.Name, types[i])
+			f.Table = alias
+		}
+		sc.Cols = append(sc.Cols, eval.Column{Table: alias, Name: c.Name, Tbl: t, ColIdx: i, Type: types[i], Field: f})
+	}
 }
 
 // typeField builds column metadata for an evalengine type.

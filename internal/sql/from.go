@@ -8,6 +8,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
@@ -234,10 +235,10 @@ func sourceOf(i int, offs []int) int {
 }
 
 // compileAll compiles a list of expressions.
-func (c *compiler) compileAll(es []sqlparser.Expr) ([]*cexpr, error) {
-	out := make([]*cexpr, 0, len(es))
+func (c *compiler) compileAll(es []sqlparser.Expr) ([]*eval.Expr, error) {
+	out := make([]*eval.Expr, 0, len(es))
 	for _, e := range es {
-		x, err := c.compile(e)
+		x, err := c.Compile(e)
 		if err != nil {
 			return nil, err
 		}

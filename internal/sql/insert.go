@@ -14,6 +14,7 @@ import (
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/encoding"
+	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/table"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
@@ -92,7 +93,7 @@ func (s *Session) targetTable(ex *execCtx, te sqlparser.TableExpr) (*catalog.Tab
 	if t == nil {
 		return nil, "", sqlerr.NoTable(db, tn.Name.String())
 	}
-	if err := s.useTable(ex.ctx, t); err != nil {
+	if err := s.useTable(ex.Context(), t); err != nil {
 		return nil, "", err
 	}
 	alias := tn.Name.String()
@@ -113,7 +114,7 @@ type rowBuilder struct {
 	strict   bool
 	ignore   bool
 	now      time.Time
-	compiled map[sqlparser.Expr]*cexpr
+	compiled map[sqlparser.Expr]*eval.Expr
 	c        *compiler
 }
 
@@ -122,21 +123,21 @@ func (b *rowBuilder) valueFor(e sqlparser.Expr, col int) (sqltypes.Value, error)
 	if _, ok := e.(*sqlparser.Default); ok {
 		return b.defaultValue(col)
 	}
-	if v, ok := literalValue(e, b.ex.bv); ok {
+	if v, ok := literalValue(e, b.ex.BV); ok {
 		return v, nil
 	}
 	x := b.compiled[e]
 	if x == nil {
 		var err error
-		x, err = b.c.compile(e)
+		x, err = b.c.Compile(e)
 		if err != nil {
 			return sqltypes.NULL, err
 		}
 		b.compiled[e] = x
-		b.ex.bv = b.s.bindSessionVars(*b.c.names, b.ex.bv)
-		b.ex.env.BindVars = b.ex.bv
+		b.ex.BV = b.s.bindSessionVars(*b.c.Names, b.ex.BV)
+		b.ex.Env.BindVars = b.ex.BV
 	}
-	return b.ex.eval(x, nil)
+	return b.ex.Eval(x, nil)
 }
 
 // defaultValue is the value of column col when the statement gives none.
@@ -157,12 +158,12 @@ func (s *Session) evalDefaultExpr(ex *execCtx, c *catalog.Column, now time.Time)
 	if err != nil {
 		return sqltypes.NULL, fmt.Errorf("default of %s: %w", c.Name, err)
 	}
-	cc := &compiler{s: s, sc: &scope{}}
-	x, err := cc.compile(e)
+	cc := s.newCompiler(nil, &eval.Scope{}, nil, nil)
+	x, err := cc.Compile(e)
 	if err != nil {
 		return sqltypes.NULL, err
 	}
-	v, err := ex.eval(x, nil)
+	v, err := ex.Eval(x, nil)
 	if err != nil {
 		return sqltypes.NULL, err
 	}
@@ -280,8 +281,8 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 	}
 	tbl := s.eng.Store.Open(t)
 	var names []string
-	b := &rowBuilder{s: s, ex: ex, t: t, tbl: tbl, strict: s.strict(), ignore: bool(st.Ignore), now: time.Now(), compiled: map[sqlparser.Expr]*cexpr{}}
-	b.c = &compiler{s: s, sc: &scope{}, names: &names}
+	b := &rowBuilder{s: s, ex: ex, t: t, tbl: tbl, strict: s.strict(), ignore: bool(st.Ignore), now: time.Now(), compiled: map[sqlparser.Expr]*eval.Expr{}}
+	b.c = s.newCompiler(nil, &eval.Scope{}, &names, nil)
 	if len(st.Columns) == 0 {
 		for i := range t.Columns {
 			b.cols = append(b.cols, i)
@@ -307,11 +308,11 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 	case sqlparser.Values:
 		exprRows = rows
 	case sqlparser.TableStatement:
-		p, err := s.planQuery(ex.ctx, rows, nil)
+		p, err := s.planQuery(ex.Context(), rows, nil)
 		if err != nil {
 			return nil, err
 		}
-		ex2 := s.newExecCtx(ex.ctx, ex.tx, s.bindSessionVars(p.bindVars(), ex.bv))
+		ex2 := s.newExecCtx(ex.Context(), ex.tx, s.bindSessionVars(p.bindVars(), ex.BV))
 		res, err := p.run(ex2)
 		if err != nil {
 			return nil, err
@@ -339,8 +340,8 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 			return nil, err
 		}
 		onDup.checks, onDup.ignore = checks, bool(st.Ignore)
-		ex.bv = s.bindSessionVars(names, ex.bv)
-		ex.env.BindVars = ex.bv
+		ex.BV = s.bindSessionVars(names, ex.BV)
+		ex.Env.BindVars = ex.BV
 	}
 	res := &sqltypes.Result{}
 	var firstGen, lastExplicit uint64
@@ -348,7 +349,7 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 	given := make([]bool, len(t.Columns))
 	var keyBuf []byte
 	for r := 0; r < n; r++ {
-		if err := ex.ctx.Err(); err != nil {
+		if err := ex.Context().Err(); err != nil {
 			return nil, err
 		}
 		for i := range given {
@@ -523,7 +524,7 @@ func (s *Session) findConflict(ex *execCtx, tbl *table.Table, ix *catalog.Index,
 // existing row at offsets [0,n) and VALUES(col) at [n, 2n).
 type onDupPlan struct {
 	cols  []int
-	exprs []*cexpr
+	exprs []*eval.Expr
 	// checks are the table's enforced CHECK constraints (nil: none); with
 	// ignore a violating update is skipped with a warning.
 	checks *checkSet
@@ -531,12 +532,12 @@ type onDupPlan struct {
 }
 
 func (s *Session) planOnDup(t *catalog.Table, upd sqlparser.OnDup, names *[]string) (*onDupPlan, error) {
-	sc := &scope{}
-	sc.addTable(t, t.Name)
+	sc := &eval.Scope{}
+	sc.AddTable(t, t.Name)
 	n := len(t.Columns)
 	// VALUES(col) reads the row that was to be inserted.
-	sc.offsetTypes = map[string]evalengine.Type{}
-	c := &compiler{s: s, sc: sc, names: names}
+	sc.OffsetTypes = map[string]evalengine.Type{}
+	c := s.newCompiler(nil, sc, names, nil)
 	p := &onDupPlan{}
 	for _, ue := range upd {
 		ci := t.ColumnIndex(ue.Name.Name.String())
@@ -552,7 +553,7 @@ func (s *Session) planOnDup(t *catalog.Table, upd sqlparser.OnDup, names *[]stri
 					return false
 				}
 				off := &sqlparser.Offset{V: n + vi, Original: vf}
-				sc.offsetTypes[sqlparser.String(vf)] = sc.cols[vi].typ
+				sc.OffsetTypes[sqlparser.String(vf)] = sc.Cols[vi].Type
 				cur.Replace(off)
 				return true // post-order: false would end the rewrite here
 			}
@@ -561,7 +562,7 @@ func (s *Session) planOnDup(t *catalog.Table, upd sqlparser.OnDup, names *[]stri
 		if rerr != nil {
 			return nil, rerr
 		}
-		x, err := c.compile(e)
+		x, err := c.Compile(e)
 		if err != nil {
 			return nil, err
 		}
@@ -580,7 +581,7 @@ func (s *Session) applyOnDup(ex *execCtx, tbl *table.Table, p *onDupPlan, pk []b
 	copy(both, old)
 	copy(both[n:], ins)
 	for k, ci := range p.cols {
-		v, err := ex.eval(p.exprs[k], both)
+		v, err := ex.Eval(p.exprs[k], both)
 		if err != nil {
 			return 0, err
 		}

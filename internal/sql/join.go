@@ -8,6 +8,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/table"
 )
 
@@ -22,11 +23,11 @@ type tableSource struct {
 	path  *accessPath
 	// on: conditions deciding whether a row matches (LEFT JOIN ... ON);
 	// filter: conditions rejecting combined rows at this level.
-	on     []*cexpr
-	filter []*cexpr
+	on     []*eval.Expr
+	filter []*eval.Expr
 	// rangeFilter: conjuncts the key ranges enforce; checked only when the
 	// ranges were widened at execution.
-	rangeFilter []*cexpr
+	rangeFilter []*eval.Expr
 	// residual counts the conditions at this level the key ranges do not
 	// enforce (EXPLAIN's "Using where"); conds are they (EXPLAIN
 	// FORMAT=TREE's filter).
@@ -137,7 +138,7 @@ func (j *joinIter) open(ex *execCtx, i int) error {
 			l.lookup.build(rows, k)
 			vals, tcs := l.lookupVals[:0], l.lookupColls[:0]
 			for _, p := range k.parts {
-				v, tc, err := ex.evalTyped(p.val, j.cur)
+				v, tc, err := ex.EvalTyped(p.val, j.cur)
 				if err != nil {
 					return err
 				}
@@ -333,9 +334,9 @@ func (j *joinIter) placeNull(i int) {
 	}
 }
 
-func (j *joinIter) passes(ex *execCtx, conds []*cexpr) (bool, error) {
+func (j *joinIter) passes(ex *execCtx, conds []*eval.Expr) (bool, error) {
 	for _, c := range conds {
-		ok, err := ex.evalBool(c, j.cur)
+		ok, err := ex.EvalBool(c, j.cur)
 		if err != nil || !ok {
 			return false, err
 		}
@@ -361,7 +362,7 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 	}
 	i := j.depth
 	for i >= 0 {
-		if err := ex.ctx.Err(); err != nil {
+		if err := ex.Context().Err(); err != nil {
 			return nil, false, err
 		}
 		l := &j.level[i]

@@ -43,7 +43,7 @@ func (j *joinIter) hashBuild(ex *execCtx, i int) (bool, error) {
 		if !ok {
 			break
 		}
-		if err := ex.ctx.Err(); err != nil {
+		if err := ex.Context().Err(); err != nil {
 			return false, err
 		}
 		for _, v := range row {

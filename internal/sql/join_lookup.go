@@ -5,6 +5,8 @@ import (
 	"vitess.io/vitess/go/mysql/collations/colldata"
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/sql/eval"
 )
 
 // A materialised source (a derived table, a CTE, an information_schema
@@ -29,8 +31,8 @@ type virtualKey struct {
 
 // keyPart is one column of a virtualKey.
 type keyPart struct {
-	col int    // column of the source
-	val *cexpr // the compared value, over tables read before this one
+	col int        // column of the source
+	val *eval.Expr // the compared value, over tables read before this one
 	// coll is the column's collation when it is text.
 	coll collations.ID
 	ref  sqlparser.Expr // EXPLAIN's ref
@@ -167,7 +169,7 @@ func (c *compiler) virtualKeyFor(it *fromItem, preds []predicate) (*virtualKey, 
 			continue
 		}
 		seen[p.col] = true
-		val, err := c.compile(p.vals[0])
+		val, err := c.Compile(p.vals[0])
 		if err != nil {
 			return nil, err
 		}

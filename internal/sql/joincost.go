@@ -7,6 +7,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/table"
 )
 
@@ -46,9 +47,9 @@ const (
 type joinCostInput struct {
 	s     *Session
 	c     *compiler // evaluates constant operands for histograms
-	sc    *scope
+	sc    *eval.Scope
 	offs  []int
-	outer *outerCtx
+	outer *eval.Outer
 	conds []sqlparser.Expr
 	sets  []uint64
 }
@@ -80,7 +81,7 @@ func costJoinOrder(items []*fromItem, in *joinCostInput) (order []int, ok bool) 
 	jc.sub = make([]bool, len(in.conds))
 	for k, c := range in.conds {
 		jc.sel[k] = jc.condSel(c)
-		jc.sub[k] = condHasSubquery(c)
+		jc.sub[k] = eval.HasSubquery(c)
 	}
 	// Greedy from every first table (from the cheapest first step alone
 	// for large joins): a small table without conditions is a poor start
@@ -298,17 +299,6 @@ func (jc *joinCost) filter(i int, placed uint64) (sel, perRow float64) {
 // condition (an index lookup and a few rows).
 const costSubquery = 20
 
-func condHasSubquery(e sqlparser.Expr) bool {
-	found := false
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		if _, ok := n.(*sqlparser.Subquery); ok {
-			found = true
-		}
-		return !found, nil
-	}, e)
-	return found
-}
-
 // condSel estimates the fraction of rows a condition passes.
 func (jc *joinCost) condSel(e sqlparser.Expr) float64 {
 	switch x := e.(type) {
@@ -429,7 +419,7 @@ func (jc *joinCost) column(e sqlparser.Expr) (l, col int, ok bool) {
 	if !isCol {
 		return 0, 0, false
 	}
-	i, err := jc.in.sc.resolve(cn)
+	i, err := jc.in.sc.Resolve(cn)
 	if err != nil {
 		return 0, 0, false
 	}
@@ -464,12 +454,12 @@ func (jc *joinCost) constant(e sqlparser.Expr) (v sqltypes.Value, ok bool) {
 			v, ok = sqltypes.NULL, false
 		}
 	}()
-	x, err := jc.in.c.compile(e)
+	x, err := jc.in.c.Compile(e)
 	if err != nil {
 		return sqltypes.NULL, false
 	}
 	ex := jc.in.s.newExecCtx(jc.in.c.context(), nil, nil)
-	v, err = ex.eval(x, nil)
+	v, err = ex.Eval(x, nil)
 	return v, err == nil
 }
 

@@ -2,6 +2,8 @@ package sql
 
 import (
 	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/sql/eval"
 )
 
 // Join order without statistics (joincost.go has the order with them): the
@@ -106,7 +108,7 @@ func joinOrder(items []*fromItem, condSets []uint64, straight bool, cost *joinCo
 // referencedSet returns the set of sources (by index, as a bitmask) whose
 // columns e uses, given the scope offsets of each source. Columns inside
 // subqueries count when they resolve in this scope (correlated references).
-func referencedSet(e sqlparser.Expr, sc *scope, offs []int, outer *outerCtx) (uint64, error) {
+func referencedSet(e sqlparser.Expr, sc *eval.Scope, offs []int, outer *eval.Outer) (uint64, error) {
 	var set uint64
 	var rerr error
 	add := func(i int) {
@@ -119,7 +121,7 @@ func referencedSet(e sqlparser.Expr, sc *scope, offs []int, outer *outerCtx) (ui
 		case *sqlparser.Subquery:
 			_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 				if c, ok := n.(*sqlparser.ColName); ok {
-					if i, err := sc.resolve(c); err == nil {
+					if i, err := sc.Resolve(c); err == nil {
 						add(i)
 					}
 					return false, nil
@@ -128,9 +130,9 @@ func referencedSet(e sqlparser.Expr, sc *scope, offs []int, outer *outerCtx) (ui
 			}, c)
 			return false, nil
 		case *sqlparser.ColName:
-			i, err := sc.resolve(c)
+			i, err := sc.Resolve(c)
 			if err != nil {
-				if !outer.canResolve(c) {
+				if !outer.CanResolve(c) {
 					rerr = err
 				}
 				return false, nil

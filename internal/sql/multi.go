@@ -8,6 +8,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
@@ -25,7 +26,7 @@ type multiTarget struct {
 // locking join and returns the plan and its sources by alias.
 func (s *Session) planMultiJoin(ex *execCtx, from []sqlparser.TableExpr, where *sqlparser.Where) (*selectPlan, error) {
 	sel := &sqlparser.Select{From: from, Where: where, SelectExprs: &sqlparser.SelectExprs{Exprs: []sqlparser.SelectExpr{&sqlparser.StarExpr{}}}}
-	p, err := s.planSelect(ex.ctx, sel)
+	p, err := s.planSelect(ex.Context(), sel)
 	if err != nil {
 		return nil, err
 	}
@@ -41,9 +42,9 @@ func (s *Session) planMultiJoin(ex *execCtx, from []sqlparser.TableExpr, where *
 
 // collectMulti runs the join and gathers rows of the target sources.
 func (s *Session) collectMulti(ex *execCtx, p *selectPlan, targets map[int]*multiTarget) error {
-	ex.setBV(s.bindSessionVars(p.bindNames, ex.bv))
+	ex.SetBV(s.bindSessionVars(p.bindNames, ex.BV))
 	for _, f := range p.constFilter {
-		ok, err := ex.evalBool(f, nil)
+		ok, err := ex.EvalBool(f, nil)
 		if err != nil || !ok {
 			return err
 		}
@@ -80,15 +81,15 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 	if err != nil {
 		return nil, err
 	}
-	c := &compiler{s: s, sc: p.sc, names: &p.bindNames, ctx: ex.ctx}
+	c := s.newCompiler(ex.Context(), p.sc, &p.bindNames, nil)
 	type assign struct {
 		lvl, col int
-		x        *cexpr
+		x        *eval.Expr
 	}
 	var assigns []assign
 	targets := map[int]*multiTarget{}
 	for _, ue := range st.Exprs {
-		i, err := p.sc.resolve(ue.Name)
+		i, err := p.sc.Resolve(ue.Name)
 		if err != nil {
 			return nil, err
 		}
@@ -98,7 +99,7 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 				lvl = k
 			}
 		}
-		x, err := c.compile(ue.Expr)
+		x, err := c.Compile(ue.Expr)
 		if err != nil {
 			return nil, err
 		}
@@ -127,7 +128,7 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 				if a.lvl != lvl {
 					continue
 				}
-				v, err := ex.eval(a.x, comb)
+				v, err := ex.Eval(a.x, comb)
 				if err != nil {
 					return nil, err
 				}

@@ -11,6 +11,7 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
 
+	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/exec"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
@@ -29,31 +30,31 @@ type selectPlan struct {
 	width int
 	lock  lockMode
 	// constFilter: WHERE conjuncts that use no table (evaluated once).
-	constFilter []*cexpr
+	constFilter []*eval.Expr
 
 	hasAgg  bool
-	groupBy []*cexpr
+	groupBy []*eval.Expr
 	// streamAgg: the join yields each group's rows one after another (the
 	// first table is read in an order the GROUP BY columns lead), so
 	// groups are aggregated one at a time (aggregate_stream.go).
 	streamAgg bool
 	aggs      []*aggSpec
-	having    *cexpr
+	having    *eval.Expr
 
-	proj     []*cexpr
+	proj     []*eval.Expr
 	projCols []int // for plain column projections: scope index, else -1
 	names    []string
-	sc       *scope // scope of the projection (post-aggregation)
-	visible  int    // number of visible columns; the rest are sort keys
+	sc       *eval.Scope // scope of the projection (post-aggregation)
+	visible  int         // number of visible columns; the rest are sort keys
 	order    []sortKey
 	sortNeed bool
 	distinct bool
-	limit    *cexpr
-	offset   *cexpr
+	limit    *eval.Expr
+	offset   *eval.Expr
 
 	bindNames []string
 	// rowFilter is a HAVING clause of a query without aggregation.
-	rowFilter *cexpr
+	rowFilter *eval.Expr
 	// exprCols are the visible columns computed by expressions (nil until
 	// the first result): reconcileFields checks them against the values.
 	exprCols []int
@@ -87,7 +88,7 @@ func (s *Session) planSelect(ctx context.Context, sel *sqlparser.Select) (*selec
 
 // planSelectOuter plans a SELECT; outer is the enclosing scope when the
 // SELECT is a subquery.
-func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, outer *outerCtx) (*selectPlan, error) {
+func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, outer *eval.Outer) (*selectPlan, error) {
 	// Planning rewrites parts of the AST (aggregates, HAVING); work on a
 	// copy so a cached statement can be planned again.
 	sel = sqlparser.CloneRefOfSelect(sel)
@@ -125,19 +126,20 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	if len(fb.items) > maxJoinTables {
 		return nil, sqlerr.New(sqlerror.ERTooManyTables, sqlerror.SSUnknownSQLState, "Too many tables; MySQL can only use %d tables in a join", maxJoinTables)
 	}
-	sc := &scope{where: "field list"}
+	sc := &eval.Scope{Where: "field list"}
 	offs := make([]int, len(fb.items))
 	for i, it := range fb.items {
-		offs[i] = len(sc.cols)
+		offs[i] = len(sc.Cols)
 		if it.types != nil {
-			sc.addVirtual(it.def, it.alias, it.types)
+			addVirtual(sc, it.def, it.alias, it.types)
 		} else {
-			sc.addTable(it.def, it.alias)
+			sc.AddTable(it.def, it.alias)
 		}
 	}
-	p.width = len(sc.cols)
-	sc.coalesced = fb.using
-	c := &compiler{s: s, sc: sc, names: &p.bindNames, ctx: ctx, outer: outer, subs: &p.subs}
+	p.width = len(sc.Cols)
+	sc.Coalesced = fb.using
+	c := s.newCompiler(ctx, sc, &p.bindNames, outer)
+	c.subs = &p.subs
 
 	// EXISTS, NOT EXISTS and IN subqueries of the WHERE clause that can be
 	// semi- or anti-joins become tables of the join (semijoin.go), after
@@ -150,11 +152,11 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		if where, semis = c.semiJoins(where, sc); len(semis) > 0 {
 			sel.Where = sqlparser.NewWhere(sqlparser.WhereClause, sqlparser.AndExpressions(where...))
 			for _, it := range semis {
-				offs = append(offs, len(sc.cols))
-				sc.addHidden(it.def, it.scopeName)
+				offs = append(offs, len(sc.Cols))
+				sc.AddHidden(it.def, it.scopeName)
 				fb.items = append(fb.items, it)
 			}
-			p.width = len(sc.cols)
+			p.width = len(sc.Cols)
 			for k, it := range semis {
 				var set uint64
 				for _, e := range it.on {
@@ -175,7 +177,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	conds = append(conds, orCommonConjuncts(conds)...)
 	conds = append(conds, impliedEqualities(conds, sc)...)
 	condSets := make([]uint64, len(conds))
-	sc.where = "where clause"
+	sc.Where = "where clause"
 	for k, cd := range conds {
 		if containsAggr(cd) {
 			return nil, sqlerr.New(sqlerror.ERInvalidGroupFuncUse, sqlerror.SSUnknownSQLState, "Invalid use of group function")
@@ -208,7 +210,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			}
 		}
 		if lv < 0 {
-			e, err := c.compile(cd)
+			e, err := c.Compile(cd)
 			if err != nil {
 				return nil, err
 			}
@@ -230,7 +232,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			e := resolveOrderAlias(o.Expr, selExprs)
 			oc := orderCol{col: -1, desc: o.Direction == sqlparser.DescOrder}
 			if cn, ok := e.(*sqlparser.ColName); ok {
-				if i, err := sc.resolve(cn); err == nil && i >= offs[first] && i < offs[first]+fb.items[first].def.ColumnCount() {
+				if i, err := sc.Resolve(cn); err == nil && i >= offs[first] && i < offs[first]+fb.items[first].def.ColumnCount() {
 					oc.col = i
 				}
 			}
@@ -318,7 +320,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		}
 		p.srcs = append(p.srcs, src)
 	}
-	sc.where = "field list"
+	sc.Where = "field list"
 
 	// Aggregation: aggregates are replaced by Offsets into the aggregated
 	// row [representative row..., aggregate values...].
@@ -329,9 +331,9 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		// HAVING without GROUP BY or aggregates filters the rows like
 		// WHERE, and may name select-list aliases.
 		h := substituteAliases(sel.Having.Expr, sel.SelectExprs, sc)
-		sc.where = "having clause"
-		x, err := c.compile(h)
-		sc.where = "field list"
+		sc.Where = "having clause"
+		x, err := c.Compile(h)
+		sc.Where = "field list"
 		if err != nil {
 			return nil, err
 		}
@@ -346,38 +348,38 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			matched := false
 			seenUsing := map[string]bool{}
 			for i := 0; i < p.width; i++ {
-				col := &sc.cols[i]
-				if qual != "" && col.table != qual || col.hidden {
+				col := &sc.Cols[i]
+				if qual != "" && col.Table != qual || col.Hidden {
 					continue
 				}
-				if qual == "" && sc.coalesced[strings.ToLower(col.name)] {
-					if seenUsing[strings.ToLower(col.name)] {
+				if qual == "" && sc.Coalesced[strings.ToLower(col.Name)] {
+					if seenUsing[strings.ToLower(col.Name)] {
 						continue
 					}
-					seenUsing[strings.ToLower(col.name)] = true
+					seenUsing[strings.ToLower(col.Name)] = true
 				}
 				matched = true
-				cn := sqlparser.NewColNameWithQualifier(col.name, sqlparser.TableName{Name: sqlparser.NewIdentifierCS(col.table)})
-				x, err := c.compile(cn)
+				cn := sqlparser.NewColNameWithQualifier(col.Name, sqlparser.TableName{Name: sqlparser.NewIdentifierCS(col.Table)})
+				x, err := c.Compile(cn)
 				if err != nil {
 					return nil, err
 				}
 				p.proj = append(p.proj, x)
 				p.projCols = append(p.projCols, i)
-				p.names = append(p.names, col.name)
+				p.names = append(p.names, col.Name)
 			}
 			if !matched && qual != "" {
 				return nil, sqlerr.New(sqlerror.ERBadTable, sqlerror.SSUnknownTable, "Unknown table '%s'", qual)
 			}
 		case *sqlparser.AliasedExpr:
-			x, err := c.compile(e.Expr)
+			x, err := c.Compile(e.Expr)
 			if err != nil {
 				return nil, err
 			}
 			p.proj = append(p.proj, x)
 			ci := -1
 			if cn, ok := e.Expr.(*sqlparser.ColName); ok {
-				if i, err := sc.resolve(cn); err == nil {
+				if i, err := sc.Resolve(cn); err == nil {
 					ci = i
 				}
 			}
@@ -422,25 +424,25 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			if isEnumColumn(sc, oe) {
 				// ENUM sorts by member number, not by text.
 				cn := oe.(*sqlparser.ColName)
-				i, _ := sc.resolve(cn)
-				oe = enumIndexCall(cn, sc.cols[i].col.EnumValues)
+				i, _ := sc.Resolve(cn)
+				oe = eval.EnumIndexCall(cn, sc.Cols[i].Col.EnumValues)
 			}
-			sc.where = "order clause"
+			sc.Where = "order clause"
 			e, err := p.rewriteAggs(oe)
 			if err != nil {
 				return nil, err
 			}
-			x, err := c.compile(e)
+			x, err := c.Compile(e)
 			if err != nil {
 				return nil, err
 			}
-			sc.where = "field list"
+			sc.Where = "field list"
 			k.idx = len(p.proj)
 			p.proj = append(p.proj, x)
 			ci := -1
 			if cn, ok := e.(*sqlparser.ColName); ok && !p.hasAgg {
 				// A plain column sort key is read from the row, not evaluated.
-				if i, err := sc.resolve(cn); err == nil {
+				if i, err := sc.Resolve(cn); err == nil {
 					ci = i
 				}
 			}
@@ -451,23 +453,23 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		p.sortNeed = !ordered
 	}
 	p.singleRead = len(p.srcs) == 1 && p.srcs[0].path != nil && p.srcs[0].path.unique &&
-		p.srcs[0].path.ix.Primary && p.lock == lockNone && !hasSubquery(sel) && !p.hasAgg && p.srcs[0].path.singleAlts()
+		p.srcs[0].path.ix.Primary && p.lock == lockNone && !eval.HasSubquery(sel) && !p.hasAgg && p.srcs[0].path.singleAlts()
 	p.distinct = sel.Distinct
 	if p.distinct && p.hasAgg && len(p.groupBy) == 0 {
 		p.distinct = false // a single row
 	}
 	if sel.Limit != nil {
-		sc0 := &scope{}
-		lc := &compiler{s: s, sc: sc0, names: &p.bindNames, ctx: ctx, outer: outer}
+		sc0 := &eval.Scope{}
+		lc := s.newCompiler(ctx, sc0, &p.bindNames, outer)
 		if sel.Limit.Rowcount != nil {
-			x, err := lc.compile(sel.Limit.Rowcount)
+			x, err := lc.Compile(sel.Limit.Rowcount)
 			if err != nil {
 				return nil, err
 			}
 			p.limit = x
 		}
 		if sel.Limit.Offset != nil {
-			x, err := lc.compile(sel.Limit.Offset)
+			x, err := lc.Compile(sel.Limit.Offset)
 			if err != nil {
 				return nil, err
 			}
@@ -517,19 +519,6 @@ func aliasIndex(e sqlparser.Expr, sel *sqlparser.SelectExprs) int {
 	return -1
 }
 
-func hasSubquery(e sqlparser.SQLNode) bool {
-	found := false
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		switch n.(type) {
-		case *sqlparser.Subquery, *sqlparser.ExistsExpr:
-			found = true
-			return false, nil
-		}
-		return true, nil
-	}, e)
-	return found
-}
-
 func hasAggregates(sel *sqlparser.Select) bool {
 	found := false
 	visit := func(n sqlparser.SQLNode) (bool, error) {
@@ -553,13 +542,13 @@ func hasAggregates(sel *sqlparser.Select) bool {
 // neededColumns reports, per FROM source, whether any of its columns is
 // referenced by the query (a source whose columns are all unreferenced can be
 // read from its index keys alone).
-func neededColumns(sel *sqlparser.Select, sc *scope) map[int]bool {
+func neededColumns(sel *sqlparser.Select, sc *eval.Scope) map[int]bool {
 	need := map[int]bool{}
 	tables := map[string]int{}
 	order := 0
-	for i := range sc.cols {
-		if _, ok := tables[sc.cols[i].table]; !ok {
-			tables[sc.cols[i].table] = order
+	for i := range sc.Cols {
+		if _, ok := tables[sc.Cols[i].Table]; !ok {
+			tables[sc.Cols[i].Table] = order
 			order++
 		}
 	}
@@ -574,8 +563,8 @@ func neededColumns(sel *sqlparser.Select, sc *scope) map[int]bool {
 				need[v] = true
 			}
 		case *sqlparser.ColName:
-			if i, err := sc.resolve(x); err == nil {
-				need[tables[sc.cols[i].table]] = true
+			if i, err := sc.Resolve(x); err == nil {
+				need[tables[sc.Cols[i].Table]] = true
 			} else {
 				for _, v := range tables {
 					need[v] = true
@@ -605,7 +594,7 @@ func (p *selectPlan) runTo(ex *execCtx, dst *resultSink) (*sqltypes.Result, erro
 	}
 	constFalse := false
 	for _, f := range p.constFilter {
-		ok, err := ex.evalBool(f, nil)
+		ok, err := ex.EvalBool(f, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -676,16 +665,16 @@ func (p *selectPlan) runTo(ex *execCtx, dst *resultSink) (*sqltypes.Result, erro
 
 // limitOffset evaluates a LIMIT and an OFFSET (nil: none; no LIMIT is
 // 2^63 rows, no OFFSET 0).
-func (ex *execCtx) limitOffset(limit, offset *cexpr) (uint64, uint64, error) {
+func (ex *execCtx) limitOffset(limit, offset *eval.Expr) (uint64, uint64, error) {
 	lim, off := uint64(1<<63), uint64(0)
 	for _, x := range []struct {
-		e   *cexpr
+		e   *eval.Expr
 		dst *uint64
 	}{{limit, &lim}, {offset, &off}} {
 		if x.e == nil {
 			continue
 		}
-		v, err := ex.eval(x.e, nil)
+		v, err := ex.Eval(x.e, nil)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -766,7 +755,7 @@ func (o *rowSink) full() bool {
 func (o *rowSink) add(in Row) error {
 	p := o.p
 	if p.rowFilter != nil {
-		ok, err := o.ex.evalBool(p.rowFilter, in)
+		ok, err := o.ex.EvalBool(p.rowFilter, in)
 		if err != nil || !ok {
 			return err
 		}
@@ -779,10 +768,10 @@ func (o *rowSink) add(in Row) error {
 	for i, e := range p.proj {
 		if ci := p.projCols[i]; ci >= 0 && ci < len(in) {
 			o.tmp[i] = in[ci]
-			o.colls[i] = p.sc.cols[ci].typ.Collation()
+			o.colls[i] = p.sc.Cols[ci].Type.Collation()
 			continue
 		}
-		v, coll, err := o.ex.evalColl(e, in)
+		v, coll, err := o.ex.EvalColl(e, in)
 		if err != nil {
 			return err
 		}
@@ -948,8 +937,8 @@ func (p *selectPlan) fields(ex *execCtx, rows []Row) []*querypb.Field {
 		out = make([]*querypb.Field, p.visible)
 		static := true
 		for i := 0; i < p.visible; i++ {
-			if ci := p.projCols[i]; ci >= 0 && p.sc.cols[ci].field != nil {
-				f := cloneField(p.sc.cols[ci].field)
+			if ci := p.projCols[i]; ci >= 0 && p.sc.Cols[ci].Field != nil {
+				f := cloneField(p.sc.Cols[ci].Field)
 				f.Name = p.names[i]
 				out[i] = f
 				continue
@@ -973,7 +962,7 @@ func (p *selectPlan) fields(ex *execCtx, rows []Row) []*querypb.Field {
 		// derived-table columns are checked.
 		p.exprCols = []int{}
 		for i := 0; i < p.visible; i++ {
-			if ci := p.projCols[i]; ci < 0 || p.sc.cols[ci].field == nil || p.sc.cols[ci].col == nil {
+			if ci := p.projCols[i]; ci < 0 || p.sc.Cols[ci].Field == nil || p.sc.Cols[ci].Col == nil {
 				p.exprCols = append(p.exprCols, i)
 			}
 		}
@@ -984,13 +973,13 @@ func (p *selectPlan) fields(ex *execCtx, rows []Row) []*querypb.Field {
 func lowerName(s string) string { return strings.ToLower(s) }
 
 // isEnumColumn reports whether e is a plain reference to an ENUM column.
-func isEnumColumn(sc *scope, e sqlparser.Expr) bool {
+func isEnumColumn(sc *eval.Scope, e sqlparser.Expr) bool {
 	cn, ok := e.(*sqlparser.ColName)
 	if !ok {
 		return false
 	}
-	i, err := sc.resolve(cn)
-	return err == nil && sc.cols[i].col != nil && sc.cols[i].col.Type == sqltypes.Enum
+	i, err := sc.Resolve(cn)
+	return err == nil && sc.Cols[i].Col != nil && sc.Cols[i].Col.Type == sqltypes.Enum
 }
 
 // splitConsumed separates the conjuncts enforced by the key ranges.
@@ -1014,10 +1003,10 @@ func splitConsumed(conds, consumed []sqlparser.Expr) (rest, used []sqlparser.Exp
 
 // substituteAliases replaces unqualified names that are select-list aliases
 // (and not columns) by their expressions.
-func substituteAliases(e sqlparser.Expr, sel *sqlparser.SelectExprs, sc *scope) sqlparser.Expr {
+func substituteAliases(e sqlparser.Expr, sel *sqlparser.SelectExprs, sc *eval.Scope) sqlparser.Expr {
 	return sqlparser.Rewrite(sqlparser.CloneExpr(e), nil, func(cur *sqlparser.Cursor) bool {
 		if cn, ok := cur.Node().(*sqlparser.ColName); ok && cn.Qualifier.IsEmpty() {
-			if _, err := sc.resolve(cn); err != nil {
+			if _, err := sc.Resolve(cn); err != nil {
 				if idx := aliasIndex(cn, sel); idx >= 0 {
 					cur.Replace(sqlparser.CloneExpr(sel.Exprs[idx].(*sqlparser.AliasedExpr).Expr))
 				}

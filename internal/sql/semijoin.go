@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/sql/eval"
 )
 
 // Semi-joins and anti-joins. A WHERE conjunct `EXISTS (subquery)`,
@@ -53,7 +55,7 @@ const semiAliasPrefix = "\x00semi"
 // semiJoins takes the WHERE conjuncts that can become semi- or anti-joins
 // out of conds and returns them as FROM items (appended after the query's
 // own tables by the caller). sc resolves the enclosing query's columns.
-func (c *compiler) semiJoins(conds []sqlparser.Expr, sc *scope) (kept []sqlparser.Expr, items []*fromItem) {
+func (c *compiler) semiJoins(conds []sqlparser.Expr, sc *eval.Scope) (kept []sqlparser.Expr, items []*fromItem) {
 	kept = conds[:0:0]
 	for _, cd := range conds {
 		it := c.semiJoin(cd, sc, len(items))
@@ -67,7 +69,7 @@ func (c *compiler) semiJoins(conds []sqlparser.Expr, sc *scope) (kept []sqlparse
 }
 
 // semiJoin converts one WHERE conjunct, or returns nil.
-func (c *compiler) semiJoin(cd sqlparser.Expr, sc *scope, n int) *fromItem {
+func (c *compiler) semiJoin(cd sqlparser.Expr, sc *eval.Scope, n int) *fromItem {
 	var (
 		sub  *sqlparser.Subquery
 		kind = semiJoin
@@ -84,7 +86,7 @@ func (c *compiler) semiJoin(cd sqlparser.Expr, sc *scope, n int) *fromItem {
 		sub, kind = e.Subquery, antiJoin
 	case *sqlparser.ComparisonExpr:
 		s, ok := x.Right.(*sqlparser.Subquery)
-		if !ok || x.Operator != sqlparser.InOp || hasSubqueryNode(x.Left) {
+		if !ok || x.Operator != sqlparser.InOp || eval.HasSubquery(x.Left) {
 			return nil
 		}
 		sub, left = s, x.Left
@@ -171,7 +173,7 @@ func semiJoinable(sel *sqlparser.Select) bool {
 	if _, ok := sel.From[0].(*sqlparser.AliasedTableExpr); !ok {
 		return false
 	}
-	if sel.Where != nil && (hasSubqueryNode(sel.Where.Expr) || containsAggr(sel.Where.Expr)) {
+	if sel.Where != nil && (eval.HasSubquery(sel.Where.Expr) || containsAggr(sel.Where.Expr)) {
 		return false
 	}
 	bad := false
@@ -187,17 +189,17 @@ func semiJoinable(sel *sqlparser.Select) bool {
 
 // leadsIndex reports whether e is a column of the enclosing query that is
 // the first column of one of its table's indexes.
-func leadsIndex(e sqlparser.Expr, sc *scope) bool {
+func leadsIndex(e sqlparser.Expr, sc *eval.Scope) bool {
 	cn, ok := e.(*sqlparser.ColName)
 	if !ok {
 		return false
 	}
-	i, err := sc.resolve(cn)
-	if err != nil || sc.cols[i].col == nil {
+	i, err := sc.Resolve(cn)
+	if err != nil || sc.Cols[i].Col == nil {
 		return false
 	}
-	for _, ix := range sc.cols[i].tbl.Indexes {
-		if len(ix.Columns) > 0 && ix.Columns[0].Col == sc.cols[i].colIdx {
+	for _, ix := range sc.Cols[i].Tbl.Indexes {
+		if len(ix.Columns) > 0 && ix.Columns[0].Col == sc.Cols[i].ColIdx {
 			return true
 		}
 	}

@@ -2,14 +2,16 @@ package sql
 
 import (
 	"context"
-	"github.com/strata-db/strata/internal/sql/sqlerr"
-	"github.com/strata-db/strata/internal/sql/sysvar"
-	"github.com/strata-db/strata/internal/txn"
 	"strings"
 
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/sql/eval"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
+	"github.com/strata-db/strata/internal/sql/sysvar"
+	"github.com/strata-db/strata/internal/txn"
 )
 
 // execSet runs SET for system and user variables.
@@ -45,20 +47,20 @@ func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
 			break
 		}
 		var names []string
-		c := &compiler{s: s, sc: &scope{}, names: &names}
-		x, err := c.compile(se.Expr)
+		c := s.newCompiler(nil, &eval.Scope{}, &names, nil)
+		x, err := c.Compile(se.Expr)
 		if err != nil {
 			return err
 		}
 		// A subquery reads tables: it runs in the statement's transaction,
 		// as a SELECT would.
 		var tx *txn.Txn
-		if hasSubquery(se.Expr) {
+		if eval.HasSubquery(se.Expr) {
 			tx = s.txnForStatement(ctx)
 			tx.BeginStatement()
 		}
 		ex := s.newExecCtx(ctx, tx, s.bindSessionVars(names, nil))
-		v, err = ex.eval(x, nil)
+		v, err = ex.Eval(x, nil)
 		if tx != nil {
 			err = s.endStatement(err)
 		}
@@ -109,7 +111,7 @@ func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
 	}
 	d, ok := sysvar.Lookup(name)
 	if !ok {
-		return unknownSysVarErr(name)
+		return sqlerr.UnknownSysVar(name)
 	}
 	global := se.Var.Scope == sqlparser.GlobalScope || se.Var.Scope == sqlparser.PersistSysScope || se.Var.Scope == sqlparser.PersistOnlySysScope
 	if d.ReadOnly {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/sql/vtable"
 )
@@ -291,20 +292,20 @@ func (s *Session) showWhere(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 	if err != nil {
 		return nil, err
 	}
-	sc := &scope{where: "where clause"}
+	sc := &eval.Scope{Where: "where clause"}
 	for _, f := range res.Fields {
-		sc.cols = append(sc.cols, scopeCol{name: f.Name, typ: typeFromField(f), field: f})
+		sc.Cols = append(sc.Cols, eval.Column{Name: f.Name, Type: typeFromField(f), Field: f})
 	}
 	var names []string
-	c := &compiler{s: s, sc: sc, names: &names}
-	x, err := c.compile(sh.Filter.Filter)
+	c := s.newCompiler(nil, sc, &names, nil)
+	x, err := c.Compile(sh.Filter.Filter)
 	if err != nil {
 		return nil, err
 	}
 	ex := s.newExecCtx(ctx, nil, s.bindSessionVars(names, nil))
 	var rows []Row
 	for _, r := range res.Rows {
-		ok, err := ex.evalBool(x, r)
+		ok, err := ex.EvalBool(x, r)
 		if err != nil {
 			return nil, err
 		}

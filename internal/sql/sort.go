@@ -108,7 +108,7 @@ func (o *rowSink) startSort() error {
 // columns are static, and otherwise copies them into the result.
 func (o *rowSink) finishSorted() ([]Row, error) {
 	p, srt := o.p, o.sorter
-	if err := srt.Open(o.ex.ctx); err != nil {
+	if err := srt.Open(o.ex.Context()); err != nil {
 		return nil, err
 	}
 	o.dst = nil

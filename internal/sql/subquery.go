@@ -13,6 +13,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/exec"
 	"github.com/strata-db/strata/internal/sql/parse"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
@@ -38,9 +39,9 @@ func (p *selectPlan) outputs() []outCol {
 	for i := 0; i < p.visible; i++ {
 		out[i].name = p.names[i]
 		if ci := p.projCols[i]; ci >= 0 {
-			out[i].typ = p.sc.cols[ci].typ
+			out[i].typ = p.sc.Cols[ci].Type
 		} else {
-			out[i].typ = p.proj[i].static
+			out[i].typ = p.proj[i].Static
 		}
 	}
 	return out
@@ -48,103 +49,16 @@ func (p *selectPlan) outputs() []outCol {
 
 func (p *selectPlan) bindVars() []string { return p.bindNames }
 
-// outerCtx is the scope a subquery's outer references resolve in, and the
-// references the subquery plan makes to it.
-type outerCtx struct {
-	sc     *scope
-	refs   []outerRef
-	parent *outerCtx
-	// correlated: the plan reads any outer value (directly or through an
-	// inner subquery), so its result cannot be cached.
-	correlated bool
-}
-
-type outerRef struct {
-	name string
-	off  int // offset in the outer row
-	// coll is the column's collation for a text column (0 otherwise).
-	coll collations.ID
-}
-
-// bindCollation returns the collation of the text column an outer-reference
-// bind variable stands for.
-func (o *outerCtx) bindCollation(name string) (collations.ID, bool) {
-	for ; o != nil; o = o.parent {
-		for _, r := range o.refs {
-			if r.name == name {
-				return r.coll, r.coll != 0
-			}
-		}
-	}
-	return 0, false
-}
-
-// resolveOuter maps a column that does not resolve locally to a bind
-// variable bound from an enclosing query's row.
-func (o *outerCtx) resolveOuter(s *Session, cn *sqlparser.ColName) (string, bool) {
-	if o == nil {
-		return "", false
-	}
-	if i, err := o.sc.resolve(cn); err == nil {
-		for _, r := range o.refs {
-			if r.off == i {
-				o.correlated = true
-				return r.name, true
-			}
-		}
-		name := bvPrefix + "outer_" + strconv.FormatUint(s.nextSeq(), 10)
-		var coll collations.ID
-		if t := o.sc.cols[i].typ; t.Valid() && sqltypes.IsText(t.Type()) {
-			coll = t.Collation()
-		}
-		o.refs = append(o.refs, outerRef{name: name, off: i, coll: coll})
-		o.correlated = true
-		return name, true
-	}
-	if o.parent != nil {
-		if name, ok := o.parent.resolveOuter(s, cn); ok {
-			o.correlated = true
-			return name, true
-		}
-	}
-	return "", false
-}
-
+// nextSeq returns a number not returned before in the session (names of
+// slots and outer references).
 func (s *Session) nextSeq() uint64 {
 	s.slotSeq++
 	return s.slotSeq
 }
 
-// rewriteOuterRefs replaces columns that only resolve in an enclosing query
-// by bind variables.
-func (c *compiler) rewriteOuterRefs(e sqlparser.Expr) (sqlparser.Expr, error) {
-	if c.outer == nil {
-		return e, nil
-	}
-	var rerr error
-	out := sqlparser.Rewrite(e, func(cur *sqlparser.Cursor) bool {
-		switch n := cur.Node().(type) {
-		case *sqlparser.Subquery:
-			return false
-		case *sqlparser.ColName:
-			if _, err := c.sc.resolve(n); err == nil {
-				return true
-			}
-			if name, ok := c.outer.resolveOuter(c.s, n); ok {
-				cur.Replace(sqlparser.NewArgument(name))
-			}
-		}
-		return true
-	}, nil)
-	if rerr != nil {
-		return nil, rerr
-	}
-	return out.(sqlparser.Expr), nil
-}
-
 // planQuery plans a SELECT or UNION, with outer as the enclosing scope for
 // correlated subqueries (nil at top level).
-func (s *Session) planQuery(ctx context.Context, stmt sqlparser.TableStatement, outer *outerCtx) (queryPlan, error) {
+func (s *Session) planQuery(ctx context.Context, stmt sqlparser.TableStatement, outer *eval.Outer) (queryPlan, error) {
 	switch st := stmt.(type) {
 	case *sqlparser.Select:
 		return s.planSelectOuter(ctx, st, outer)
@@ -165,54 +79,42 @@ type subPlan struct {
 	text      string
 }
 
-type subKind uint8
-
-const (
-	subScalar subKind = iota
-	subExists
-	subIn
-	subNotIn
-	// subAny, subAll: left op ANY|SOME|ALL (SELECT ...) with one column.
-	subAny
-	subAll
-)
-
 // subquerySlot plans a subquery used in an expression. op is the
-// comparison of subAny and subAll.
-func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlparser.Expr, op sqlparser.ComparisonExprOperator) (*slot, error) {
-	oc := &outerCtx{sc: c.sc, parent: c.outer}
+// comparison of eval.SubAny and eval.SubAll.
+func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind eval.SubqueryKind, left sqlparser.Expr, op sqlparser.ComparisonExprOperator) (*eval.Slot, error) {
+	oc := &eval.Outer{Scope: c.Scope, Parent: c.Outer}
 	p, err := c.s.planQuery(c.context(), sub.Select, oc)
 	if err != nil {
 		return nil, err
 	}
 	outs := p.outputs()
-	var leftX []*cexpr
+	var leftX []*eval.Expr
 	if left != nil {
 		if tup, ok := left.(sqlparser.ValTuple); ok {
 			for _, e := range tup {
-				x, err := c.compile(e)
+				x, err := c.Compile(e)
 				if err != nil {
 					return nil, err
 				}
 				leftX = append(leftX, x)
 			}
 		} else {
-			x, err := c.compile(left)
+			x, err := c.Compile(left)
 			if err != nil {
 				return nil, err
 			}
-			leftX = []*cexpr{x}
+			leftX = []*eval.Expr{x}
 		}
 		if len(outs) != len(leftX) {
-			return nil, operandColumnsErr(len(leftX))
+			return nil, sqlerr.OperandColumns(len(leftX))
 		}
-	} else if kind == subScalar && len(outs) != 1 {
-		return nil, operandColumnsErr(1)
+	} else if kind == eval.SubScalar && len(outs) != 1 {
+		return nil, sqlerr.OperandColumns(1)
 	}
 	// A subquery correlated with this query's own rows leaves this query
 	// uncorrelated; one that reads further out has marked the enclosing
-	// contexts it reads while resolving (resolveOuter).
-	cacheable := !oc.correlated
+	// contexts it reads while resolving (eval.Outer).
+	cacheable := !oc.Correlated
 	if c.subs != nil {
 		*c.subs = append(*c.subs, subPlan{plan: p, dependent: !cacheable, text: sqlparser.String(sub)})
 	}
@@ -222,15 +124,16 @@ func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlp
 			return nil, err
 		}
 	}
-	name := c.s.nextSlotName()
-	typ := evalengine.NewTypeEx(sqltypes.Int64, collations.CollationBinaryID, kind != subExists, 1, 0, nil)
-	if kind == subScalar {
+	name := c.NextSlotName()
+	typ := evalengine.NewTypeEx(sqltypes.Int64, collations.CollationBinaryID, kind != eval.SubExists, 1, 0, nil)
+	if kind == eval.SubScalar {
 		typ = outs[0].typ
 		if typ.Valid() {
 			typ.SetNullability(true) // no row is NULL
 		}
 	}
-	return &slot{name: name, typ: typ, fn: func(ex *execCtx, row Row) (sqltypes.Value, error) {
+	return &eval.Slot{Name: name, Type: typ, Fn: func(x *eval.Ctx, row Row) (sqltypes.Value, error) {
+		ex := execOf(x)
 		var rows []Row
 		found := false
 		if d != nil {
@@ -240,7 +143,7 @@ func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlp
 		}
 		if !found {
 			run := func() error {
-				res, err := ex.runSubquery(p, oc, row, cacheable, kind == subExists)
+				res, err := ex.runSubquery(p, oc, row, cacheable, kind == eval.SubExists)
 				if err == nil {
 					rows = res.Rows
 				}
@@ -256,12 +159,12 @@ func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlp
 			}
 		}
 		switch kind {
-		case subExists:
+		case eval.SubExists:
 			if len(rows) > 0 {
 				return sqltypes.NewInt64(1), nil
 			}
 			return sqltypes.NewInt64(0), nil
-		case subScalar:
+		case eval.SubScalar:
 			switch len(rows) {
 			case 0:
 				return sqltypes.NULL, nil
@@ -274,13 +177,13 @@ func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlp
 		lv := make(Row, len(leftX))
 		colls := make([]collations.ID, len(leftX))
 		for i, x := range leftX {
-			v, coll, err := ex.evalColl(x, row)
+			v, coll, err := ex.EvalColl(x, row)
 			if err != nil {
 				return sqltypes.NULL, err
 			}
 			lv[i], colls[i] = v, coll
 		}
-		if kind == subAny || kind == subAll {
+		if kind == eval.SubAny || kind == eval.SubAll {
 			return quantified(ex, kind, op, lv[0], colls[0], rows)
 		}
 		found, sawNull := false, false
@@ -304,7 +207,7 @@ func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlp
 		case sawNull || (len(rows) > 0 && anyNull(lv)):
 			return sqltypes.NULL, nil
 		}
-		if kind == subNotIn {
+		if kind == eval.SubNotIn {
 			out = 1 - out
 		}
 		return sqltypes.NewInt64(out), nil
@@ -315,9 +218,9 @@ func (c *compiler) subquerySlot(sub *sqlparser.Subquery, kind subKind, left sqlp
 // three-valued logic: ANY is true when some comparison is true, ALL false
 // when some comparison is false; otherwise a NULL comparison makes the
 // result NULL, and an empty subquery gives false (ANY) or true (ALL).
-func quantified(ex *execCtx, kind subKind, op sqlparser.ComparisonExprOperator, v sqltypes.Value, coll collations.ID, rows []Row) (sqltypes.Value, error) {
+func quantified(ex *execCtx, kind eval.SubqueryKind, op sqlparser.ComparisonExprOperator, v sqltypes.Value, coll collations.ID, rows []Row) (sqltypes.Value, error) {
 	decided := int64(0) // ANY: a true comparison decides true
-	if kind == subAll {
+	if kind == eval.SubAll {
 		decided = 1 // ALL: a false comparison decides false
 	}
 	if coll == 0 {
@@ -333,7 +236,7 @@ func quantified(ex *execCtx, kind subKind, op sqlparser.ComparisonExprOperator, 
 		if err != nil {
 			return sqltypes.NULL, err
 		}
-		if holds(op, c) == (kind == subAny) {
+		if holds(op, c) == (kind == eval.SubAny) {
 			return sqltypes.NewInt64(1 - decided), nil
 		}
 	}
@@ -400,28 +303,24 @@ func tupleEqual(ex *execCtx, a, b Row, colls []collations.ID) (eq, null bool, er
 	return eq, false, nil
 }
 
-func operandColumnsErr(n int) error {
-	return sqlerr.New(sqlerror.EROperandColumns, sqlerror.SSWrongNumberOfColumns, "Operand should contain %d column(s)", n)
-}
-
 // runSubquery executes a subquery plan for the current outer row.
-func (ex *execCtx) runSubquery(p queryPlan, oc *outerCtx, row Row, cacheable, existsOnly bool) (*sqltypes.Result, error) {
+func (ex *execCtx) runSubquery(p queryPlan, oc *eval.Outer, row Row, cacheable, existsOnly bool) (*sqltypes.Result, error) {
 	if cacheable {
 		if res, ok := ex.subCache[p]; ok {
 			return res, nil
 		}
 	}
-	bv := make(map[string]*querypb.BindVariable, len(ex.bv)+len(oc.refs))
-	for k, v := range ex.bv {
+	bv := make(map[string]*querypb.BindVariable, len(ex.BV)+len(oc.Refs))
+	for k, v := range ex.BV {
 		bv[k] = v
 	}
-	for _, r := range oc.refs {
-		if r.off < len(row) {
-			bv[r.name] = sqltypes.ValueBindVariable(row[r.off])
+	for _, r := range oc.Refs {
+		if r.Off < len(row) {
+			bv[r.Name] = sqltypes.ValueBindVariable(row[r.Off])
 		}
 	}
 	bv = ex.s.bindSessionVars(p.bindVars(), bv)
-	sub := ex.s.newExecCtx(ex.ctx, ex.tx, bv)
+	sub := ex.s.newExecCtx(ex.Context(), ex.tx, bv)
 	sub.subCache = ex.subCache
 	if ex.decor == nil {
 		ex.decor = map[*decorrelated]*decorState{}
@@ -449,8 +348,8 @@ type unionPlan struct {
 	op        parse.SetOp
 	distinct  bool
 	order     []sortKey
-	limit     *cexpr
-	offset    *cexpr
+	limit     *eval.Expr
+	offset    *eval.Expr
 	names     []string
 	bindNames []string
 }
@@ -474,7 +373,7 @@ func (u *unionPlan) outputs() []outCol {
 	return out
 }
 
-func (s *Session) planUnion(ctx context.Context, u *sqlparser.Union, outer *outerCtx) (queryPlan, error) {
+func (s *Session) planUnion(ctx context.Context, u *sqlparser.Union, outer *eval.Outer) (queryPlan, error) {
 	if u.With != nil && len(u.With.CTEs) > 0 {
 		pop, err := s.pushCTEs(ctx, u.With, outer)
 		if err != nil {
@@ -524,14 +423,14 @@ func (s *Session) planUnion(ctx context.Context, u *sqlparser.Union, outer *oute
 		p.order = append(p.order, k)
 	}
 	if u.Limit != nil {
-		lc := &compiler{s: s, sc: &scope{}, names: &p.bindNames, ctx: ctx}
+		lc := s.newCompiler(ctx, &eval.Scope{}, &p.bindNames, nil)
 		if u.Limit.Rowcount != nil {
-			if p.limit, err = lc.compile(u.Limit.Rowcount); err != nil {
+			if p.limit, err = lc.Compile(u.Limit.Rowcount); err != nil {
 				return nil, err
 			}
 		}
 		if u.Limit.Offset != nil {
-			if p.offset, err = lc.compile(u.Limit.Offset); err != nil {
+			if p.offset, err = lc.Compile(u.Limit.Offset); err != nil {
 				return nil, err
 			}
 		}
@@ -801,7 +700,7 @@ func conformRowTo(slab *Row, row Row, fields []*querypb.Field, types []evalengin
 // --- derived tables and CTEs ---
 
 // derivedSource builds a FROM item for a subquery in FROM.
-func (s *Session) derivedSource(ctx context.Context, alias string, stmt sqlparser.TableStatement, cols sqlparser.Columns, outer *outerCtx) (*fromItem, error) {
+func (s *Session) derivedSource(ctx context.Context, alias string, stmt sqlparser.TableStatement, cols sqlparser.Columns, outer *eval.Outer) (*fromItem, error) {
 	p, err := s.planQuery(ctx, stmt, outer)
 	if err != nil {
 		return nil, err
@@ -824,7 +723,7 @@ func (s *Session) derivedSource(ctx context.Context, alias string, stmt sqlparse
 	}
 	item := &fromItem{def: def, alias: alias, types: types}
 	item.virtual = func(ex *execCtx) ([]Row, error) {
-		res, err := ex.runSubquery(p, &outerCtx{}, nil, true, false)
+		res, err := ex.runSubquery(p, &eval.Outer{}, nil, true, false)
 		if err != nil {
 			return nil, err
 		}
@@ -858,14 +757,14 @@ type cteDef struct {
 	cols      sqlparser.Columns
 	stmt      sqlparser.TableStatement
 	recursive bool
-	outer     *outerCtx
+	outer     *eval.Outer
 	// For recursive CTEs: the rows of the previous iteration.
 	working []Row
 	outs    []outCol
 }
 
 // pushCTEs makes WITH definitions visible to the planning of the statement.
-func (s *Session) pushCTEs(ctx context.Context, w *sqlparser.With, outer *outerCtx) (func(), error) {
+func (s *Session) pushCTEs(ctx context.Context, w *sqlparser.With, outer *eval.Outer) (func(), error) {
 	m := map[string]*cteDef{}
 	for _, cte := range w.CTEs {
 		m[cte.ID.String()] = &cteDef{name: cte.ID.String(), cols: cte.Columns, stmt: cte.Subquery, recursive: w.Recursive, outer: outer}
@@ -998,15 +897,4 @@ func referencesTable(stmt sqlparser.SQLNode, name string) bool {
 		return !found, nil
 	}, stmt)
 	return found
-}
-
-// canResolve reports whether an enclosing scope defines cn (without
-// registering a reference).
-func (o *outerCtx) canResolve(cn *sqlparser.ColName) bool {
-	for x := o; x != nil; x = x.parent {
-		if _, err := x.sc.resolve(cn); err == nil {
-			return true
-		}
-	}
-	return false
 }

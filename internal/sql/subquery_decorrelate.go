@@ -9,6 +9,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/eval"
 )
 
 // Decorrelation. A subquery correlated with the enclosing query only
@@ -45,10 +46,10 @@ type decorState struct {
 // decorrelated is the uncorrelated form of a correlated subquery.
 type decorrelated struct {
 	plan queryPlan
-	oc   *outerCtx
+	oc   *eval.Outer
 	// outer computes the enclosing row's values of the key columns, which
 	// are the plan's first columns.
-	outer []*cexpr
+	outer []*eval.Expr
 	key   virtualKey
 	// grouped: an aggregate without GROUP BY, grouped on the key (a key
 	// with no rows has no group).
@@ -103,7 +104,7 @@ func (d *decorrelated) rows(ex *execCtx, row Row) (out []Row, ok bool, err error
 	d.lookup.build(res.Rows, &d.key)
 	d.vals, d.colls = d.vals[:0], d.colls[:0]
 	for _, x := range d.outer {
-		v, tc, err := ex.evalTyped(x, row)
+		v, tc, err := ex.EvalTyped(x, row)
 		if err != nil {
 			return nil, false, err
 		}
@@ -123,7 +124,7 @@ func (d *decorrelated) rows(ex *execCtx, row Row) (out []Row, ok bool, err error
 
 // decorrelate returns the uncorrelated form of sub (used as kind), or nil
 // when its correlation is not only equalities of its WHERE clause.
-func (c *compiler) decorrelate(sub *sqlparser.Subquery, kind subKind) (*decorrelated, error) {
+func (c *compiler) decorrelate(sub *sqlparser.Subquery, kind eval.SubqueryKind) (*decorrelated, error) {
 	sel, ok := sub.Select.(*sqlparser.Select)
 	if !ok || sel.With != nil || sel.Limit != nil || sel.Having != nil || sel.Into != nil ||
 		sel.Lock != sqlparser.NoLock || sel.Where == nil || len(sel.Windows) > 0 ||
@@ -131,7 +132,7 @@ func (c *compiler) decorrelate(sub *sqlparser.Subquery, kind subKind) (*decorrel
 		return nil, nil
 	}
 	grouped := hasAggregates(sel)
-	if kind != subScalar && grouped || sel.Distinct && kind == subScalar {
+	if kind != eval.SubScalar && grouped || sel.Distinct && kind == eval.SubScalar {
 		return nil, nil
 	}
 	inner, ok := c.innerColumns(sel.From)
@@ -142,7 +143,7 @@ func (c *compiler) decorrelate(sub *sqlparser.Subquery, kind subKind) (*decorrel
 	for _, cd := range splitAnd(sel.Where.Expr) {
 		in, out := inner.refs(cd)
 		switch {
-		case hasSubqueryNode(cd):
+		case eval.HasSubquery(cd):
 			return nil, nil
 		case !out:
 			kept = append(kept, cd)
@@ -173,7 +174,7 @@ func (c *compiler) decorrelate(sub *sqlparser.Subquery, kind subKind) (*decorrel
 	}
 	// Nothing else of the subquery may read the enclosing rows.
 	for _, se := range sel.SelectExprs.Exprs {
-		if _, out := inner.refs(se); out || hasSubqueryNode(se) {
+		if _, out := inner.refs(se); out || eval.HasSubquery(se) {
 			return nil, nil
 		}
 	}
@@ -194,7 +195,7 @@ func (c *compiler) decorrelate(sub *sqlparser.Subquery, kind subKind) (*decorrel
 		exprs = append(exprs, &sqlparser.AliasedExpr{Expr: sqlparser.CloneExpr(k), As: sqlparser.NewIdentifierCI("strata_key" + strconv.Itoa(i))})
 	}
 	switch kind {
-	case subExists:
+	case eval.SubExists:
 		q.Distinct = true
 	default:
 		exprs = append(exprs, q.SelectExprs.Exprs...)
@@ -207,9 +208,9 @@ func (c *compiler) decorrelate(sub *sqlparser.Subquery, kind subKind) (*decorrel
 		}
 		q.GroupBy = &sqlparser.GroupBy{Exprs: g}
 	}
-	oc := &outerCtx{sc: c.sc, parent: c.outer}
+	oc := &eval.Outer{Scope: c.Scope, Parent: c.Outer}
 	p, err := c.s.planQuery(c.context(), q, oc)
-	if err != nil || oc.correlated {
+	if err != nil || oc.Correlated {
 		return nil, nil // the correlated plan stands (and reports any error)
 	}
 	d := &decorrelated{plan: p, oc: oc, grouped: grouped}
@@ -218,7 +219,7 @@ func (c *compiler) decorrelate(sub *sqlparser.Subquery, kind subKind) (*decorrel
 	}
 	outs := p.outputs()
 	for i, e := range outerKeys {
-		x, err := c.compile(e)
+		x, err := c.Compile(e)
 		if err != nil {
 			return nil, nil
 		}
@@ -317,16 +318,4 @@ func (n innerNames) own(cn *sqlparser.ColName) bool {
 		}
 	}
 	return false
-}
-
-func hasSubqueryNode(e sqlparser.SQLNode) bool {
-	found := false
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		switch n.(type) {
-		case *sqlparser.Subquery, *sqlparser.ExistsExpr:
-			found = true
-		}
-		return !found, nil
-	}, e)
-	return found
 }

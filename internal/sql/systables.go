@@ -40,7 +40,7 @@ func (s *Session) systemTable(db, name string) (*catalog.Table, func(ex *execCtx
 		if ex == lastEx {
 			return cached, nil
 		}
-		src := &sysSource{s: s, ctx: ex.ctx}
+		src := &sysSource{s: s, ctx: ex.Context()}
 		rows, err := st.Rows(src)
 		src.close()
 		if err != nil {

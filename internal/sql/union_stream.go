@@ -145,7 +145,7 @@ func (us *unionStream) plan() bool {
 		}
 		var cols []int
 		for i := 0; i < p.visible; i++ {
-			if ci := p.projCols[i]; ci < 0 || p.sc.cols[ci].field == nil || p.sc.cols[ci].col == nil {
+			if ci := p.projCols[i]; ci < 0 || p.sc.Cols[ci].Field == nil || p.sc.Cols[ci].Col == nil {
 				cols = append(cols, i)
 			}
 		}

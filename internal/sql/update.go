@@ -12,6 +12,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/table"
 )
@@ -32,14 +33,14 @@ type dmlPlan struct {
 	t       *catalog.Table
 	tbl     *table.Table
 	src     *tableSource
-	sc      *scope
-	sortKey []*cexpr
+	sc      *eval.Scope
+	sortKey []*eval.Expr
 	desc    []bool
-	limit   *cexpr
+	limit   *eval.Expr
 	// ordered: the access path yields ORDER BY order (stream with LIMIT).
 	ordered bool
 	cols    []int
-	exprs   []*cexpr // nil entry: SET col = DEFAULT
+	exprs   []*eval.Expr // nil entry: SET col = DEFAULT
 	names   []string
 	version uint64
 	// checks are the table's enforced CHECK constraints (UPDATE; nil: none).
@@ -50,16 +51,16 @@ type dmlPlan struct {
 func (s *Session) planDML(ex *execCtx, t *catalog.Table, alias string, where *sqlparser.Where, orderBy sqlparser.OrderBy, limit *sqlparser.Limit) (*dmlPlan, *compiler, error) {
 	p := &dmlPlan{t: t, tbl: s.eng.Store.Open(t), version: s.eng.Cat.Version()}
 	s.planPrivate = false // see keepDML
-	sc := &scope{where: "where clause"}
-	sc.addTable(t, alias)
+	sc := &eval.Scope{Where: "where clause"}
+	sc.AddTable(t, alias)
 	p.sc = sc
-	c := &compiler{s: s, sc: sc, names: &p.names, ctx: ex.ctx}
+	c := s.newCompiler(ex.Context(), sc, &p.names, nil)
 	conds := splitAnd(whereExpr(where))
 	var order []orderCol
 	for _, o := range orderBy {
 		oc := orderCol{col: -1, desc: o.Direction == sqlparser.DescOrder}
 		if cn, ok := o.Expr.(*sqlparser.ColName); ok {
-			if i, err := sc.resolve(cn); err == nil {
+			if i, err := sc.Resolve(cn); err == nil {
 				oc.col = i
 			}
 		}
@@ -83,18 +84,18 @@ func (s *Session) planDML(ex *execCtx, t *catalog.Table, alias string, where *sq
 		return nil, nil, err
 	}
 	for _, o := range orderBy {
-		sc.where = "order clause"
-		x, err := c.compile(o.Expr)
+		sc.Where = "order clause"
+		x, err := c.Compile(o.Expr)
 		if err != nil {
 			return nil, nil, err
 		}
 		p.sortKey = append(p.sortKey, x)
 		p.desc = append(p.desc, o.Direction == sqlparser.DescOrder)
 	}
-	sc.where = "field list"
+	sc.Where = "field list"
 	if limit != nil && limit.Rowcount != nil {
-		lc := &compiler{s: s, sc: &scope{}, names: &p.names, ctx: ex.ctx}
-		if p.limit, err = lc.compile(limit.Rowcount); err != nil {
+		lc := s.newCompiler(ex.Context(), &eval.Scope{}, &p.names, nil)
+		if p.limit, err = lc.Compile(limit.Rowcount); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -105,7 +106,7 @@ func (s *Session) planDML(ex *execCtx, t *catalog.Table, alias string, where *sq
 // collectTargets finds, locks and reads the rows the plan selects (WHERE,
 // ORDER BY and LIMIT applied), each at its latest committed version.
 func (s *Session) collectTargets(ex *execCtx, p *dmlPlan) ([]targetRow, error) {
-	ex.setBV(s.bindSessionVars(p.names, ex.bv))
+	ex.SetBV(s.bindSessionVars(p.names, ex.BV))
 	lim, _, err := ex.limitOffset(p.limit, nil)
 	if err != nil {
 		return nil, err
@@ -133,7 +134,7 @@ func (s *Session) collectTargets(ex *execCtx, p *dmlPlan) ([]targetRow, error) {
 				colls = make([]collations.ID, len(p.sortKey)+1)
 			}
 			for i, e := range p.sortKey {
-				v, coll, err := ex.evalColl(e, row)
+				v, coll, err := ex.EvalColl(e, row)
 				if err != nil {
 					return nil, err
 				}
@@ -183,7 +184,7 @@ func (s *Session) cachedDML(ex *execCtx, st sqlparser.Statement) *dmlPlan {
 	if s.eng.Cat.Table(cp.dml.t.DB, cp.dml.t.Name) != cp.dml.t {
 		return nil
 	}
-	if err := s.useTable(ex.ctx, cp.dml.t); err != nil {
+	if err := s.useTable(ex.Context(), cp.dml.t); err != nil {
 		return nil
 	}
 	return cp.dml
@@ -230,7 +231,7 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 				p.exprs = append(p.exprs, nil)
 				continue
 			}
-			x, err := c.compile(ue.Expr)
+			x, err := c.Compile(ue.Expr)
 			if err != nil {
 				return nil, err
 			}
@@ -257,7 +258,7 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 			if p.exprs[i] == nil {
 				v, err = b.defaultValue(ci)
 			} else {
-				v, err = ex.eval(p.exprs[i], newRow)
+				v, err = ex.Eval(p.exprs[i], newRow)
 			}
 			if err != nil {
 				return nil, err

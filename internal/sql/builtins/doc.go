@@ -14,8 +14,9 @@
 //
 // # Calling convention
 //
-// The expression compiler (internal/sql, slots.go) replaces every call of
-// a registered name by a bind variable and compiles the call into a slot:
+// The expression compiler (internal/sql/eval, slots.go) replaces every
+// call of a registered name by a bind variable and compiles the call into
+// a slot:
 //
 //   - at compile time it checks the number of arguments (Func.CheckArity,
 //     MySQL error 1582) and asks Func.Type for the result type, given the

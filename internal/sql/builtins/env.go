@@ -9,8 +9,8 @@ import (
 )
 
 // Env is what a function may use of the statement execution calling it.
-// internal/sql's execution context implements it; Eval is never called
-// with a nil Env.
+// internal/sql/eval's execution context (eval.Ctx) implements it, reaching
+// the session through eval.Host; Eval is never called with a nil Env.
 type Env interface {
 	// Context is the statement's context: SLEEP and GET_LOCK stop waiting
 	// when it is done.

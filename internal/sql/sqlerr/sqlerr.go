@@ -118,3 +118,13 @@ func From(err error) *sqlerror.SQLError {
 	}
 	return New(sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, "%v", err)
 }
+
+// UnknownSysVar is 1193 for a system variable strata does not have.
+func UnknownSysVar(name string) error {
+	return New(sqlerror.ERUnknownSystemVariable, sqlerror.SSUnknownSQLState, "Unknown system variable '%s'", name)
+}
+
+// OperandColumns is 1241: a row operand of n columns was expected.
+func OperandColumns(n int) error {
+	return New(sqlerror.EROperandColumns, sqlerror.SSWrongNumberOfColumns, "Operand should contain %d column(s)", n)
+}

@@ -1,4 +1,4 @@
-package sql
+package eval
 
 import (
 	"strings"
@@ -11,29 +11,29 @@ import (
 )
 
 // argType returns the compile-time type of a bind variable strata fills:
-// a slot of out, or a session value (rewriteExpr). Invalid when unknown
+// a slot of out, or a session value (rewriteSessionVars). Invalid when unknown
 // (user variables hold any type).
-func (c *compiler) argType(name string, out *cexpr) evalengine.Type {
-	for i := range out.slots {
-		if out.slots[i].name == name {
-			return out.slots[i].typ
+func (c *Compiler) argType(name string, out *Expr) evalengine.Type {
+	for i := range out.Slots {
+		if out.Slots[i].Name == name {
+			return out.Slots[i].Type
 		}
 	}
 	utf8mb3 := collations.ID(33) // utf8mb3_general_ci: MySQL's system character set
 	switch name {
-	case bvLastInsertID, bvConnID, bvFoundRows:
+	case BVLastInsertID, BVConnID, BVFoundRows:
 		return evalengine.NewTypeEx(sqltypes.Uint64, collations.CollationBinaryID, false, 21, 0, nil)
-	case bvRowCount:
+	case BVRowCount:
 		return evalengine.NewTypeEx(sqltypes.Int64, collations.CollationBinaryID, false, 21, 0, nil)
-	case bvDatabase:
+	case BVDatabase:
 		return evalengine.NewTypeEx(sqltypes.VarChar, utf8mb3, true, 64, 0, nil)
-	case bvUser:
+	case BVUser:
 		return evalengine.NewTypeEx(sqltypes.VarChar, utf8mb3, false, 288, 0, nil)
 	}
-	if !strings.HasPrefix(name, bvSysVar) {
+	if !strings.HasPrefix(name, BVSysVar) {
 		return evalengine.Type{}
 	}
-	v := name[len(bvSysVar):]
+	v := name[len(BVSysVar):]
 	if _, ok := sysvar.Lookup(v); !ok {
 		v = strings.TrimPrefix(v, "global_")
 	}
