@@ -117,6 +117,7 @@ func (s *Session) execAnalyzeSQL(ctx context.Context, sql string) (*sqltypes.Res
 	if err != nil {
 		return nil, true, err
 	}
+	s.countCom(comAnalyze)
 	res, err := s.runAnalyze(ctx, st)
 	return res, true, err
 }

@@ -52,6 +52,7 @@ func (s *Session) execCheckTable(ctx context.Context, sql string) (*sqltypes.Res
 	if err != nil {
 		return nil, true, err
 	}
+	s.countCom(comCheck)
 	for i := range targets {
 		if targets[i].db == "" {
 			if s.DB == "" {

@@ -28,6 +28,7 @@ func (s *Session) execChecksumTable(ctx context.Context, sql string) (*sqltypes.
 	if m == nil {
 		return nil, false, nil
 	}
+	s.countCom(comChecksum)
 	res := &sqltypes.Result{Fields: []*querypb.Field{
 		{Name: "Table", Type: sqltypes.VarChar, Charset: 33, ColumnLength: 192},
 		{Name: "Checksum", Type: sqltypes.Int64, Charset: 63, ColumnLength: 21},

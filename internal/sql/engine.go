@@ -52,9 +52,12 @@ type Engine struct {
 	// normalized counts the statements run through a literal-normalised
 	// key (Strata_plan_cache_normalized).
 	normalized atomic.Uint64
-	// Stats counters.
-	Questions atomic.Uint64
-	connected atomic.Int64
+	// com counts the server's statements (Com_xxx, Questions).
+	com comCounts
+	// connected is the number of open connections (Threads_connected),
+	// connections the number opened since the start (Connections) and
+	// maxConnected the most open at once (Max_used_connections).
+	connected, connections, maxConnected atomic.Int64
 	// handlerDone holds the Handler_read_* counts of closed sessions and
 	// of FLUSH STATUS (open sessions keep their own).
 	handlerDone handlerStatus
@@ -86,8 +89,33 @@ func (e *Engine) Close() {
 	}
 }
 
-// Connected adjusts the count of open connections.
-func (e *Engine) Connected(delta int64) { e.connected.Add(delta) }
+// Connected adjusts the count of open connections: +1 when a session
+// opens, -1 when it closes.
+func (e *Engine) Connected(delta int64) {
+	n := e.connected.Add(delta)
+	if delta <= 0 {
+		return
+	}
+	e.connections.Add(delta)
+	for {
+		m := e.maxConnected.Load()
+		if n <= m || e.maxConnected.CompareAndSwap(m, n) {
+			return
+		}
+	}
+}
+
+// running is the number of sessions executing a statement
+// (Threads_running).
+func (e *Engine) running() int {
+	n := 0
+	for _, s := range e.Sessions() {
+		if s.busy.Load() {
+			n++
+		}
+	}
+	return n
+}
 
 // NewEngine builds an engine over an open store and catalog.
 func NewEngine(db *txn.DB, cat *catalog.Catalog) (*Engine, error) {

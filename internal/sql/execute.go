@@ -143,7 +143,7 @@ func skipSpace(sql string, i int) int {
 // query executes one statement received over the text protocol (see
 // QueryStream).
 func (s *Session) query(ctx context.Context, sql string) (*sqltypes.Result, error) {
-	s.eng.Questions.Add(1)
+	s.countQuestion()
 	s.setStatementText(sql)
 	ctx, cancel := s.statementContext(ctx, looksLikeSelect(sql))
 	defer s.endStatementContext(cancel)
@@ -172,6 +172,7 @@ func (s *Session) query(ctx context.Context, sql string) (*sqltypes.Result, erro
 // Prepare parses a statement for the binary protocol and returns its
 // parameter count and result columns (when known before execution).
 func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.Field, error) {
+	s.countCom(comStmtPrepare)
 	if reShowCount.MatchString(sql) || reNamesCollate.MatchString(sql) {
 		return 0, nil, nil
 	}
@@ -232,7 +233,8 @@ func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.F
 // executePrepared runs a prepared statement with bound parameters (see
 // ExecutePreparedStream).
 func (s *Session) executePrepared(ctx context.Context, sql string, bv map[string]*querypb.BindVariable) (*sqltypes.Result, error) {
-	s.eng.Questions.Add(1)
+	s.countQuestion()
+	s.countCom(comStmtExecute)
 	s.setStatementText(sql)
 	ctx, cancel := s.statementContext(ctx, looksLikeSelect(sql))
 	defer s.endStatementContext(cancel)
@@ -283,7 +285,15 @@ func (s *Session) noteError(err error) error {
 
 // beginStatementWarnings clears the warnings of the previous statement,
 // except for statements that read them.
+//
+// It is the start of every parsed statement, so it also counts the
+// statement's Com_xxx status counter.
 func (s *Session) beginStatementWarnings(stmt sqlparser.Statement) {
+	if _, ok := stmt.(*sqlparser.OtherAdmin); ok && s.stmtTexts != nil {
+		s.countCom(otherAdminCom(s.stmtTexts.SQL()))
+	} else {
+		s.countCom(comOf(stmt))
+	}
 	if sh, ok := stmt.(*sqlparser.Show); ok {
 		if b, ok := sh.Internal.(*sqlparser.ShowBasic); ok && (b.Command == sqlparser.Warnings || b.Command == sqlparser.Errors) {
 			return
@@ -556,6 +566,7 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 	}
 	if r, ok := parse.ParseRoutine(sql); ok {
 		s.beginStatementWarnings(nil)
+		s.countCom(routineCom(r.Verb, r.Kind))
 		res, err := s.execRoutine(r)
 		return res, true, err
 	}
@@ -565,6 +576,7 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 		return nil, false, nil
 	}
 	if m := reShowCount.FindStringSubmatch(sql); m != nil {
+		s.countCom(comShowWarnings)
 		n := len(s.warnings)
 		name := "@@session.warning_count"
 		if strings.EqualFold(m[1], "ERRORS") {
@@ -578,6 +590,7 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 	}
 	if m := reNamesCollate.FindStringSubmatch(sql); m != nil {
 		s.beginStatementWarnings(nil)
+		s.countCom(comSetOption)
 		cs, coll := strings.ToLower(m[1]), strings.ToLower(m[2])
 		if collations.MySQL8().LookupByName(coll) == collations.Unknown {
 			return nil, true, sqlerr.New(sqlerror.ERUnknownCollation, sqlerror.SSUnknownSQLState, "Unknown collation: '%s'", m[2])

@@ -113,6 +113,7 @@ func (s *Session) flushStatus() {
 	c := s.handler.take()
 	s.eng.handlerDone.add(&c)
 	s.eng.sortsDone.mergePasses.Add(s.sorts.mergePasses.Swap(0))
+	s.flushComs()
 }
 
 // total is the number of rows the counted reads returned or looked at.

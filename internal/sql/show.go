@@ -322,28 +322,35 @@ func (s *Session) showWhere(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 func (s *Session) statusVars(global bool) [][]string {
 	st := s.eng.DB.Locks().Stats()
 	uptime := int64(timeSince(s.eng.StartTime).Seconds())
-	rows := [][]string{
-		{"Aborted_clients", "0"},
-		{"Com_commit", "0"},
+	questions := &s.com.questions
+	if global {
+		questions = &s.eng.com.questions
 	}
+	i := func(v int64) string { return strconv.FormatInt(v, 10) }
+	u := func(v uint64) string { return strconv.FormatUint(v, 10) }
+	rows := s.comRows(global)
 	rows = append(rows, s.handlerRows(global)...)
-	rows = append(rows, [][]string{
-		{"Innodb_row_lock_current_waits", strconv.FormatInt(st.Waiters, 10)},
-		{"Innodb_row_lock_waits", strconv.FormatUint(st.Waits, 10)},
-		{"Innodb_deadlocks", strconv.FormatUint(st.Deadlocks, 10)},
-		{"Questions", strconv.FormatUint(s.eng.Questions.Load(), 10)},
-		{"Queries", strconv.FormatUint(s.eng.Questions.Load(), 10)},
-	}...)
 	rows = append(rows, s.sortStatusRows(global)...)
 	rows = append(rows, s.storageStatus()...)
-	return append(rows, [][]string{
-		{"Strata_plan_cache_hits", strconv.FormatUint(s.eng.plans.hits.Load(), 10)},
-		{"Strata_plan_cache_misses", strconv.FormatUint(s.eng.plans.misses.Load(), 10)},
-		{"Strata_plan_cache_normalized", strconv.FormatUint(s.eng.normalized.Load(), 10)},
+	rows = append(rows, [][]string{
+		{"Connections", i(s.eng.connections.Load())},
+		{"Innodb_row_lock_current_waits", i(st.Waiters)},
+		{"Innodb_row_lock_waits", u(st.Waits)},
+		{"Innodb_deadlocks", u(st.Deadlocks)},
+		{"Max_used_connections", i(s.eng.maxConnected.Load())},
+		{"Queries", u(questions.Load())},
+		{"Questions", u(questions.Load())},
+		{"Strata_plan_cache_hits", u(s.eng.plans.hits.Load())},
+		{"Strata_plan_cache_misses", u(s.eng.plans.misses.Load())},
+		{"Strata_plan_cache_normalized", u(s.eng.normalized.Load())},
 		{"Strata_plan_cache_plans", strconv.Itoa(planCount(&s.eng.plans))},
-		{"Threads_connected", strconv.FormatInt(int64(s.eng.connected.Load()), 10)},
-		{"Uptime", strconv.FormatInt(uptime, 10)},
+		{"Threads_connected", i(s.eng.connected.Load())},
+		{"Threads_running", strconv.Itoa(s.eng.running())},
+		{"Uptime", i(uptime)},
 	}...)
+	// MySQL lists them by name.
+	sort.Slice(rows, func(a, b int) bool { return strings.ToLower(rows[a][0]) < strings.ToLower(rows[b][0]) })
+	return rows
 }
 
 // storageStatus reports the storage engine's counters (kv.Stats) as

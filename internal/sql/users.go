@@ -39,36 +39,42 @@ func (s *Session) userStatement(ctx context.Context, sql string) (*sqltypes.Resu
 	head := strings.ToUpper(strings.TrimSpace(firstWords(sql, 3)))
 	switch {
 	case strings.HasPrefix(head, "CREATE USER"):
+		s.countCom(comCreateUser)
 		m := reCreateUser.FindStringSubmatch(sql)
 		if m == nil {
 			return nil, true, sqlerr.Syntax("You have an error in your SQL syntax near 'CREATE USER'")
 		}
 		return s.createUsers(m[2], m[1] != "")
 	case strings.HasPrefix(head, "DROP USER"):
+		s.countCom(comDropUser)
 		m := reDropUser.FindStringSubmatch(sql)
 		if m == nil {
 			return nil, true, sqlerr.Syntax("You have an error in your SQL syntax near 'DROP USER'")
 		}
 		return s.dropUsers(m[2], m[1] != "")
 	case strings.HasPrefix(head, "ALTER USER"):
+		s.countCom(comAlterUser)
 		m := reAlterUser.FindStringSubmatch(sql)
 		if m == nil {
 			return nil, true, sqlerr.Syntax("You have an error in your SQL syntax near 'ALTER USER'")
 		}
 		return s.alterUsers(m[2], m[1] != "", privilege.KindAlterUser)
 	case strings.HasPrefix(head, "GRANT"):
+		s.countCom(comGrant)
 		m := reGrant.FindStringSubmatch(sql)
 		if m == nil {
 			return nil, true, sqlerr.Syntax("You have an error in your SQL syntax near 'GRANT'")
 		}
 		return s.grant(m[1], m[2], m[3], true)
 	case strings.HasPrefix(head, "REVOKE"):
+		s.countCom(comRevoke)
 		m := reRevoke.FindStringSubmatch(sql)
 		if m == nil {
 			return nil, true, sqlerr.Syntax("You have an error in your SQL syntax near 'REVOKE'")
 		}
 		return s.grant(m[1], m[2], m[3], false)
 	case strings.HasPrefix(head, "SET PASSWORD"):
+		s.countCom(comSetPassword)
 		m := reSetPass.FindStringSubmatch(sql)
 		if m == nil {
 			return nil, true, sqlerr.Syntax("You have an error in your SQL syntax near 'SET PASSWORD'")
@@ -79,6 +85,7 @@ func (s *Session) userStatement(ctx context.Context, sql string) (*sqltypes.Resu
 		}
 		return s.alterUsers(target+" IDENTIFIED BY '"+m[2]+"'", false, privilege.KindSetPassword)
 	case strings.HasPrefix(head, "SHOW GRANTS"):
+		s.countCom(comShowGrants)
 		m := reShowGrants.FindStringSubmatch(sql)
 		if m == nil {
 			return nil, false, nil
