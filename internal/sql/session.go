@@ -26,9 +26,9 @@ type Warning struct {
 
 // Session is the state of one client connection.
 type Session struct {
-	eng    *Engine
+	eng *Engine
 	// com counts the session's statements (Com_xxx, Questions).
-	com comCounts
+	com    comCounts
 	ConnID uint32
 	User   string
 	Host   string
