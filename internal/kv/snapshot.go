@@ -48,6 +48,34 @@ func (db *DB) Get(key []byte) (value []byte, found bool, err error) {
 	return copyValue(db.pdb.Get(key))
 }
 
+// View calls fn with the snapshot's value of key, without copying it: the
+// value is valid only during fn, which must not keep or modify it. found
+// is false (and fn not called) if the key does not exist; fn's error is
+// returned.
+func (s *Snapshot) View(key []byte, fn func(value []byte) error) (found bool, err error) {
+	v, closer, err := s.pebble().Get(key)
+	return viewValue(v, closer, err, fn)
+}
+
+// View is Snapshot.View of the latest committed value.
+func (db *DB) View(key []byte, fn func(value []byte) error) (found bool, err error) {
+	v, closer, err := db.pdb.Get(key)
+	return viewValue(v, closer, err, fn)
+}
+
+// viewValue shows the result of a Pebble Get to fn, then closes the closer.
+func viewValue(v []byte, closer io.Closer, err error, fn func([]byte) error) (bool, error) {
+	if err != nil {
+		if errors.Is(err, pebble.ErrNotFound) {
+			return false, nil
+		}
+		return false, opError("get", err)
+	}
+	ferr := fn(v)
+	_ = closer.Close()
+	return true, ferr
+}
+
 // copyValue turns the result of a Pebble Get into a copy of the value that
 // outlives the closer, which it closes.
 func copyValue(v []byte, closer io.Closer, err error) ([]byte, bool, error) {

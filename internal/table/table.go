@@ -171,11 +171,21 @@ func (t *Table) Get(tx *txn.Txn, pkKey []byte, latest bool, dst []sqltypes.Value
 		ok  bool
 		err error
 	)
-	if latest {
-		v, ok, err = tx.GetLocked(pkKey)
-	} else {
-		v, ok, err = tx.Get(pkKey)
+	if !latest {
+		// Decoded straight from the store's memory (DecodeRow copies
+		// every value out of it): no copy of the stored row.
+		row := dst
+		ok, err = tx.View(pkKey, func(v []byte) error {
+			var derr error
+			row, derr = t.DecodeRow(dst, pkKey, v)
+			return derr
+		})
+		if err != nil || !ok {
+			return dst, false, err
+		}
+		return row, true, nil
 	}
+	v, ok, err = tx.GetLocked(pkKey)
 	if err != nil || !ok {
 		return dst, ok, err
 	}

@@ -3,6 +3,7 @@ package txn_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -122,6 +123,22 @@ func wantGet(t *testing.T, tx *txn.Txn, latest bool, k string, want string, want
 	}
 	if ok != wantOK || (ok && string(v) != want) {
 		t.Fatalf("get(latest=%v) %q = (%q, %v), want (%q, %v)", latest, k, v, ok, want, wantOK)
+	}
+	if latest {
+		return
+	}
+	// View reads what Get reads, without the copy.
+	var seen string
+	calls := 0
+	ok, err = tx.View([]byte(k), func(v []byte) error { seen, calls = string(v), calls+1; return nil })
+	if err != nil || ok != wantOK || (ok && (seen != want || calls != 1)) || (!ok && calls != 0) {
+		t.Fatalf("view %q = (%q, %v, %v, %d calls), want (%q, %v)", k, seen, ok, err, calls, want, wantOK)
+	}
+	if ok {
+		boom := errors.New("boom")
+		if _, err := tx.View([]byte(k), func([]byte) error { return boom }); !errors.Is(err, boom) {
+			t.Fatalf("view %q: fn's error lost: %v", k, err)
+		}
 	}
 }
 

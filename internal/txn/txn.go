@@ -167,6 +167,34 @@ func (t *Txn) GetLatest(key []byte) ([]byte, bool, error) {
 	return t.get(key, true)
 }
 
+// View is Get that shows the value to fn instead of returning a copy: the
+// value is valid only during fn, which must not keep or modify it. fn is
+// not called when the key does not exist; its error is returned.
+func (t *Txn) View(key []byte, fn func(value []byte) error) (bool, error) {
+	if t.done {
+		return false, ErrDone
+	}
+	if v, found, ok := t.ownWrite(key); ok {
+		if !found {
+			return false, nil
+		}
+		return true, fn(v)
+	}
+	var (
+		found bool
+		err   error
+	)
+	if t.readLatest {
+		found, err = t.db.kv.View(key, fn)
+	} else {
+		found, err = t.snapshot().View(key, fn)
+	}
+	if err != nil {
+		return found, fmt.Errorf("txn get: %w", err)
+	}
+	return found, nil
+}
+
 func (t *Txn) get(key []byte, latest bool) ([]byte, bool, error) {
 	if t.done {
 		return nil, false, ErrDone
