@@ -3,6 +3,7 @@ package table
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -89,6 +90,14 @@ type Table struct {
 	pkCols []*catalog.Column
 }
 
+// keyRoom estimates the length of a key of ix (plus extra bytes), so that a
+// key is built in one allocation instead of growing part by part: the
+// prefix and about 9 bytes per key part (an integer's marker and 8 bytes;
+// longer text parts grow the buffer once more).
+func keyRoom(ix *catalog.Index, extra int) int {
+	return 4 + 9*len(ix.Columns) + extra
+}
+
 // IndexPrefix returns the 4-byte key prefix of an index.
 func IndexPrefix(dst []byte, ix *catalog.Index) []byte {
 	return encoding.EncodeUint32(dst, ix.ID)
@@ -129,7 +138,7 @@ func (t *Table) AppendKeyPart(dst []byte, ic catalog.IndexColumn, v sqltypes.Val
 // PKKey appends the primary key of row. rowID is used for hidden-PK tables.
 func (t *Table) PKKey(dst []byte, row []sqltypes.Value, rowID uint64) ([]byte, error) {
 	pk := t.Def.Primary()
-	dst = IndexPrefix(dst, pk)
+	dst = IndexPrefix(slices.Grow(dst, keyRoom(pk, 0)), pk)
 	if t.Def.HiddenPK {
 		return encoding.EncodeUint64Asc(dst, rowID), nil
 	}
@@ -140,7 +149,7 @@ func (t *Table) PKKey(dst []byte, row []sqltypes.Value, rowID uint64) ([]byte, e
 // pk suffix. It also returns the length of the unique prefix and whether any
 // indexed value is NULL.
 func (t *Table) secondaryKey(dst []byte, ix *catalog.Index, row []sqltypes.Value, pkKey []byte) ([]byte, int, bool, error) {
-	dst = IndexPrefix(dst, ix)
+	dst = IndexPrefix(slices.Grow(dst, keyRoom(ix, len(pkKey))), ix)
 	hasNull := false
 	for _, ic := range ix.Columns {
 		if row[ic.Col].IsNull() {

@@ -2,6 +2,7 @@ package txn
 
 import (
 	"context"
+	"github.com/google/btree"
 	"sync/atomic"
 	"time"
 
@@ -35,7 +36,14 @@ type DB struct {
 	sync bool
 	// flusher flushes the memtable when iterators skip many versions.
 	flusher versionFlusher
+	// bufNodes recycles the nodes of finished transactions' write buffers
+	// (safe for concurrent use).
+	bufNodes *btree.FreeListG[*item]
 }
+
+// bufNodeCache bounds the write-buffer nodes kept for reuse (each holds up
+// to 63 entries; an OLTP transaction uses one or two).
+const bufNodeCache = 1024
 
 // New wraps an open store.
 func New(store *kv.DB, opts Options) *DB {
@@ -50,6 +58,8 @@ func New(store *kv.DB, opts Options) *DB {
 		locks: lock.NewManager(lock.Options{MaxLocks: opts.MaxLocks}),
 		opts:  opts,
 		sync:  !opts.NoSync,
+
+		bufNodes: btree.NewFreeListG[*item](bufNodeCache),
 	}
 }
 

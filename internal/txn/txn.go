@@ -251,7 +251,7 @@ func (t *Txn) write(key, value []byte, del bool) error {
 		return ErrDone
 	}
 	if t.buf == nil {
-		t.buf = btree.NewG[*item](32, itemLess)
+		t.buf = btree.NewWithFreeListG[*item](32, itemLess, t.db.bufNodes)
 	}
 	size := int64(len(key) + len(value) + entryOverhead)
 	if t.bytes+size > t.db.opts.MaxTxnBytes {
@@ -453,7 +453,12 @@ func (t *Txn) finish() {
 	if t.locked {
 		t.db.locks.ReleaseAll(t.id)
 	}
-	t.buf = nil
+	if t.buf != nil {
+		// The nodes go back to the DB's free list for the next
+		// transaction; nothing reads the buffer after the end.
+		t.buf.Clear(true)
+		t.buf = nil
+	}
 	t.undo = nil
 	t.savepoints = nil
 	t.reads = nil
