@@ -123,7 +123,7 @@ func (s *Session) dropDatabase(ctx context.Context, st *sqlparser.DropDatabase) 
 		return nil, err
 	}
 	if s.DB == name {
-		s.DB = ""
+		s.setDB("")
 	}
 	return &sqltypes.Result{RowsAffected: uint64(n)}, nil
 }

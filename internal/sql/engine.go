@@ -178,8 +178,10 @@ func (e *Engine) Sessions() []*Session {
 
 // statementContext derives the context of one statement: cancellable by
 // KILL QUERY, and bounded by max_execution_time for SELECT.
-func (s *Session) statementContext(parent context.Context, isSelect bool) (context.Context, context.CancelFunc) {
+func (s *Session) statementContext(parent context.Context, sql string) (context.Context, context.CancelFunc) {
+	isSelect := looksLikeSelect(sql)
 	s.busy.Store(true)
+	s.publishStatement(sql)
 	ctx, cancel := context.WithCancel(parent)
 	if isSelect {
 		if v, ok := s.sysVar("max_execution_time"); ok {
@@ -199,6 +201,7 @@ func (s *Session) statementContext(parent context.Context, isSelect bool) (conte
 
 func (s *Session) endStatementContext(cancel context.CancelFunc) {
 	s.lastActive.Store(time.Now().UnixNano())
+	s.current.Store(nil)
 	s.busy.Store(false)
 	s.killMu.Lock()
 	s.cancel = nil

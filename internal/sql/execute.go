@@ -145,7 +145,7 @@ func skipSpace(sql string, i int) int {
 func (s *Session) query(ctx context.Context, sql string) (*sqltypes.Result, error) {
 	s.countQuestion()
 	s.setStatementText(sql)
-	ctx, cancel := s.statementContext(ctx, looksLikeSelect(sql))
+	ctx, cancel := s.statementContext(ctx, sql)
 	defer s.endStatementContext(cancel)
 	if res, handled, err := s.specialStatement(ctx, sql); handled {
 		return res, s.noteError(err)
@@ -236,7 +236,7 @@ func (s *Session) executePrepared(ctx context.Context, sql string, bv map[string
 	s.countQuestion()
 	s.countCom(comStmtExecute)
 	s.setStatementText(sql)
-	ctx, cancel := s.statementContext(ctx, looksLikeSelect(sql))
+	ctx, cancel := s.statementContext(ctx, sql)
 	defer s.endStatementContext(cancel)
 	if cp := s.checkoutPlan(sql); cp != nil {
 		s.beginStatementWarnings(cp.stmt)
@@ -453,13 +453,13 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 	case *sqlparser.Use:
 		name := st.DBName.String()
 		if name == "" {
-			s.DB = ""
+			s.setDB("")
 			return &sqltypes.Result{}, nil
 		}
 		if s.eng.Cat.Database(name) == nil && !isSystemSchema(name) {
 			return nil, sqlerr.New(sqlerror.ERBadDb, sqlerror.SSClientError, "Unknown database '%s'", name)
 		}
-		s.DB = name
+		s.setDB(name)
 		return &sqltypes.Result{}, nil
 	case *sqlparser.Show:
 		return s.execShow(ctx, st)

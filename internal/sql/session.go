@@ -86,6 +86,13 @@ type Session struct {
 	// session started), for wait_timeout.
 	lastActive atomic.Int64
 	busy       atomic.Bool
+	// current is what PROCESSLIST shows of the statement being run (nil
+	// between statements), shownDB the current database: both read by
+	// other sessions.
+	current atomic.Pointer[runningStmt]
+	shownDB atomic.Pointer[string]
+	// lastStmt is the record current last pointed to (publishStatement).
+	lastStmt *runningStmt
 
 	// nextIso: SET TRANSACTION ISOLATION LEVEL (no scope) applies to the
 	// next transaction only.

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/sqlerror"
@@ -245,23 +246,18 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 		sort.Slice(rows, func(i, j int) bool { return rows[i][0] < rows[j][0] })
 		return textResult([]string{"Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"}, filterRows(like, rows)), nil
 	case sqlparser.ProcessList:
-		var rows [][]string
-		for _, o := range s.eng.Sessions() {
-			if !s.canSeeThread(o) {
-				continue
-			}
-			db := o.DB
-			if db == "" {
-				db = nullStr
-			}
-			cmd, info := "Sleep", nullStr
-			if o == s {
-				cmd, info = "Query", "SHOW PROCESSLIST"
-			}
-			rows = append(rows, []string{strconv.Itoa(int(o.ConnID)), o.User, o.Host, db, cmd, "0", "", info})
+		cols := []string{"ID", "USER", "HOST", "DB", "COMMAND", "TIME", "STATE", "INFO"}
+		res, err := s.showFrom(ctx, "information_schema", "PROCESSLIST", cols, []string{"Id", "User", "Host", "db", "Command", "Time", "State", "Info"}, "")
+		if err != nil || sh.Full {
+			return res, err
 		}
-		sort.Slice(rows, func(i, j int) bool { a, _ := strconv.Atoi(rows[i][0]); b, _ := strconv.Atoi(rows[j][0]); return a < b })
-		return textResult([]string{"Id", "User", "Host", "db", "Command", "Time", "State", "Info"}, rows), nil
+		// Without FULL, MySQL shows the first 100 characters of Info.
+		for _, r := range res.Rows {
+			if info := r[7].ToString(); !r[7].IsNull() && utf8.RuneCountInString(info) > 100 {
+				r[7] = sqltypes.NewVarChar(string([]rune(info)[:100]))
+			}
+		}
+		return res, nil
 	case sqlparser.Plugins:
 		cols := []string{"PLUGIN_NAME", "PLUGIN_STATUS", "PLUGIN_TYPE", "PLUGIN_LIBRARY", "PLUGIN_LICENSE"}
 		return s.showFrom(ctx, "information_schema", "PLUGINS", cols, []string{"Name", "Status", "Type", "Library", "License"}, "")

@@ -89,6 +89,8 @@ func (x *sysSource) Conn() vtable.Conn {
 	return vtable.Conn{ID: x.s.ConnID, User: x.s.User, Host: x.s.Host, DB: x.s.DB}
 }
 
+func (x *sysSource) Threads() []vtable.Thread { return x.s.threads() }
+
 func (x *sysSource) Subject() *privilege.Subject { return x.s.subject() }
 
 func (x *sysSource) AccountHost() string { return x.s.accountHost() }

@@ -55,9 +55,9 @@
 // from the rows of ENGINES, PLUGINS and performance_schema's status tables,
 // and SHOW DATABASES lists SchemaNames. The other SHOW forms are still built
 // by the SQL layer (show.go), where their output differs from the tables'
-// (SHOW PROCESSLIST lists every thread the session may see, SHOW COLLATION
-// names utf8mb4's MySQL default collation, SHOW GLOBAL VARIABLES keeps
-// session-only variables); they share ColumnKey, VarText and
+// (SHOW COLLATION names utf8mb4's MySQL default collation, SHOW GLOBAL
+// VARIABLES keeps session-only variables); SHOW PROCESSLIST reads
+// PROCESSLIST. They share ColumnKey, VarText and
 // IndexCardinality with the tables.
 //
 // # Privileges
@@ -69,7 +69,8 @@
 // PARTITIONS, STATISTICS, the constraint tables and COLUMN_STATISTICS list
 // the tables Source.CanSeeTable admits (any privilege on the table). The
 // information_schema tables themselves are visible to everyone. The server
-// tables describe only the session: PROCESSLIST its own thread,
+// tables describe only the session, except PROCESSLIST, which lists the
+// threads Source.Threads admits (its own, every one with PROCESS):
 // USER_PRIVILEGES its own account's global privileges (USAGE when it holds
 // none), mysql.user its own user. Which tables an account may read at all
 // is the SQL layer's rule: every account reads information_schema and

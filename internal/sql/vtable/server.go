@@ -228,12 +228,17 @@ func pluginsRows(_ Source, out *Rows) error {
 }
 
 func processlistRows(src Source, out *Rows) error {
-	c := src.Conn()
-	var db any
-	if c.DB != "" {
-		db = c.DB
+	for _, t := range src.Threads() {
+		var db, state, info any
+		if t.DB != "" {
+			db = t.DB
+		}
+		state = ""
+		if t.Command == "Query" {
+			state, info = "executing", t.Info
+		}
+		out.Add(uint64(t.ID), t.User, t.Host, db, t.Command, t.Time, state, info)
 	}
-	out.Add(uint64(c.ID), c.User, c.Host, db, "Query", 0, "executing", nil)
 	return nil
 }
 

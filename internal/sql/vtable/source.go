@@ -30,6 +30,9 @@ type Source interface {
 
 	// Conn describes the asking connection.
 	Conn() Conn
+	// Threads lists the connections the session may see (its own, or
+	// every one with the PROCESS privilege), by id.
+	Threads() []Thread
 	// Subject is who the session acts as, with its grants; nil for root,
 	// which holds every privilege.
 	Subject() *privilege.Subject
@@ -53,6 +56,17 @@ type Source interface {
 	// StartTime is when the server started (the CREATE_TIME of the system
 	// views).
 	StartTime() time.Time
+}
+
+// Thread is a connection as PROCESSLIST shows it.
+type Thread struct {
+	Conn
+	// Command is "Query" while a statement runs, else "Sleep".
+	Command string
+	// Time is the seconds the thread has been in its command.
+	Time int64
+	// Info is the running statement's text; "" for none.
+	Info string
 }
 
 // Conn describes a client connection (PROCESSLIST, mysql.user).

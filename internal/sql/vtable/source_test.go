@@ -33,6 +33,12 @@ func (f *fakeSource) CanSeeTable(db, table string) bool {
 func (f *fakeSource) Conn() Conn {
 	return Conn{ID: 7, User: "u", Host: "localhost", DB: "shown"}
 }
+func (f *fakeSource) Threads() []Thread {
+	return []Thread{
+		{Conn: f.Conn(), Command: "Query", Time: 2, Info: "SELECT 1"},
+		{Conn: Conn{ID: 9, User: "u", Host: "localhost"}, Command: "Sleep", Time: 30},
+	}
+}
 func (f *fakeSource) Subject() *privilege.Subject {
 	return &privilege.Subject{User: "u", AccountHost: "%", Grants: privilege.Grants{Global: privilege.Process,
 		DB: map[string]privilege.Priv{"shown": privilege.Select}}}
@@ -162,7 +168,7 @@ func TestRowsHonourVisibility(t *testing.T) {
 		{"REFERENTIAL_CONSTRAINTS", []string{"CONSTRAINT_NAME", "UNIQUE_CONSTRAINT_NAME", "UPDATE_RULE"}, []string{
 			"c_ibfk_1\tPRIMARY\tNO ACTION",
 		}},
-		{"PROCESSLIST", []string{"ID", "USER", "DB"}, []string{"7\tu\tshown"}},
+		{"PROCESSLIST", []string{"ID", "USER", "DB", "COMMAND", "TIME", "STATE", "INFO"}, []string{"7\tu\tshown\tQuery\t2\texecuting\tSELECT 1", "9\tu\tNULL\tSleep\t30\t\tNULL"}},
 		{"USER_PRIVILEGES", []string{"GRANTEE", "PRIVILEGE_TYPE", "IS_GRANTABLE"}, []string{"'u'@'%'\tPROCESS\tNO"}},
 		{"GLOBAL_VARIABLES", []string{"VARIABLE_NAME", "VARIABLE_VALUE"}, []string{"AUTOCOMMIT\tON"}},
 		{"SESSION_VARIABLES", []string{"VARIABLE_NAME", "VARIABLE_VALUE"}, []string{"AUTOCOMMIT\tOFF", "RAND_SEED1\t0"}},
