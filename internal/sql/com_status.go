@@ -321,63 +321,34 @@ func isSingleTable(exprs sqlparser.TableExprs) bool {
 	return ok
 }
 
-// showKind classifies SHOW statements.
+// showComs and showCreateComs classify SHOW statements by command.
+var (
+	showComs = map[sqlparser.ShowCommandType]comKind{
+		sqlparser.Charset: comShowCharsets, sqlparser.Collation: comShowCollations,
+		sqlparser.Column: comShowFields, sqlparser.Database: comShowDatabases,
+		sqlparser.Engines: comShowStorageEngines, sqlparser.Errors: comShowErrors,
+		sqlparser.Function: comShowFunctionStatus, sqlparser.Index: comShowKeys,
+		sqlparser.Plugins: comShowPlugins, sqlparser.Privilege: comShowPrivileges,
+		sqlparser.ProcessList: comShowProcesslist, sqlparser.Procedure: comShowProcedureStatus,
+		sqlparser.StatusGlobal: comShowStatus, sqlparser.StatusSession: comShowStatus,
+		sqlparser.Table: comShowTables, sqlparser.TableStatus: comShowTableStatus,
+		sqlparser.Trigger: comShowTriggers, sqlparser.VariableGlobal: comShowVariables,
+		sqlparser.VariableSession: comShowVariables, sqlparser.Warnings: comShowWarnings,
+	}
+	showCreateComs = map[sqlparser.ShowCommandType]comKind{
+		sqlparser.CreateDb: comShowCreateDB, sqlparser.CreateF: comShowCreateFunc,
+		sqlparser.CreateProc: comShowCreateProc, sqlparser.CreateTbl: comShowCreateTable,
+		sqlparser.CreateTr: comShowCreateTrigger, sqlparser.CreateV: comShowCreateView,
+	}
+)
+
+// showKind classifies SHOW statements (comNone for a kind not listed).
 func showKind(st *sqlparser.Show) comKind {
 	switch in := st.Internal.(type) {
 	case *sqlparser.ShowBasic:
-		switch in.Command {
-		case sqlparser.Charset:
-			return comShowCharsets
-		case sqlparser.Collation:
-			return comShowCollations
-		case sqlparser.Column:
-			return comShowFields
-		case sqlparser.Database:
-			return comShowDatabases
-		case sqlparser.Engines:
-			return comShowStorageEngines
-		case sqlparser.Errors:
-			return comShowErrors
-		case sqlparser.Function:
-			return comShowFunctionStatus
-		case sqlparser.Index:
-			return comShowKeys
-		case sqlparser.Plugins:
-			return comShowPlugins
-		case sqlparser.Privilege:
-			return comShowPrivileges
-		case sqlparser.ProcessList:
-			return comShowProcesslist
-		case sqlparser.Procedure:
-			return comShowProcedureStatus
-		case sqlparser.StatusGlobal, sqlparser.StatusSession:
-			return comShowStatus
-		case sqlparser.Table:
-			return comShowTables
-		case sqlparser.TableStatus:
-			return comShowTableStatus
-		case sqlparser.Trigger:
-			return comShowTriggers
-		case sqlparser.VariableGlobal, sqlparser.VariableSession:
-			return comShowVariables
-		case sqlparser.Warnings:
-			return comShowWarnings
-		}
+		return showComs[in.Command]
 	case *sqlparser.ShowCreate:
-		switch in.Command {
-		case sqlparser.CreateDb:
-			return comShowCreateDB
-		case sqlparser.CreateF:
-			return comShowCreateFunc
-		case sqlparser.CreateProc:
-			return comShowCreateProc
-		case sqlparser.CreateTbl:
-			return comShowCreateTable
-		case sqlparser.CreateTr:
-			return comShowCreateTrigger
-		case sqlparser.CreateV:
-			return comShowCreateView
-		}
+		return showCreateComs[in.Command]
 	}
 	return comNone
 }

@@ -12,14 +12,7 @@ import (
 // TestUndoLogBounded checks the undo log's memory directly: records are kept
 // only while a statement is open or a savepoint may need them.
 func TestUndoLogBounded(t *testing.T) {
-	store, err := kv.Open(kv.Options{Dir: "/db", FS: vfs.NewMem()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	db := New(store, Options{})
-	tx := db.Begin(context.Background(), RepeatableRead, 0)
-	defer tx.Rollback()
+	_, tx := beginInternal(t)
 
 	set := func(k string) {
 		t.Helper()
@@ -60,4 +53,19 @@ func TestUndoLogBounded(t *testing.T) {
 	if n := len(tx.undo); n != 0 {
 		t.Fatalf("after releasing the savepoint: %d undo records, want 0", n)
 	}
+}
+
+// beginInternal opens a store on an in-memory filesystem and begins a
+// transaction, both closed at the end of the test.
+func beginInternal(t *testing.T) (*DB, *Txn) {
+	t.Helper()
+	store, err := kv.Open(kv.Options{Dir: "/db", FS: vfs.NewMem()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Close() })
+	db := New(store, Options{})
+	tx := db.Begin(context.Background(), RepeatableRead, 0)
+	t.Cleanup(tx.Rollback)
+	return db, tx
 }

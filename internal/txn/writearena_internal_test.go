@@ -5,10 +5,6 @@ import (
 	"context"
 	"fmt"
 	"testing"
-
-	"github.com/cockroachdb/pebble/v2/vfs"
-
-	"github.com/strata-db/strata/internal/kv"
 )
 
 // TestWriteArena writes entries across chunk boundaries, past the arena
@@ -16,14 +12,7 @@ import (
 // checks every entry reads back intact before and after the commit; the
 // memory carved stays within the limit however often a key is rewritten.
 func TestWriteArena(t *testing.T) {
-	store, err := kv.Open(kv.Options{Dir: "/db", FS: vfs.NewMem()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	db := New(store, Options{})
-	tx := db.Begin(context.Background(), RepeatableRead, 0)
-	defer tx.Rollback()
+	db, tx := beginInternal(t)
 
 	want := map[string][]byte{}
 	set := func(k string, v []byte) {
