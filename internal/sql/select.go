@@ -13,6 +13,7 @@ import (
 
 	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/exec"
+	"github.com/strata-db/strata/internal/sql/plan"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
@@ -123,8 +124,8 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			return nil, err
 		}
 	}
-	if len(fb.items) > maxJoinTables {
-		return nil, sqlerr.New(sqlerror.ERTooManyTables, sqlerror.SSUnknownSQLState, "Too many tables; MySQL can only use %d tables in a join", maxJoinTables)
+	if len(fb.items) > plan.MaxJoinTables {
+		return nil, sqlerr.New(sqlerror.ERTooManyTables, sqlerror.SSUnknownSQLState, "Too many tables; MySQL can only use %d tables in a join", plan.MaxJoinTables)
 	}
 	sc := &eval.Scope{Where: "field list"}
 	offs := make([]int, len(fb.items))
@@ -144,7 +145,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	// EXISTS, NOT EXISTS and IN subqueries of the WHERE clause that can be
 	// semi- or anti-joins become tables of the join (semijoin.go), after
 	// the query's own nReg tables.
-	where := splitAnd(whereExpr(sel.Where))
+	where := plan.SplitAnd(whereExpr(sel.Where))
 	nReg := len(fb.items)
 	var semiDeps []uint64
 	if p.lock == lockNone && nReg > 0 {
@@ -160,7 +161,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			for k, it := range semis {
 				var set uint64
 				for _, e := range it.on {
-					s, err := referencedSet(e, sc, offs, outer)
+					s, err := plan.ReferencedSet(e, sc, offs, outer)
 					if err != nil {
 						return nil, err
 					}
@@ -174,28 +175,32 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	// WHERE and inner-join ON conditions, assigned to the earliest level
 	// (in execution order) where all their columns are available.
 	conds := append(where, fb.where...)
-	conds = append(conds, orCommonConjuncts(conds)...)
-	conds = append(conds, impliedEqualities(conds, sc)...)
+	conds = append(conds, plan.OrCommonConjuncts(conds)...)
+	conds = append(conds, plan.ImpliedEqualities(conds, sc)...)
 	condSets := make([]uint64, len(conds))
 	sc.Where = "where clause"
 	for k, cd := range conds {
 		if containsAggr(cd) {
 			return nil, sqlerr.New(sqlerror.ERInvalidGroupFuncUse, sqlerror.SSUnknownSQLState, "Invalid use of group function")
 		}
-		set, err := referencedSet(cd, sc, offs, outer)
+		set, err := plan.ReferencedSet(cd, sc, offs, outer)
 		if err != nil {
 			return nil, err
 		}
 		condSets[k] = set
 	}
-	implied, impliedSets := orImpliedByTable(conds, condSets, func(e sqlparser.Expr) uint64 {
-		set, _ := referencedSet(e, sc, offs, outer)
+	implied, impliedSets := plan.OrImpliedByTable(conds, condSets, func(e sqlparser.Expr) uint64 {
+		set, _ := plan.ReferencedSet(e, sc, offs, outer)
 		return set
 	})
 	conds, condSets = append(conds, implied...), append(condSets, impliedSets...)
 	// order[k] is the item executed at level k; pos is its inverse.
-	order := joinOrder(fb.items[:nReg], condSets, sel.StraightJoinHint || fb.straight,
-		&joinCostInput{s: s, c: c, sc: sc, offs: offs, outer: outer, conds: conds, sets: condSets})
+	tables := make([]plan.JoinTable, nReg)
+	for i, it := range fb.items[:nReg] {
+		tables[i] = plan.JoinTable{Def: it.def, Outer: it.outer, Virtual: it.virtual != nil}
+	}
+	order := plan.JoinOrder(tables, condSets, sel.StraightJoinHint || fb.straight,
+		&plan.CostInput{Stats: (*planStats)(s), Consts: c, Scope: sc, Offs: offs, Outer: outer, Conds: conds, Sets: condSets})
 	order = semiOrder(order, nReg, semiDeps)
 	pos := make([]int, len(order))
 	for k, i := range order {
@@ -258,10 +263,10 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		}
 		// Columns of the tables executed before this one are known.
 		bound := func(col int) bool {
-			l := sourceOf(col, offs)
+			l := plan.SourceOf(col, offs)
 			return l >= 0 && pos[l] < lvl
 		}
-		preds := sargable(usable, sc, offs[i], src.width, outer, bound)
+		preds := plan.Sargable(usable, sc, offs[i], src.width, outer, bound)
 		var err error
 		var order []orderCol
 		if lvl == 0 {
@@ -273,7 +278,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			}
 		}
 		if it.virtual == nil {
-			if err := checkHints(it.def, it.hints); err != nil {
+			if err := it.hints.Check(it.def); err != nil {
 				return nil, err
 			}
 			ap, err := chooseAccess(c, it.def, preds, it.hints, order, hasLimit && len(fb.items) == 1)

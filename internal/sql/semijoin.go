@@ -6,6 +6,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/sql/eval"
+	"github.com/strata-db/strata/internal/sql/plan"
 )
 
 // Semi-joins and anti-joins. A WHERE conjunct `EXISTS (subquery)`,
@@ -116,7 +117,7 @@ func (c *compiler) semiJoin(cd sqlparser.Expr, sc *eval.Scope, n int) *fromItem 
 			return true
 		}).(sqlparser.Expr)
 	}
-	on := splitAnd(whereExpr(sel.Where))
+	on := plan.SplitAnd(whereExpr(sel.Where))
 	correlated := false
 	for k, e := range on {
 		if _, out := names.refs(e); out {
@@ -159,7 +160,7 @@ func (c *compiler) semiJoin(cd sqlparser.Expr, sc *eval.Scope, n int) *fromItem 
 			return nil
 		}
 	}
-	return &fromItem{def: names.defs[0], alias: alias, scopeName: internal, hints: parseHints(ate.Hints), on: on, semi: kind}
+	return &fromItem{def: names.defs[0], alias: alias, scopeName: internal, hints: plan.ParseHints(ate.Hints), on: on, semi: kind}
 }
 
 // semiJoinable reports whether a subquery's SELECT can be a semi-join's

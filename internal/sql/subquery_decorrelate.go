@@ -10,6 +10,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/eval"
+	"github.com/strata-db/strata/internal/sql/plan"
 )
 
 // Decorrelation. A subquery correlated with the enclosing query only
@@ -140,7 +141,7 @@ func (c *compiler) decorrelate(sub *sqlparser.Subquery, kind eval.SubqueryKind) 
 		return nil, nil
 	}
 	var kept, innerKeys, outerKeys []sqlparser.Expr
-	for _, cd := range splitAnd(sel.Where.Expr) {
+	for _, cd := range plan.SplitAnd(sel.Where.Expr) {
 		in, out := inner.refs(cd)
 		switch {
 		case eval.HasSubquery(cd):
@@ -168,7 +169,7 @@ func (c *compiler) decorrelate(sub *sqlparser.Subquery, kind eval.SubqueryKind) 
 		return nil, nil
 	}
 	for _, e := range outerKeys {
-		if !deterministic(e) || containsAggr(e) {
+		if !plan.Deterministic(e) || containsAggr(e) {
 			return nil, nil
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql/eval"
+	"github.com/strata-db/strata/internal/sql/plan"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/table"
 )
@@ -55,7 +56,7 @@ func (s *Session) planDML(ex *execCtx, t *catalog.Table, alias string, where *sq
 	sc.AddTable(t, alias)
 	p.sc = sc
 	c := s.newCompiler(ex.Context(), sc, &p.names, nil)
-	conds := splitAnd(whereExpr(where))
+	conds := plan.SplitAnd(whereExpr(where))
 	var order []orderCol
 	for _, o := range orderBy {
 		oc := orderCol{col: -1, desc: o.Direction == sqlparser.DescOrder}
@@ -66,8 +67,8 @@ func (s *Session) planDML(ex *execCtx, t *catalog.Table, alias string, where *sq
 		}
 		order = append(order, oc)
 	}
-	preds := sargable(conds, sc, 0, len(t.Columns), nil, func(int) bool { return false })
-	ap, err := chooseAccess(c, t, preds, indexHints{}, order, limit != nil)
+	preds := plan.Sargable(conds, sc, 0, len(t.Columns), nil, func(int) bool { return false })
+	ap, err := chooseAccess(c, t, preds, plan.IndexHints{}, order, limit != nil)
 	if err != nil {
 		return nil, nil, err
 	}

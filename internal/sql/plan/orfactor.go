@@ -1,4 +1,4 @@
-package sql
+package plan
 
 import (
 	"vitess.io/vitess/go/vt/sqlparser"
@@ -8,16 +8,16 @@ import (
 // conjuncts every disjunct shares hold for every row the OR accepts.
 // TPC-H Q19 repeats its join equality p_partkey = l_partkey in each of
 // three disjuncts; taken alone the OR joins nothing and the join is a
-// cross product. orCommonConjuncts returns those shared conjuncts so they
+// cross product. OrCommonConjuncts returns those shared conjuncts so they
 // are added beside the OR (which stays whole): the join and access-path
 // choice see them, and the answer is unchanged since the OR implies them
 // (the distributive law holds in SQL's three-valued logic).
 
-// orCommonConjuncts returns the conjuncts shared by all disjuncts of the
+// OrCommonConjuncts returns the conjuncts shared by all disjuncts of the
 // ORs among conds that conds does not already hold. A conjunct that is not
 // deterministic (RAND(), a subquery, a variable) is left inside its OR,
 // where it is evaluated once per row as written.
-func orCommonConjuncts(conds []sqlparser.Expr) []sqlparser.Expr {
+func OrCommonConjuncts(conds []sqlparser.Expr) []sqlparser.Expr {
 	var out []sqlparser.Expr
 	var have map[string]bool
 	for _, c := range conds {
@@ -25,16 +25,16 @@ func orCommonConjuncts(conds []sqlparser.Expr) []sqlparser.Expr {
 		if !ok {
 			continue
 		}
-		disj := splitOr(or, nil)
-		common := splitAnd(disj[0])
+		disj := SplitOr(or, nil)
+		common := SplitAnd(disj[0])
 		for _, d := range disj[1:] {
 			in := map[string]bool{}
-			for _, e := range splitAnd(d) {
-				in[conjunctKey(e)] = true
+			for _, e := range SplitAnd(d) {
+				in[ConjunctKey(e)] = true
 			}
 			kept := common[:0:0]
 			for _, e := range common {
-				if in[conjunctKey(e)] {
+				if in[ConjunctKey(e)] {
 					kept = append(kept, e)
 				}
 			}
@@ -48,12 +48,12 @@ func orCommonConjuncts(conds []sqlparser.Expr) []sqlparser.Expr {
 		if have == nil {
 			have = map[string]bool{}
 			for _, c := range conds {
-				have[conjunctKey(c)] = true
+				have[ConjunctKey(c)] = true
 			}
 		}
 		for _, e := range common {
-			k := conjunctKey(e)
-			if !have[k] && deterministic(e) {
+			k := ConjunctKey(e)
+			if !have[k] && Deterministic(e) {
 				have[k] = true
 				out = append(out, sqlparser.CloneExpr(e))
 			}
@@ -62,18 +62,18 @@ func orCommonConjuncts(conds []sqlparser.Expr) []sqlparser.Expr {
 	return out
 }
 
-// splitOr appends the OR-ed disjuncts of e to dst.
-func splitOr(e sqlparser.Expr, dst []sqlparser.Expr) []sqlparser.Expr {
+// SplitOr appends the OR-ed disjuncts of e to dst.
+func SplitOr(e sqlparser.Expr, dst []sqlparser.Expr) []sqlparser.Expr {
 	if or, ok := e.(*sqlparser.OrExpr); ok {
-		return splitOr(or.Right, splitOr(or.Left, dst))
+		return SplitOr(or.Right, SplitOr(or.Left, dst))
 	}
 	return append(dst, e)
 }
 
-// deterministic reports whether evaluating e once more per row cannot
+// Deterministic reports whether evaluating e once more per row cannot
 // change anything: no subquery, variable, or function whose value or side
 // effect differs between calls.
-func deterministic(e sqlparser.Expr) bool {
+func Deterministic(e sqlparser.Expr) bool {
 	ok := true
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		switch x := n.(type) {
@@ -92,9 +92,9 @@ func deterministic(e sqlparser.Expr) bool {
 	return ok
 }
 
-// conjunctKey is the text of a conjunct, an equality's sides in a fixed
+// ConjunctKey is the text of a conjunct, an equality's sides in a fixed
 // order (a = b and b = a are one conjunct).
-func conjunctKey(e sqlparser.Expr) string {
+func ConjunctKey(e sqlparser.Expr) string {
 	if c, ok := e.(*sqlparser.ComparisonExpr); ok && (c.Operator == sqlparser.EqualOp || c.Operator == sqlparser.NullSafeEqualOp) && c.Modifier == sqlparser.Missing && c.Escape == nil {
 		l, r := sqlparser.String(c.Left), sqlparser.String(c.Right)
 		if r < l {
@@ -105,7 +105,7 @@ func conjunctKey(e sqlparser.Expr) string {
 	return sqlparser.String(e)
 }
 
-// orImpliedByTable returns, for each OR among conds over several tables
+// OrImpliedByTable returns, for each OR among conds over several tables
 // (sets[k]: the tables of conds[k]) and each of those tables, the
 // condition on that table alone that the OR implies: the OR of each
 // disjunct's conjuncts on that table, when every disjunct has some. In
@@ -113,7 +113,7 @@ func conjunctKey(e sqlparser.Expr) string {
 // p_brand = 'b' AND l_qty > 9) implies p_brand = 'a' OR p_brand = 'b' on
 // part, which is then filtered before it is joined. Each disjunct implies
 // its part, so the OR implies their OR; the OR itself stays.
-func orImpliedByTable(conds []sqlparser.Expr, sets []uint64, setOf func(sqlparser.Expr) uint64) ([]sqlparser.Expr, []uint64) {
+func OrImpliedByTable(conds []sqlparser.Expr, sets []uint64, setOf func(sqlparser.Expr) uint64) ([]sqlparser.Expr, []uint64) {
 	var out []sqlparser.Expr
 	var outSets []uint64
 	for k, c := range conds {
@@ -121,11 +121,11 @@ func orImpliedByTable(conds []sqlparser.Expr, sets []uint64, setOf func(sqlparse
 		if !ok || sets[k]&(sets[k]-1) == 0 {
 			continue // not an OR over two tables or more
 		}
-		disj := splitOr(or, nil)
+		disj := SplitOr(or, nil)
 		parts := make([][]sqlparser.Expr, len(disj))
 		sub := make([][]uint64, len(disj))
 		for d, e := range disj {
-			parts[d] = splitAnd(e)
+			parts[d] = SplitAnd(e)
 			sub[d] = make([]uint64, len(parts[d]))
 			for j, p := range parts[d] {
 				sub[d][j] = setOf(p)
@@ -139,7 +139,7 @@ func orImpliedByTable(conds []sqlparser.Expr, sets []uint64, setOf func(sqlparse
 			for d := range disj {
 				var and sqlparser.Expr
 				for j, p := range parts[d] {
-					if sub[d][j] != t || !deterministic(p) {
+					if sub[d][j] != t || !Deterministic(p) {
 						continue
 					}
 					p = sqlparser.CloneExpr(p)
