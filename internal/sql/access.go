@@ -93,144 +93,18 @@ func (ap *accessPath) wholeRange(dst []keyRange) ([]keyRange, bool, error) {
 	return append(dst[:0], keyRange{lo: base, hi: encoding.PrefixEnd(append([]byte(nil), base...))}), true, nil
 }
 
-// orderCol is one ORDER BY item resolved to a column of the table.
-type orderCol struct {
-	col  int // table column ordinal, -1 when not a plain column of this table
-	desc bool
-}
-
-// chooseAccess picks the index and builds the access path for a table.
-// order is the ORDER BY of the query when this table alone determines it.
-func chooseAccess(c *compiler, t *catalog.Table, preds []plan.Predicate, hints plan.IndexHints, order []orderCol, hasLimit bool) (*accessPath, error) {
-	type cand struct {
-		ix      *catalog.Index
-		eqCols  int
-		rngPred *plan.Predicate
-		eqPreds []*plan.Predicate
-		eqElems []int // for a "tuple" predicate: the element giving the column
-		score   int
-		ordered bool
-		reverse bool
-	}
+// chooseAccess picks the index of a table (plan.ChooseIndex) and builds
+// its access path: the chosen values compiled, IN (SELECT ...) planned,
+// row-constructor INs bound. order is the query's ORDER BY when this table
+// alone determines it.
+func chooseAccess(c *compiler, t *catalog.Table, preds []plan.Predicate, hints plan.IndexHints, order []plan.OrderCol, hasLimit bool) (*accessPath, error) {
 	preds, subs := c.resolveInSubqueries(preds)
-	var best *cand
-	var possible []*catalog.Index
-	for ii, ix := range t.Indexes {
-		if t.HiddenPK && ii == 0 {
-			if hints.Use != nil {
-				continue
-			}
-		}
-		if !hints.Allowed(ix) {
-			continue
-		}
-		cd := &cand{ix: ix}
-		for _, ic := range ix.Columns {
-			var eqp, rp *plan.Predicate
-			eqElem := 0
-			for pi := range preds {
-				p := &preds[pi]
-				elem, ok := p.Binds(ic.Col)
-				if !ok {
-					continue
-				}
-				switch p.Op {
-				case "=", "<=>", "in", "isnull", "insub", "tuple":
-					if eqp == nil || plan.EqRank(p) > plan.EqRank(eqp) {
-						eqp, eqElem = p, elem
-					}
-				default:
-					if rp == nil {
-						rp = p
-					}
-				}
-			}
-			if ic.Prefix > 0 {
-				// A prefix key part can narrow but not decide: use it as the
-				// last part only.
-				if eqp != nil {
-					cd.eqPreds = append(cd.eqPreds, eqp)
-					cd.eqElems = append(cd.eqElems, eqElem)
-					cd.eqCols++
-				}
-				break
-			}
-			if eqp != nil {
-				cd.eqPreds = append(cd.eqPreds, eqp)
-				cd.eqElems = append(cd.eqElems, eqElem)
-				cd.eqCols++
-				continue
-			}
-			cd.rngPred = rp
-			break
-		}
-		if cd.eqCols > 0 || cd.rngPred != nil {
-			possible = append(possible, ix)
-		}
-		full := cd.eqCols == len(ix.Columns) && (ix.Primary || ix.Unique) && !t.HiddenPK
-		if full {
-			for _, p := range cd.eqPreds {
-				if p.Op == "isnull" || p.Op == "<=>" {
-					full = false
-				}
-			}
-			for _, ic := range ix.Columns {
-				if ic.Prefix > 0 {
-					full = false
-				}
-			}
-		}
-		cd.score = cd.eqCols * 10
-		if cd.rngPred != nil {
-			cd.score += 5
-		}
-		if full {
-			cd.score += 1000
-		}
-		if ix.Primary {
-			cd.score++
-		}
-		// Index order satisfies ORDER BY?
-		if len(order) > 0 {
-			cd.ordered, cd.reverse = indexGivesOrder(ix, cd.eqPreds, order)
-			if cd.ordered {
-				cd.score += 3
-				if hasLimit && cd.score < 10 {
-					cd.score += 6 // ordered scan with LIMIT stops early
-				}
-			}
-		}
-		if cd.eqCols == 0 && cd.rngPred == nil && !cd.ordered {
-			// Full scan: the primary index is the cheapest (no lookups),
-			// unless the query forces another index.
-			if !ix.Primary && !hints.Force {
-				cd.score = -1
-			}
-		}
-		if hints.Force && cd.score < 1 {
-			cd.score = 1
-		}
-		if best == nil || cd.score > best.score {
-			best = cd
-		}
-	}
-	if best == nil || best.score < 0 {
-		ix := t.Primary()
-		if best != nil {
-			ix = best.ix
-		}
-		ap := &accessPath{ix: ix, possible: possible}
-		ap.ordered, ap.reverse = indexGivesOrder(ix, nil, order)
-		if t.HiddenPK && ix == t.Primary() {
-			ap.ordered = false
-		}
-		return ap, nil
-	}
-	ap := &accessPath{ix: best.ix, ordered: best.ordered, reverse: best.reverse, possible: possible}
-	ap.unique = best.eqCols == len(best.ix.Columns) && (best.ix.Primary || best.ix.Unique) && best.score >= 1000
-	for k, p := range best.eqPreds {
+	ch := plan.ChooseIndex(t, preds, hints, order, hasLimit)
+	ap := &accessPath{ix: ch.Index, ordered: ch.Ordered, reverse: ch.Reverse, unique: ch.Unique, possible: ch.Possible,
+		consumed: ch.Consumed}
+	for k, p := range ch.EqPreds {
 		if p.Op == "tuple" {
-			if err := ap.bindTuple(c, k, p, best.eqElems[k]); err != nil {
+			if err := ap.bindTuple(c, k, p, ch.EqElems[k]); err != nil {
 				return nil, err
 			}
 			ap.eq = append(ap.eq, nil)
@@ -249,9 +123,6 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []plan.Predicate, hints p
 			ap.eqVals = append(ap.eqVals, nil)
 		}
 		ap.eqVals = append(ap.eqVals, single)
-		if plan.Consumable(p, best.ix.Columns[k]) {
-			ap.consumed = append(ap.consumed, p.Src)
-		}
 		var alts []*eval.Expr
 		var sub *inSubquery
 		switch p.Op {
@@ -278,114 +149,31 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []plan.Predicate, hints p
 		ap.nullSafe = append(ap.nullSafe, p.Op == "<=>" || p.Op == "isnull")
 		ap.isNull = append(ap.isNull, p.Op == "isnull")
 	}
-	ap.consumeTuples(best.ix)
-	if rp := best.rngPred; rp != nil {
-		var err error
-		ap.hasRange = true
-		rangeCol := best.ix.Columns[len(best.eqPreds)]
-		if plan.Consumable(rp, rangeCol) {
-			ap.consumed = append(ap.consumed, rp.Src)
+	ap.consumeTuples(ch.Index)
+	if ch.Range == nil {
+		return ap, nil
+	}
+	ap.hasRange = true
+	// The range predicate's own bound is compiled first, then the other.
+	lo, hi := &ch.Lo, &ch.Hi
+	if op := ch.Range.Op; op == "<" || op == "<=" {
+		lo, hi = hi, lo
+	}
+	for _, b := range [2]*plan.Bound{lo, hi} {
+		if b.Val == nil {
+			continue
 		}
-		switch rp.Op {
-		case "<", "<=":
-			ap.hi, err = c.Compile(rp.Vals[0])
-			ap.hiIncl = rp.Op == "<="
-		case ">", ">=":
-			ap.lo, err = c.Compile(rp.Vals[0])
-			ap.loIncl = rp.Op == ">="
-		case "between":
-			ap.lo, err = c.Compile(rp.Vals[0])
-			if err == nil {
-				ap.hi, err = c.Compile(rp.Vals[1])
-			}
-			ap.loIncl, ap.hiIncl = true, true
-		}
+		e, err := c.Compile(b.Val)
 		if err != nil {
 			return nil, err
 		}
-		// A second bound on the same column (a > 1 AND a < 5).
-		for pi := range preds {
-			p := &preds[pi]
-			if p == rp || p.Col != rp.Col {
-				continue
-			}
-			switch {
-			case (p.Op == "<" || p.Op == "<=") && ap.hi == nil:
-				ap.hi, err = c.Compile(p.Vals[0])
-				ap.hiIncl = p.Op == "<="
-				if plan.Consumable(p, rangeCol) {
-					ap.consumed = append(ap.consumed, p.Src)
-				}
-			case (p.Op == ">" || p.Op == ">=") && ap.lo == nil:
-				ap.lo, err = c.Compile(p.Vals[0])
-				ap.loIncl = p.Op == ">="
-				if plan.Consumable(p, rangeCol) {
-					ap.consumed = append(ap.consumed, p.Src)
-				}
-			}
-			if err != nil {
-				return nil, err
-			}
+		if b == &ch.Lo {
+			ap.lo, ap.loIncl = e, b.Incl
+		} else {
+			ap.hi, ap.hiIncl = e, b.Incl
 		}
 	}
 	return ap, nil
-}
-
-// indexGivesOrder reports whether scanning ix (with the given equality
-// predicates on its leading columns) yields rows in ORDER BY order, and in
-// which direction.
-func indexGivesOrder(ix *catalog.Index, eqPreds []*plan.Predicate, order []orderCol) (ordered, reverse bool) {
-	if len(order) == 0 {
-		return false, false
-	}
-	for _, p := range eqPreds {
-		if ((p.Op == "in" || p.Op == "tuple") && len(p.Vals) > 1) || p.Op == "insub" {
-			return false, false
-		}
-	}
-	eqCol := map[int]bool{}
-	for _, p := range eqPreds {
-		eqCol[p.Col] = true
-		for _, c := range p.Cols {
-			eqCol[c] = true // a one-row tuple fixes all its columns
-		}
-	}
-	k := 0
-	dir := 0 // 1 forward, -1 reverse
-	for _, oc := range order {
-		if oc.col < 0 {
-			return false, false
-		}
-		// Skip index columns fixed by equality.
-		for k < len(ix.Columns) && eqCol[ix.Columns[k].Col] && ix.Columns[k].Col != oc.col {
-			k++
-		}
-		if k >= len(ix.Columns) {
-			// Ordering by a column fixed by equality is trivially satisfied.
-			if eqCol[oc.col] {
-				continue
-			}
-			return false, false
-		}
-		ic := ix.Columns[k]
-		if ic.Col != oc.col || ic.Prefix > 0 {
-			if eqCol[oc.col] {
-				continue
-			}
-			return false, false
-		}
-		d := 1
-		if oc.desc != ic.Desc {
-			d = -1
-		}
-		if dir == 0 {
-			dir = d
-		} else if dir != d {
-			return false, false
-		}
-		k++
-	}
-	return true, dir == -1
 }
 
 // keyRange is one [lo, hi) range of index keys.

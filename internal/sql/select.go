@@ -230,15 +230,15 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	// ORDER BY over plain columns of the first table can be served by its
 	// index order.
 	selExprs := sel.SelectExprs
-	var firstOrder []orderCol
+	var firstOrder []plan.OrderCol
 	if len(fb.items) > 0 && len(sel.OrderBy) > 0 && !hasAggregates(sel) && (sel.GroupBy == nil || len(sel.GroupBy.Exprs) == 0) {
 		first := order[0]
 		for _, o := range sel.OrderBy {
 			e := resolveOrderAlias(o.Expr, selExprs)
-			oc := orderCol{col: -1, desc: o.Direction == sqlparser.DescOrder}
+			oc := plan.OrderCol{Col: -1, Desc: o.Direction == sqlparser.DescOrder}
 			if cn, ok := e.(*sqlparser.ColName); ok {
 				if i, err := sc.Resolve(cn); err == nil && i >= offs[first] && i < offs[first]+fb.items[first].def.ColumnCount() {
-					oc.col = i
+					oc.Col = i
 				}
 			}
 			firstOrder = append(firstOrder, oc)
@@ -268,11 +268,11 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		}
 		preds := plan.Sargable(usable, sc, offs[i], src.width, outer, bound)
 		var err error
-		var order []orderCol
+		var order []plan.OrderCol
 		if lvl == 0 {
 			for _, oc := range firstOrder {
-				if oc.col >= 0 {
-					oc.col -= offs[i]
+				if oc.Col >= 0 {
+					oc.Col -= offs[i]
 				}
 				order = append(order, oc)
 			}

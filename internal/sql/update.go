@@ -57,12 +57,12 @@ func (s *Session) planDML(ex *execCtx, t *catalog.Table, alias string, where *sq
 	p.sc = sc
 	c := s.newCompiler(ex.Context(), sc, &p.names, nil)
 	conds := plan.SplitAnd(whereExpr(where))
-	var order []orderCol
+	var order []plan.OrderCol
 	for _, o := range orderBy {
-		oc := orderCol{col: -1, desc: o.Direction == sqlparser.DescOrder}
+		oc := plan.OrderCol{Col: -1, Desc: o.Direction == sqlparser.DescOrder}
 		if cn, ok := o.Expr.(*sqlparser.ColName); ok {
 			if i, err := sc.Resolve(cn); err == nil {
-				oc.col = i
+				oc.Col = i
 			}
 		}
 		order = append(order, oc)
