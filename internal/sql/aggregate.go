@@ -17,6 +17,7 @@ import (
 	"github.com/strata-db/strata/internal/collation"
 	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/exec"
+	"github.com/strata-db/strata/internal/sql/plan"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
@@ -99,7 +100,7 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 	for i, se := range selExprs.Exprs {
 		if ae, ok := se.(*sqlparser.AliasedExpr); ok {
 			as := ae.As
-			if as.IsEmpty() && containsAggr(ae.Expr) {
+			if as.IsEmpty() && plan.ContainsAggr(ae.Expr) {
 				// Name the column before the aggregates are rewritten.
 				as = sqlparser.NewIdentifierCI(c.s.exprName(ae.Expr))
 			}
@@ -173,7 +174,7 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 		argExprs = af.GetArgs()
 	}
 	for _, a := range argExprs {
-		if containsAggr(a) {
+		if plan.ContainsAggr(a) {
 			return sqlerr.New(sqlerror.ERInvalidGroupFuncUse, sqlerror.SSUnknownSQLState, "Invalid use of group function")
 		}
 		x, err := c.Compile(a)
@@ -230,20 +231,6 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 		c.Scope.OffsetTypes[spec.key] = spec.typ
 	}
 	return nil
-}
-
-func containsAggr(e sqlparser.Expr) bool {
-	found := false
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		if _, ok := n.(*sqlparser.Subquery); ok {
-			return false, nil
-		}
-		if _, ok := n.(sqlparser.AggrFunc); ok {
-			found = true
-		}
-		return !found, nil
-	}, e)
-	return found
 }
 
 // rewriteAggs replaces aggregate calls in e by Offsets into the aggregated

@@ -12,6 +12,7 @@ import (
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/parse"
+	"github.com/strata-db/strata/internal/sql/plan"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
@@ -389,13 +390,13 @@ func (s *Session) explainSource(ex *execCtx, sc *eval.Scope, srcs []*tableSource
 // a row matched; "Not exists" marks an antijoin.
 func semiExtra(srcs []*tableSource, i int) []string {
 	switch {
-	case srcs[i].semi == semiJoin:
+	case srcs[i].semi == plan.SemiJoin:
 		for k := i - 1; k >= 0; k-- {
-			if srcs[k].semi == semiNone {
+			if srcs[k].semi == plan.SemiNone {
 				return []string{"FirstMatch(" + srcs[k].alias + ")"}
 			}
 		}
-	case srcs[i].semi == antiJoin:
+	case srcs[i].semi == plan.AntiJoin:
 		return []string{"Not exists"}
 	}
 	return nil

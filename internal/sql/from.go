@@ -23,7 +23,7 @@ type fromItem struct {
 	on    []sqlparser.Expr // its ON conditions (LEFT JOIN, semi-join)
 	// semi: the table of a semi- or anti-join (semijoin.go), whose columns
 	// are in the scope under scopeName.
-	semi      semiKind
+	semi      plan.SemiKind
 	scopeName string
 	virtual   func(ex *execCtx) ([]Row, error)
 	// types of a derived table's columns (nil for stored tables).

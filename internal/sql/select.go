@@ -180,7 +180,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	condSets := make([]uint64, len(conds))
 	sc.Where = "where clause"
 	for k, cd := range conds {
-		if containsAggr(cd) {
+		if plan.ContainsAggr(cd) {
 			return nil, sqlerr.New(sqlerror.ERInvalidGroupFuncUse, sqlerror.SSUnknownSQLState, "Invalid use of group function")
 		}
 		set, err := plan.ReferencedSet(cd, sc, offs, outer)
@@ -201,7 +201,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	}
 	order := plan.JoinOrder(tables, condSets, sel.StraightJoinHint || fb.straight,
 		&plan.CostInput{Stats: (*planStats)(s), Consts: c, Scope: sc, Offs: offs, Outer: outer, Conds: conds, Sets: condSets})
-	order = semiOrder(order, nReg, semiDeps)
+	order = plan.SemiOrder(order, nReg, semiDeps)
 	pos := make([]int, len(order))
 	for k, i := range order {
 		pos[i] = k
@@ -249,8 +249,8 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	needCols := neededColumns(sel, sc)
 	for lvl, i := range order {
 		it := fb.items[i]
-		src := &tableSource{def: it.def, alias: it.alias, off: offs[i], width: it.def.ColumnCount(), outer: it.outer || it.semi == antiJoin, semi: it.semi, virtual: it.virtual}
-		joined := it.outer || it.semi != semiNone // conditions in it.on
+		src := &tableSource{def: it.def, alias: it.alias, off: offs[i], width: it.def.ColumnCount(), outer: it.outer || it.semi == plan.AntiJoin, semi: it.semi, virtual: it.virtual}
+		joined := it.outer || it.semi != plan.SemiNone // conditions in it.on
 		if it.virtual == nil {
 			src.tbl = s.eng.Store.Open(it.def)
 		}
@@ -286,7 +286,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 				return nil, err
 			}
 			src.path = ap
-			src.covering = !needCols[i] && p.lock == lockNone && it.semi == semiNone
+			src.covering = !needCols[i] && p.lock == lockNone && it.semi == plan.SemiNone
 			if lvl > 0 && p.lock == lockNone && ap.wholeTable() {
 				// No index serves the join: a hash join (join_hash.go)
 				// when an equality with the tables before gives a key.

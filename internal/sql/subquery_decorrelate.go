@@ -169,7 +169,7 @@ func (c *compiler) decorrelate(sub *sqlparser.Subquery, kind eval.SubqueryKind) 
 		return nil, nil
 	}
 	for _, e := range outerKeys {
-		if !plan.Deterministic(e) || containsAggr(e) {
+		if !plan.Deterministic(e) || plan.ContainsAggr(e) {
 			return nil, nil
 		}
 	}

@@ -69,3 +69,19 @@ func ReadsColumn(e sqlparser.Expr) bool {
 	}, e)
 	return found
 }
+
+// ContainsAggr reports whether e calls an aggregate function (outside
+// subqueries, which aggregate on their own).
+func ContainsAggr(e sqlparser.Expr) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if _, ok := n.(*sqlparser.Subquery); ok {
+			return false, nil
+		}
+		if _, ok := n.(sqlparser.AggrFunc); ok {
+			found = true
+		}
+		return !found, nil
+	}, e)
+	return found
+}
