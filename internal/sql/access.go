@@ -53,11 +53,9 @@ type accessPath struct {
 	inexact bool
 	keyBuf  []byte
 
-	// For EXPLAIN: the indexes a predicate could use (possible_keys), and
-	// per equality column its single value (nil for IS NULL or several
-	// values).
-	possible []*catalog.Index
-	eqVals   []sqlparser.Expr
+	// choice is the planner's decision this path executes (EXPLAIN reads
+	// its possible keys, access type and key values).
+	choice *plan.IndexChoice
 }
 
 // consumedAfterLock reports whether the conjuncts the key ranges enforce
@@ -100,8 +98,8 @@ func (ap *accessPath) wholeRange(dst []keyRange) ([]keyRange, bool, error) {
 func chooseAccess(c *compiler, t *catalog.Table, preds []plan.Predicate, hints plan.IndexHints, order []plan.OrderCol, hasLimit bool) (*accessPath, error) {
 	preds, subs := c.resolveInSubqueries(preds)
 	ch := plan.ChooseIndex(t, preds, hints, order, hasLimit)
-	ap := &accessPath{ix: ch.Index, ordered: ch.Ordered, reverse: ch.Reverse, unique: ch.Unique, possible: ch.Possible,
-		consumed: ch.Consumed}
+	ap := &accessPath{ix: ch.Index, ordered: ch.Ordered, reverse: ch.Reverse, unique: ch.Unique, consumed: ch.Consumed,
+		choice: ch}
 	for k, p := range ch.EqPreds {
 		if p.Op == "tuple" {
 			if err := ap.bindTuple(c, k, p, ch.EqElems[k]); err != nil {
@@ -115,14 +113,6 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []plan.Predicate, hints p
 		if ap.tupleOf != nil {
 			ap.tupleOf = append(ap.tupleOf, tupleRef{t: -1})
 		}
-		var single sqlparser.Expr
-		if len(p.Vals) == 1 && p.Op != "insub" {
-			single = p.Vals[0]
-		}
-		for len(ap.eqVals) < k {
-			ap.eqVals = append(ap.eqVals, nil)
-		}
-		ap.eqVals = append(ap.eqVals, single)
 		var alts []*eval.Expr
 		var sub *inSubquery
 		switch p.Op {

@@ -451,8 +451,8 @@ func keyEqText(src *tableSource, ap *accessPath) string {
 	for k := range ap.eq {
 		col := src.def.Columns[ap.ix.Columns[k].Col].Name
 		val := "?"
-		if k < len(ap.eqVals) && ap.eqVals[k] != nil {
-			val = sqlparser.String(ap.eqVals[k])
+		if v := ap.choice.EqValue(k); v != nil {
+			val = sqlparser.String(v)
 		}
 		parts = append(parts, col+"="+val)
 	}

@@ -14,8 +14,8 @@ import (
 
 // TestChooseIndex checks the index chosen for a table t(id PRIMARY KEY, a,
 // b, c UNIQUE) with index ab(a, b) under a WHERE clause and ORDER BY: the
-// index, how many key columns equalities fix, the range, the order and
-// the conjuncts the key ranges enforce.
+// index, EXPLAIN's access type, how many key columns equalities fix, the
+// range, the order and the conjuncts the key ranges enforce.
 func TestChooseIndex(t *testing.T) {
 	tb := &catalog.Table{DB: "d", Name: "t", AutoIncCol: -1}
 	for _, c := range []string{"id", "a", "b", "c"} {
@@ -28,17 +28,17 @@ func TestChooseIndex(t *testing.T) {
 	}
 	cases := []struct {
 		query string // WHERE ... [ORDER BY ...] [LIMIT ...]
-		want  string // index eq=N range=lo..hi ordered/reverse unique consumed=...
+		want  string // type index eq=N range=lo..hi ordered/reverse unique consumed=...
 	}{
-		{"id = 5", "PRIMARY eq=1 unique consumed=[id = 5]"},
-		{"a = 1 AND b > 2 AND b <= 9", "ab eq=1 range=2..9] consumed=[a = 1 b > 2 b <= 9]"},
-		{"a = 1 AND b = 2 AND c = 3", "c eq=1 unique consumed=[c = 3]"},
-		{"a IN (1, 2) AND b = 3", "ab eq=2 consumed=[a in (1, 2) b = 3]"},
-		{"b = 3", "PRIMARY eq=0 consumed=[]"},
-		{"c IS NULL", "c eq=1 consumed=[c is null]"}, // IS NULL: not a point read
-		{"a = 1 ORDER BY b DESC", "ab eq=1 ordered reverse consumed=[a = 1]"},
-		{"1 = 1 ORDER BY a LIMIT 5", "ab eq=0 ordered consumed=[]"},
-		{"a BETWEEN 1 AND 4", "ab eq=0 range=[1..4] consumed=[a between 1 and 4]"},
+		{"id = 5", "const PRIMARY eq=1 unique consumed=[id = 5]"},
+		{"a = 1 AND b > 2 AND b <= 9", "range ab eq=1 range=2..9] consumed=[a = 1 b > 2 b <= 9]"},
+		{"a = 1 AND b = 2 AND c = 3", "const c eq=1 unique consumed=[c = 3]"},
+		{"a IN (1, 2) AND b = 3", "range ab eq=2 consumed=[a in (1, 2) b = 3]"},
+		{"b = 3", "ALL PRIMARY eq=0 consumed=[]"},
+		{"c IS NULL", "ref c eq=1 consumed=[c is null]"}, // IS NULL: not a point read
+		{"a = 1 ORDER BY b DESC", "ref ab eq=1 ordered reverse consumed=[a = 1]"},
+		{"1 = 1 ORDER BY a LIMIT 5", "index ab eq=0 ordered consumed=[]"},
+		{"a BETWEEN 1 AND 4", "range ab eq=0 range=[1..4] consumed=[a between 1 and 4]"},
 	}
 	p := sqlparser.NewTestParser()
 	for _, tc := range cases {
@@ -68,7 +68,7 @@ func TestChooseIndex(t *testing.T) {
 // describeChoice prints an IndexChoice in TestChooseIndex's notation.
 func describeChoice(ch *plan.IndexChoice) string {
 	var b strings.Builder
-	b.WriteString(ch.Index.Name)
+	b.WriteString(ch.AccessType(false) + " " + ch.Index.Name)
 	b.WriteString(" eq=")
 	b.WriteString(string(rune('0' + len(ch.EqPreds))))
 	if ch.Range != nil {
@@ -102,4 +102,22 @@ func describeChoice(ch *plan.IndexChoice) string {
 	}
 	b.WriteString(" consumed=[" + strings.Join(cons, " ") + "]")
 	return b.String()
+}
+
+func TestKeyLen(t *testing.T) {
+	tb := &catalog.Table{DB: "d", Name: "t", AutoIncCol: -1, Columns: []catalog.Column{
+		{Name: "id", Type: sqltypes.Int32, TypeName: "int"},
+		{Name: "d", Type: sqltypes.Decimal, TypeName: "decimal", Length: 10, Scale: 2, Nullable: true},
+		{Name: "dt", Type: sqltypes.Datetime, TypeName: "datetime", Scale: 3},
+	}}
+	ix := &catalog.Index{Name: "k", Columns: []catalog.IndexColumn{{Col: 0}, {Col: 1}, {Col: 2}}}
+	for parts, want := range []int{0, 4, 4 + 5 + 1, 4 + 6 + 5 + 2} {
+		if n, ok := plan.KeyLen(tb, ix, parts); !ok || n != want {
+			t.Errorf("%d parts: key_len %d %v, want %d", parts, n, ok, want)
+		}
+	}
+	tb.HiddenPK = true
+	if _, ok := plan.KeyLen(tb, &catalog.Index{Primary: true}, 1); ok {
+		t.Errorf("hidden primary key: key_len not NULL")
+	}
 }
