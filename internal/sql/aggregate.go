@@ -145,7 +145,7 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 			return nil
 		}
 	}
-	spec := &aggSpec{key: key, name: af.AggrName(), distinct: sqlparser.IsDistinct(af), argCol: -1, divPrec: int32(c.s.plan().divPrecision)}
+	spec := &aggSpec{key: key, name: af.AggrName(), distinct: sqlparser.IsDistinct(af), argCol: -1, divPrec: int32(c.s.plan().DivPrecision)}
 	var argExprs []sqlparser.Expr
 	switch f := af.(type) {
 	case *sqlparser.CountStar:
@@ -221,7 +221,7 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 			spec.typ.SetNullability(true)
 		}
 	case "group_concat":
-		spec.typ = evalengine.NewTypeEx(sqltypes.Text, c.s.plan().collation, true, 1024, 0, nil)
+		spec.typ = evalengine.NewTypeEx(sqltypes.Text, c.s.plan().Collation, true, 1024, 0, nil)
 	default:
 		spec.typ = evalengine.NewTypeEx(sqltypes.Uint64, collations.CollationBinaryID, false, 21, 0, nil)
 	}
