@@ -46,7 +46,7 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 	if sel.GroupBy != nil {
 		groupExprs = sel.GroupBy.Exprs
 	}
-	if !hasAggregates(sel) && len(groupExprs) == 0 {
+	if !plan.HasAggregates(sel) && len(groupExprs) == 0 {
 		return nil
 	}
 	p.hasAgg = true

@@ -231,7 +231,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	// index order.
 	selExprs := sel.SelectExprs
 	var firstOrder []plan.OrderCol
-	if len(fb.items) > 0 && len(sel.OrderBy) > 0 && !hasAggregates(sel) && (sel.GroupBy == nil || len(sel.GroupBy.Exprs) == 0) {
+	if len(fb.items) > 0 && len(sel.OrderBy) > 0 && !plan.HasAggregates(sel) && (sel.GroupBy == nil || len(sel.GroupBy.Exprs) == 0) {
 		first := order[0]
 		for _, o := range sel.OrderBy {
 			e := resolveOrderAlias(o.Expr, selExprs)
@@ -522,26 +522,6 @@ func aliasIndex(e sqlparser.Expr, sel *sqlparser.SelectExprs) int {
 		}
 	}
 	return -1
-}
-
-func hasAggregates(sel *sqlparser.Select) bool {
-	found := false
-	visit := func(n sqlparser.SQLNode) (bool, error) {
-		if _, ok := n.(sqlparser.AggrFunc); ok {
-			found = true
-			return false, nil
-		}
-		if _, ok := n.(*sqlparser.Subquery); ok {
-			return false, nil
-		}
-		return true, nil
-	}
-	_ = sqlparser.Walk(visit, sel.SelectExprs)
-	if sel.Having != nil {
-		_ = sqlparser.Walk(visit, sel.Having)
-	}
-	_ = sqlparser.Walk(visit, sel.OrderBy)
-	return found
 }
 
 // neededColumns reports, per FROM source, whether any of its columns is

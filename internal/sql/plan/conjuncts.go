@@ -85,3 +85,25 @@ func ContainsAggr(e sqlparser.Expr) bool {
 	}, e)
 	return found
 }
+
+// HasAggregates reports whether a SELECT aggregates: an aggregate function
+// in its select list, HAVING or ORDER BY (outside subqueries).
+func HasAggregates(sel *sqlparser.Select) bool {
+	found := false
+	visit := func(n sqlparser.SQLNode) (bool, error) {
+		if _, ok := n.(sqlparser.AggrFunc); ok {
+			found = true
+			return false, nil
+		}
+		if _, ok := n.(*sqlparser.Subquery); ok {
+			return false, nil
+		}
+		return true, nil
+	}
+	_ = sqlparser.Walk(visit, sel.SelectExprs)
+	if sel.Having != nil {
+		_ = sqlparser.Walk(visit, sel.Having)
+	}
+	_ = sqlparser.Walk(visit, sel.OrderBy)
+	return found
+}

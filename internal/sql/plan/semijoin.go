@@ -1,8 +1,11 @@
 package plan
 
 import (
+	"strconv"
+
 	"vitess.io/vitess/go/vt/sqlparser"
 
+	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/eval"
 )
 
@@ -84,6 +87,102 @@ func SemiJoinCandidate(cd sqlparser.Expr) (sel *sqlparser.Select, kind SemiKind,
 		return nil, SemiNone, nil, false
 	}
 	return sel, kind, left, true
+}
+
+// SemiTable is the table a WHERE conjunct becomes when it is a semi- or
+// anti-join.
+type SemiTable struct {
+	Def   *catalog.Table
+	Alias string
+	// ScopeName is the name its columns are in the scope under (starting
+	// with SemiAliasPrefix, so no query can name them).
+	ScopeName string
+	Hints     IndexHints
+	// On are its join conditions: the subquery's WHERE conjuncts and, for
+	// IN, the enclosing value = the selected one, with the subquery's own
+	// columns renamed to ScopeName.
+	On   []sqlparser.Expr
+	Kind SemiKind
+}
+
+// SemiJoinOf converts a subquery SemiJoinCandidate accepted (its SELECT,
+// kind and IN value) whose FROM tables are names into the n-th semi-joined
+// table of the enclosing query (whose columns sc resolves), or returns
+// nil: not one stored table, a select list that reads the enclosing query
+// under EXISTS, a row of another width under IN, or an uncorrelated IN
+// whose value leads an index (the subquery's values then drive that
+// index).
+func SemiJoinOf(sel *sqlparser.Select, kind SemiKind, left sqlparser.Expr, names *InnerNames, sc *eval.Scope, n int) *SemiTable {
+	if len(names.Defs) != 1 {
+		return nil
+	}
+	ate := sel.From[0].(*sqlparser.AliasedTableExpr)
+	tn := ate.Expr.(sqlparser.TableName)
+	alias := tn.Name.String()
+	if !ate.As.IsEmpty() {
+		alias = ate.As.String()
+	}
+	internal := SemiAliasPrefix + strconv.Itoa(n) + "." + alias
+	own := func(e sqlparser.Expr) sqlparser.Expr {
+		return sqlparser.Rewrite(sqlparser.Clone(e), nil, func(cur *sqlparser.Cursor) bool {
+			if cn, ok := cur.Node().(*sqlparser.ColName); ok && names.Own(cn) {
+				cur.Replace(sqlparser.NewColNameWithQualifier(cn.Name.String(), sqlparser.TableName{Name: sqlparser.NewIdentifierCS(internal)}))
+			}
+			return true
+		}).(sqlparser.Expr)
+	}
+	on := SplitAnd(whereOf(sel))
+	correlated := false
+	for k, e := range on {
+		if _, out := names.Refs(e); out {
+			correlated = true
+		}
+		on[k] = own(e)
+	}
+	if left == nil {
+		// EXISTS ignores the select list, but its names must resolve:
+		// one that is not the subquery's own is left to the subquery's
+		// planning (and its error).
+		for _, se := range sel.SelectExprs.Exprs {
+			if ae, ok := se.(*sqlparser.AliasedExpr); ok {
+				if _, out := names.Refs(ae.Expr); out {
+					return nil
+				}
+			}
+		}
+	} else {
+		vals := []sqlparser.Expr{left}
+		if t, ok := left.(sqlparser.ValTuple); ok {
+			vals = t
+		}
+		if len(vals) != len(sel.SelectExprs.Exprs) {
+			return nil
+		}
+		for k, se := range sel.SelectExprs.Exprs {
+			ae, ok := se.(*sqlparser.AliasedExpr)
+			if !ok {
+				return nil
+			}
+			if _, out := names.Refs(ae.Expr); out {
+				correlated = true
+			}
+			// The enclosing query's value, as written, against the
+			// subquery's, with its own columns renamed.
+			on = append(on, &sqlparser.ComparisonExpr{Operator: sqlparser.EqualOp, Left: vals[k], Right: own(ae.Expr)})
+		}
+		if !correlated && LeadsIndex(vals[0], sc) {
+			return nil
+		}
+	}
+	return &SemiTable{Def: names.Defs[0], Alias: alias, ScopeName: internal, Hints: ParseHints(ate.Hints), On: on, Kind: kind}
+}
+
+// whereOf is the condition of sel's WHERE clause, nil without one.
+func whereOf(sel *sqlparser.Select) sqlparser.Expr {
+	if sel.Where == nil {
+		return nil
+	}
+	return sel.Where.Expr
 }
 
 // SemiJoinable reports whether a subquery's SELECT can be a semi-join's
