@@ -17,15 +17,13 @@ import (
 // index, EXPLAIN's access type, how many key columns equalities fix, the
 // range, the order and the conjuncts the key ranges enforce.
 func TestChooseIndex(t *testing.T) {
-	tb := &catalog.Table{DB: "d", Name: "t", AutoIncCol: -1}
-	for _, c := range []string{"id", "a", "b", "c"} {
-		tb.Columns = append(tb.Columns, catalog.Column{Name: c, Type: sqltypes.Int64, TypeName: "bigint", Nullable: c != "id"})
+	tb := intTable("t", 10, []string{"id", "a", "b", "c"})
+	for i := 1; i < len(tb.Columns); i++ {
+		tb.Columns[i].Nullable = true
 	}
-	tb.Indexes = []*catalog.Index{
-		{ID: 10, Name: "PRIMARY", Primary: true, Unique: true, Columns: []catalog.IndexColumn{{Col: 0}}},
-		{ID: 11, Name: "ab", Columns: []catalog.IndexColumn{{Col: 1}, {Col: 2}}},
-		{ID: 12, Name: "c", Unique: true, Columns: []catalog.IndexColumn{{Col: 3}}},
-	}
+	tb.Indexes = append(tb.Indexes,
+		&catalog.Index{ID: 11, Name: "ab", Columns: []catalog.IndexColumn{{Col: 1}, {Col: 2}}},
+		&catalog.Index{ID: 12, Name: "c", Unique: true, Columns: []catalog.IndexColumn{{Col: 3}}})
 	cases := []struct {
 		query string // WHERE ... [ORDER BY ...] [LIMIT ...]
 		want  string // type index eq=N range=lo..hi ordered/reverse unique consumed=...

@@ -3,19 +3,14 @@ package plan_test
 import (
 	"testing"
 
-	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
 
-	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/plan"
 )
 
 func TestDecorrelate(t *testing.T) {
-	u := &catalog.Table{DB: "d", Name: "u", AutoIncCol: -1}
-	for _, c := range []string{"a", "z", "q"} {
-		u.Columns = append(u.Columns, catalog.Column{Name: c, Type: sqltypes.Int64, TypeName: "bigint"})
-	}
+	u := intTable("u", 10, []string{"a", "z", "q"})
 	cases := []struct {
 		sub  string
 		kind eval.SubqueryKind

@@ -1,6 +1,7 @@
 package plan_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -12,9 +13,9 @@ import (
 	"github.com/strata-db/strata/internal/sql/plan"
 )
 
-// joinTestTable is a table of integer columns with a primary key on its
-// first column and a secondary index on each column named in secondary.
-func joinTestTable(name string, id uint32, cols []string, secondary ...string) *catalog.Table {
+// intTable is a table of BIGINT columns with a primary key on its first
+// column and a secondary index on each column named in secondary.
+func intTable(name string, id uint32, cols []string, secondary ...string) *catalog.Table {
 	t := &catalog.Table{DB: "d", Name: name, AutoIncCol: -1}
 	for _, c := range cols {
 		t.Columns = append(t.Columns, catalog.Column{Name: c, Type: sqltypes.Int64, TypeName: "bigint"})
@@ -78,24 +79,12 @@ func joinOrderOf(t *testing.T, tables []*catalog.Table, where string, stats plan
 	return plan.JoinOrder(items, sets, false, &plan.CostInput{Stats: stats, Scope: sc, Offs: offs, Conds: conds, Sets: sets})
 }
 
-func equalOrder(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // TestJoinOrderHeuristic: without statistics, a table joined to nothing
 // placed so far is put off; otherwise the written order stays.
 func TestJoinOrderHeuristic(t *testing.T) {
-	a := joinTestTable("a", 10, []string{"id", "x"})
-	b := joinTestTable("b", 20, []string{"id", "y"})
-	c := joinTestTable("c", 30, []string{"id", "x", "y"})
+	a := intTable("a", 10, []string{"id", "x"})
+	b := intTable("b", 20, []string{"id", "y"})
+	c := intTable("c", 30, []string{"id", "x", "y"})
 	tables := []*catalog.Table{a, b, c}
 	cases := []struct {
 		where string
@@ -106,7 +95,7 @@ func TestJoinOrderHeuristic(t *testing.T) {
 		{"a.x = 1 AND b.y = 2 AND c.y = 3", []int{0, 1, 2}},
 	}
 	for _, tc := range cases {
-		if got := joinOrderOf(t, tables, tc.where, fakeStats{}); !equalOrder(got, tc.want) {
+		if got := joinOrderOf(t, tables, tc.where, fakeStats{}); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: order %v, want %v", tc.where, got, tc.want)
 		}
 	}
@@ -117,26 +106,26 @@ func TestJoinOrderHeuristic(t *testing.T) {
 // into a large one, whichever is written first; with one table
 // unanalyzed the written order stays.
 func TestJoinOrderCost(t *testing.T) {
-	big := joinTestTable("big", 10, []string{"id", "sid", "v"}, "sid")
-	small := joinTestTable("small", 20, []string{"id", "k"}, "k")
+	big := intTable("big", 10, []string{"id", "sid", "v"}, "sid")
+	small := intTable("small", 20, []string{"id", "k"}, "k")
 	stats := fakeStats{
 		big:   analyzed(big, 1_000_000, map[string]int64{"sid": 1000}),
 		small: analyzed(small, 1000, map[string]int64{"k": 100}),
 	}
 	where := "big.sid = small.id AND small.k = 7"
-	if got := joinOrderOf(t, []*catalog.Table{big, small}, where, stats); !equalOrder(got, []int{1, 0}) {
+	if got := joinOrderOf(t, []*catalog.Table{big, small}, where, stats); !slices.Equal(got, []int{1, 0}) {
 		t.Errorf("big, small: order %v, want [1 0] (small first)", got)
 	}
-	if got := joinOrderOf(t, []*catalog.Table{small, big}, where, stats); !equalOrder(got, []int{0, 1}) {
+	if got := joinOrderOf(t, []*catalog.Table{small, big}, where, stats); !slices.Equal(got, []int{0, 1}) {
 		t.Errorf("small, big: order %v, want [0 1] (small first)", got)
 	}
 	// A filter on big's unique key makes big the one-row driver.
 	where = "big.sid = small.id AND big.id = 42"
-	if got := joinOrderOf(t, []*catalog.Table{small, big}, where, stats); !equalOrder(got, []int{1, 0}) {
+	if got := joinOrderOf(t, []*catalog.Table{small, big}, where, stats); !slices.Equal(got, []int{1, 0}) {
 		t.Errorf("point read on big: order %v, want [1 0] (big first)", got)
 	}
 	delete(stats, small)
-	if got := joinOrderOf(t, []*catalog.Table{big, small}, "big.sid = small.id AND small.k = 7", stats); !equalOrder(got, []int{0, 1}) {
+	if got := joinOrderOf(t, []*catalog.Table{big, small}, "big.sid = small.id AND small.k = 7", stats); !slices.Equal(got, []int{0, 1}) {
 		t.Errorf("without statistics for small: order %v, want the written [0 1]", got)
 	}
 }
