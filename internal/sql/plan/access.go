@@ -94,7 +94,7 @@ func ChooseIndex(t *catalog.Table, preds []Predicate, hints IndexHints, order []
 				}
 				switch p.Op {
 				case "=", "<=>", "in", "isnull", "insub", "tuple":
-					if eqp == nil || EqRank(p) > EqRank(eqp) {
+					if eqp == nil || eqRank(p) > eqRank(eqp) {
 						eqp, eqElem = p, elem
 					}
 				default:
@@ -150,7 +150,7 @@ func ChooseIndex(t *catalog.Table, preds []Predicate, hints IndexHints, order []
 		}
 		// Index order satisfies ORDER BY?
 		if len(order) > 0 {
-			cd.ordered, cd.reverse = IndexGivesOrder(ix, cd.eqPreds, order)
+			cd.ordered, cd.reverse = indexGivesOrder(ix, cd.eqPreds, order)
 			if cd.ordered {
 				cd.score += 3
 				if hasLimit && cd.score < 10 {
@@ -178,7 +178,7 @@ func ChooseIndex(t *catalog.Table, preds []Predicate, hints IndexHints, order []
 			ix = best.ix
 		}
 		ch := &IndexChoice{Index: ix, Possible: possible}
-		ch.Ordered, ch.Reverse = IndexGivesOrder(ix, nil, order)
+		ch.Ordered, ch.Reverse = indexGivesOrder(ix, nil, order)
 		if t.HiddenPK && ix == t.Primary() {
 			ch.Ordered = false
 		}
@@ -232,10 +232,10 @@ func ChooseIndex(t *catalog.Table, preds []Predicate, hints IndexHints, order []
 	return ch
 }
 
-// IndexGivesOrder reports whether scanning ix (with the given equality
+// indexGivesOrder reports whether scanning ix (with the given equality
 // predicates on its leading columns) yields rows in ORDER BY order, and in
 // which direction.
-func IndexGivesOrder(ix *catalog.Index, eqPreds []*Predicate, order []OrderCol) (ordered, reverse bool) {
+func indexGivesOrder(ix *catalog.Index, eqPreds []*Predicate, order []OrderCol) (ordered, reverse bool) {
 	if len(order) == 0 {
 		return false, false
 	}

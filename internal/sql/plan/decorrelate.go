@@ -90,7 +90,7 @@ func Decorrelate(sel *sqlparser.Select, kind eval.SubqueryKind, inner *InnerName
 		return nil
 	}
 	for _, e := range outerKeys {
-		if !Deterministic(e) || ContainsAggr(e) {
+		if !deterministic(e) || ContainsAggr(e) {
 			return nil
 		}
 	}

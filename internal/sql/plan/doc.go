@@ -37,7 +37,7 @@
 //
 // JoinOrder keeps the written order for STRAIGHT_JOIN, outer joins and
 // single tables. When every table has statistics (ANALYZE TABLE, or the
-// background refresh) the order is cost-based (CostJoinOrder, joincost.go):
+// background refresh) the order is cost-based (joincost.go):
 // greedy from each possible first table, each step placing the joined
 // table whose reads plus resulting rows cost least, estimated from row
 // counts, the distinct values of index prefixes, histograms of compared

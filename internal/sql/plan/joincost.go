@@ -72,9 +72,9 @@ type CostInput struct {
 	Sets   []uint64 // per condition, the tables it references
 }
 
-// CostJoinOrder returns the order, or ok false when some table has no
+// costJoinOrder returns the order, or ok false when some table has no
 // statistics (or is not a stored table).
-func CostJoinOrder(items []JoinTable, in *CostInput) (order []int, ok bool) {
+func costJoinOrder(items []JoinTable, in *CostInput) (order []int, ok bool) {
 	n := len(items)
 	for _, it := range items {
 		if it.Virtual || it.Outer {
@@ -457,7 +457,7 @@ func (jc *joinCost) constant(e sqlparser.Expr) (v sqltypes.Value, ok bool) {
 		case *sqlparser.ColName, *sqlparser.Argument, *sqlparser.Subquery, *sqlparser.Variable, sqlparser.AggrFunc:
 			ok = false
 		case *sqlparser.FuncExpr:
-			ok = Deterministic(n.(*sqlparser.FuncExpr))
+			ok = deterministic(n.(*sqlparser.FuncExpr))
 		}
 		return ok, nil
 	}, e)

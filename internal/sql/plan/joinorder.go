@@ -55,7 +55,7 @@ func JoinOrder(items []JoinTable, condSets []uint64, straight bool, cost *CostIn
 		}
 	}
 	if cost != nil {
-		if o, ok := CostJoinOrder(items, cost); ok {
+		if o, ok := costJoinOrder(items, cost); ok {
 			return o
 		}
 	}

@@ -25,16 +25,16 @@ func OrCommonConjuncts(conds []sqlparser.Expr) []sqlparser.Expr {
 		if !ok {
 			continue
 		}
-		disj := SplitOr(or, nil)
+		disj := splitOr(or, nil)
 		common := SplitAnd(disj[0])
 		for _, d := range disj[1:] {
 			in := map[string]bool{}
 			for _, e := range SplitAnd(d) {
-				in[ConjunctKey(e)] = true
+				in[conjunctKey(e)] = true
 			}
 			kept := common[:0:0]
 			for _, e := range common {
-				if in[ConjunctKey(e)] {
+				if in[conjunctKey(e)] {
 					kept = append(kept, e)
 				}
 			}
@@ -48,12 +48,12 @@ func OrCommonConjuncts(conds []sqlparser.Expr) []sqlparser.Expr {
 		if have == nil {
 			have = map[string]bool{}
 			for _, c := range conds {
-				have[ConjunctKey(c)] = true
+				have[conjunctKey(c)] = true
 			}
 		}
 		for _, e := range common {
-			k := ConjunctKey(e)
-			if !have[k] && Deterministic(e) {
+			k := conjunctKey(e)
+			if !have[k] && deterministic(e) {
 				have[k] = true
 				out = append(out, sqlparser.CloneExpr(e))
 			}
@@ -62,18 +62,18 @@ func OrCommonConjuncts(conds []sqlparser.Expr) []sqlparser.Expr {
 	return out
 }
 
-// SplitOr appends the OR-ed disjuncts of e to dst.
-func SplitOr(e sqlparser.Expr, dst []sqlparser.Expr) []sqlparser.Expr {
+// splitOr appends the OR-ed disjuncts of e to dst.
+func splitOr(e sqlparser.Expr, dst []sqlparser.Expr) []sqlparser.Expr {
 	if or, ok := e.(*sqlparser.OrExpr); ok {
-		return SplitOr(or.Right, SplitOr(or.Left, dst))
+		return splitOr(or.Right, splitOr(or.Left, dst))
 	}
 	return append(dst, e)
 }
 
-// Deterministic reports whether evaluating e once more per row cannot
+// deterministic reports whether evaluating e once more per row cannot
 // change anything: no subquery, variable, or function whose value or side
 // effect differs between calls.
-func Deterministic(e sqlparser.Expr) bool {
+func deterministic(e sqlparser.Expr) bool {
 	ok := true
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		switch x := n.(type) {
@@ -92,9 +92,9 @@ func Deterministic(e sqlparser.Expr) bool {
 	return ok
 }
 
-// ConjunctKey is the text of a conjunct, an equality's sides in a fixed
+// conjunctKey is the text of a conjunct, an equality's sides in a fixed
 // order (a = b and b = a are one conjunct).
-func ConjunctKey(e sqlparser.Expr) string {
+func conjunctKey(e sqlparser.Expr) string {
 	if c, ok := e.(*sqlparser.ComparisonExpr); ok && (c.Operator == sqlparser.EqualOp || c.Operator == sqlparser.NullSafeEqualOp) && c.Modifier == sqlparser.Missing && c.Escape == nil {
 		l, r := sqlparser.String(c.Left), sqlparser.String(c.Right)
 		if r < l {
@@ -121,7 +121,7 @@ func OrImpliedByTable(conds []sqlparser.Expr, sets []uint64, setOf func(sqlparse
 		if !ok || sets[k]&(sets[k]-1) == 0 {
 			continue // not an OR over two tables or more
 		}
-		disj := SplitOr(or, nil)
+		disj := splitOr(or, nil)
 		parts := make([][]sqlparser.Expr, len(disj))
 		sub := make([][]uint64, len(disj))
 		for d, e := range disj {
@@ -139,7 +139,7 @@ func OrImpliedByTable(conds []sqlparser.Expr, sets []uint64, setOf func(sqlparse
 			for d := range disj {
 				var and sqlparser.Expr
 				for j, p := range parts[d] {
-					if sub[d][j] != t || !Deterministic(p) {
+					if sub[d][j] != t || !deterministic(p) {
 						continue
 					}
 					p = sqlparser.CloneExpr(p)

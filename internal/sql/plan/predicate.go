@@ -49,10 +49,10 @@ type Predicate struct {
 	Cols []int
 }
 
-// EqRank orders the equality-like predicates on one index column: a single
+// eqRank orders the equality-like predicates on one index column: a single
 // value beats a row-constructor IN (whose rows also fix other columns),
 // which beats an IN list, which beats IN (SELECT ...).
-func EqRank(p *Predicate) int {
+func eqRank(p *Predicate) int {
 	switch p.Op {
 	case "=", "<=>", "isnull":
 		return 4

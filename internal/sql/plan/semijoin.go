@@ -58,7 +58,7 @@ const semiAliasPrefix = "\x00semi"
 const SemiAliasPrefix = "\x00semi"
 
 // SemiJoinCandidate reports whether a WHERE conjunct can become a semi- or
-// anti-join: EXISTS, NOT EXISTS or x IN over a subquery SemiJoinable
+// anti-join: EXISTS, NOT EXISTS or x IN over a subquery semiJoinable
 // accepts. It returns the subquery's SELECT, the kind and, for IN, the
 // enclosing query's value (a ValTuple for a row).
 func SemiJoinCandidate(cd sqlparser.Expr) (sel *sqlparser.Select, kind SemiKind, left sqlparser.Expr, ok bool) {
@@ -83,7 +83,7 @@ func SemiJoinCandidate(cd sqlparser.Expr) (sel *sqlparser.Select, kind SemiKind,
 		return nil, SemiNone, nil, false
 	}
 	sel, ok = sub.Select.(*sqlparser.Select)
-	if !ok || !SemiJoinable(sel) {
+	if !ok || !semiJoinable(sel) {
 		return nil, SemiNone, nil, false
 	}
 	return sel, kind, left, true
@@ -170,7 +170,7 @@ func SemiJoinOf(sel *sqlparser.Select, kind SemiKind, left sqlparser.Expr, names
 			// subquery's, with its own columns renamed.
 			on = append(on, &sqlparser.ComparisonExpr{Operator: sqlparser.EqualOp, Left: vals[k], Right: own(ae.Expr)})
 		}
-		if !correlated && LeadsIndex(vals[0], sc) {
+		if !correlated && leadsIndex(vals[0], sc) {
 			return nil
 		}
 	}
@@ -185,10 +185,10 @@ func whereOf(sel *sqlparser.Select) sqlparser.Expr {
 	return sel.Where.Expr
 }
 
-// SemiJoinable reports whether a subquery's SELECT can be a semi-join's
+// semiJoinable reports whether a subquery's SELECT can be a semi-join's
 // table: its rows matter only by existing (no grouping, aggregate, window,
 // LIMIT, HAVING, CTE, locking or nested subquery).
-func SemiJoinable(sel *sqlparser.Select) bool {
+func semiJoinable(sel *sqlparser.Select) bool {
 	if sel.With != nil || sel.Into != nil || sel.Lock != sqlparser.NoLock || sel.Having != nil || sel.Limit != nil ||
 		sel.GroupBy != nil && len(sel.GroupBy.Exprs) > 0 || sel.Windows != nil || sel.SQLCalcFoundRows || len(sel.From) != 1 {
 		return false
@@ -210,9 +210,9 @@ func SemiJoinable(sel *sqlparser.Select) bool {
 	return !bad
 }
 
-// LeadsIndex reports whether e is a column of the enclosing query that is
+// leadsIndex reports whether e is a column of the enclosing query that is
 // the first column of one of its table's indexes.
-func LeadsIndex(e sqlparser.Expr, sc *eval.Scope) bool {
+func leadsIndex(e sqlparser.Expr, sc *eval.Scope) bool {
 	cn, ok := e.(*sqlparser.ColName)
 	if !ok {
 		return false
