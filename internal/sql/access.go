@@ -17,8 +17,9 @@ import (
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
-// accessPath is how one table is read: an index and key ranges built at
-// execution time from expressions that do not depend on the table itself.
+// accessPath is how one table is read: the planner's plan.IndexChoice
+// compiled, an index and key ranges built at execution time from
+// expressions that do not depend on the table itself.
 type accessPath struct {
 	ix *catalog.Index
 	// eq[k] lists the alternative values of index column k (= or IN).
@@ -98,7 +99,10 @@ func (ap *accessPath) wholeRange(dst []keyRange) ([]keyRange, bool, error) {
 func chooseAccess(c *compiler, t *catalog.Table, preds []plan.Predicate, hints plan.IndexHints, order []plan.OrderCol, hasLimit bool) (*accessPath, error) {
 	preds, subs := c.resolveInSubqueries(preds)
 	ch := plan.ChooseIndex(t, preds, hints, order, hasLimit)
-	ap := &accessPath{ix: ch.Index, ordered: ch.Ordered, reverse: ch.Reverse, unique: ch.Unique, consumed: ch.Consumed,
+	// consumed grows past the choice's (bound row-constructor INs): it
+	// must not share the choice's spare capacity.
+	consumed := ch.Consumed[:len(ch.Consumed):len(ch.Consumed)]
+	ap := &accessPath{ix: ch.Index, ordered: ch.Ordered, reverse: ch.Reverse, unique: ch.Unique, consumed: consumed,
 		choice: ch}
 	for k, p := range ch.EqPreds {
 		if p.Op == "tuple" {
