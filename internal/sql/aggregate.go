@@ -52,7 +52,7 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 	p.hasAgg = true
 	selExprs := sel.SelectExprs
 	for _, g := range groupExprs {
-		g = resolveOrderAlias(g, selExprs)
+		g = plan.ResolveOrderAlias(g, selExprs)
 		c.Scope.Where = "group statement"
 		x, err := c.Compile(g)
 		c.Scope.Where = "field list"
@@ -116,7 +116,7 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 		h := sqlparser.Rewrite(sel.Having.Expr, nil, func(cur *sqlparser.Cursor) bool {
 			if cn, ok := cur.Node().(*sqlparser.ColName); ok && cn.Qualifier.IsEmpty() {
 				if _, err := c.Scope.Resolve(cn); err != nil {
-					if idx := aliasIndex(cn, selExprs); idx >= 0 {
+					if idx := plan.AliasIndex(cn, selExprs); idx >= 0 {
 						cur.Replace(selExprs.Exprs[idx].(*sqlparser.AliasedExpr).Expr)
 					}
 				}

@@ -35,7 +35,7 @@ func (p *selectPlan) groupsContiguous(sc *eval.Scope, groupExprs []sqlparser.Exp
 	}
 	want := map[int]bool{} // table-relative columns still to find in the key
 	for _, g := range groupExprs {
-		cn, ok := resolveOrderAlias(g, selExprs).(*sqlparser.ColName)
+		cn, ok := plan.ResolveOrderAlias(g, selExprs).(*sqlparser.ColName)
 		if !ok {
 			return false
 		}

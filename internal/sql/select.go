@@ -145,7 +145,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	// EXISTS, NOT EXISTS and IN subqueries of the WHERE clause that can be
 	// semi- or anti-joins become tables of the join (semijoin.go), after
 	// the query's own nReg tables.
-	where := plan.SplitAnd(whereExpr(sel.Where))
+	where := plan.SplitAnd(plan.WhereExpr(sel.Where))
 	nReg := len(fb.items)
 	var semiDeps []uint64
 	if p.lock == lockNone && nReg > 0 {
@@ -234,7 +234,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	if len(fb.items) > 0 && len(sel.OrderBy) > 0 && !plan.HasAggregates(sel) && (sel.GroupBy == nil || len(sel.GroupBy.Exprs) == 0) {
 		first := order[0]
 		for _, o := range sel.OrderBy {
-			e := resolveOrderAlias(o.Expr, selExprs)
+			e := plan.ResolveOrderAlias(o.Expr, selExprs)
 			oc := plan.OrderCol{Col: -1, Desc: o.Direction == sqlparser.DescOrder}
 			if cn, ok := e.(*sqlparser.ColName); ok {
 				if i, err := sc.Resolve(cn); err == nil && i >= offs[first] && i < offs[first]+fb.items[first].def.ColumnCount() {
@@ -246,7 +246,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	}
 	hasLimit := sel.Limit != nil && sel.Limit.Rowcount != nil
 
-	needCols := neededColumns(sel, sc)
+	needCols := plan.NeededTables(sel, sc)
 	for lvl, i := range order {
 		it := fb.items[i]
 		src := &tableSource{def: it.def, alias: it.alias, off: offs[i], width: it.def.ColumnCount(), outer: it.outer || it.semi == plan.AntiJoin, semi: it.semi, virtual: it.virtual}
@@ -303,15 +303,15 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		onConds, filterConds := it.on, levelConds[lvl]
 		src.conds = append(append([]sqlparser.Expr(nil), onConds...), filterConds...)
 		if src.path != nil {
-			src.conds, _ = splitConsumed(src.conds, src.path.consumed)
+			src.conds, _ = plan.SplitConsumed(src.conds, src.path.consumed)
 		}
 		src.residual = len(src.conds)
 		var consumed []sqlparser.Expr
 		if src.path != nil && len(src.path.consumed) > 0 && src.path.consumedAfterLock(p.lock) {
 			if joined {
-				onConds, consumed = splitConsumed(onConds, src.path.consumed)
+				onConds, consumed = plan.SplitConsumed(onConds, src.path.consumed)
 			} else {
-				filterConds, consumed = splitConsumed(filterConds, src.path.consumed)
+				filterConds, consumed = plan.SplitConsumed(filterConds, src.path.consumed)
 			}
 		}
 		if src.on, err = c.compileAll(onConds); err != nil {
@@ -335,7 +335,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	if !p.hasAgg && sel.Having != nil {
 		// HAVING without GROUP BY or aggregates filters the rows like
 		// WHERE, and may name select-list aliases.
-		h := substituteAliases(sel.Having.Expr, sel.SelectExprs, sc)
+		h := plan.SubstituteAliases(sel.Having.Expr, sel.SelectExprs, sc)
 		sc.Where = "having clause"
 		x, err := c.Compile(h)
 		sc.Where = "field list"
@@ -417,7 +417,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 				continue
 			}
 			oe := o.Expr
-			if idx := aliasIndex(o.Expr, selExprs); idx >= 0 {
+			if idx := plan.AliasIndex(o.Expr, selExprs); idx >= 0 {
 				if ae, ok := selExprs.Exprs[idx].(*sqlparser.AliasedExpr); ok && isEnumColumn(sc, ae.Expr) {
 					oe = ae.Expr
 				} else {
@@ -482,83 +482,6 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		}
 	}
 	return p, nil
-}
-
-func whereExpr(w *sqlparser.Where) sqlparser.Expr {
-	if w == nil {
-		return nil
-	}
-	return w.Expr
-}
-
-// resolveOrderAlias maps an ORDER BY alias to its select expression.
-func resolveOrderAlias(e sqlparser.Expr, sel *sqlparser.SelectExprs) sqlparser.Expr {
-	if idx := aliasIndex(e, sel); idx >= 0 {
-		if ae, ok := sel.Exprs[idx].(*sqlparser.AliasedExpr); ok {
-			return ae.Expr
-		}
-	}
-	if lit, ok := e.(*sqlparser.Literal); ok && lit.Type == sqlparser.IntVal {
-		n, _ := strconv.Atoi(lit.Val)
-		if n >= 1 && n <= len(sel.Exprs) {
-			if ae, ok := sel.Exprs[n-1].(*sqlparser.AliasedExpr); ok {
-				return ae.Expr
-			}
-		}
-	}
-	return e
-}
-
-// aliasIndex returns the select-list position whose alias is e (an
-// unqualified column name), or -1.
-func aliasIndex(e sqlparser.Expr, sel *sqlparser.SelectExprs) int {
-	cn, ok := e.(*sqlparser.ColName)
-	if !ok || !cn.Qualifier.IsEmpty() {
-		return -1
-	}
-	for i, se := range sel.Exprs {
-		if ae, ok := se.(*sqlparser.AliasedExpr); ok && !ae.As.IsEmpty() && ae.As.EqualString(cn.Name.String()) {
-			return i
-		}
-	}
-	return -1
-}
-
-// neededColumns reports, per FROM source, whether any of its columns is
-// referenced by the query (a source whose columns are all unreferenced can be
-// read from its index keys alone).
-func neededColumns(sel *sqlparser.Select, sc *eval.Scope) map[int]bool {
-	need := map[int]bool{}
-	tables := map[string]int{}
-	order := 0
-	for i := range sc.Cols {
-		if _, ok := tables[sc.Cols[i].Table]; !ok {
-			tables[sc.Cols[i].Table] = order
-			order++
-		}
-	}
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		switch x := n.(type) {
-		case *sqlparser.StarExpr:
-			if x.TableName.IsEmpty() {
-				for _, v := range tables {
-					need[v] = true
-				}
-			} else if v, ok := tables[x.TableName.Name.String()]; ok {
-				need[v] = true
-			}
-		case *sqlparser.ColName:
-			if i, err := sc.Resolve(x); err == nil {
-				need[tables[sc.Cols[i].Table]] = true
-			} else {
-				for _, v := range tables {
-					need[v] = true
-				}
-			}
-		}
-		return true, nil
-	}, sel)
-	return need
 }
 
 // run executes the plan and returns its whole result.
@@ -965,38 +888,4 @@ func isEnumColumn(sc *eval.Scope, e sqlparser.Expr) bool {
 	}
 	i, err := sc.Resolve(cn)
 	return err == nil && sc.Cols[i].Col != nil && sc.Cols[i].Col.Type == sqltypes.Enum
-}
-
-// splitConsumed separates the conjuncts enforced by the key ranges.
-func splitConsumed(conds, consumed []sqlparser.Expr) (rest, used []sqlparser.Expr) {
-	for _, c := range conds {
-		hit := false
-		for _, x := range consumed {
-			if x == c {
-				hit = true
-				break
-			}
-		}
-		if hit {
-			used = append(used, c)
-		} else {
-			rest = append(rest, c)
-		}
-	}
-	return rest, used
-}
-
-// substituteAliases replaces unqualified names that are select-list aliases
-// (and not columns) by their expressions.
-func substituteAliases(e sqlparser.Expr, sel *sqlparser.SelectExprs, sc *eval.Scope) sqlparser.Expr {
-	return sqlparser.Rewrite(sqlparser.CloneExpr(e), nil, func(cur *sqlparser.Cursor) bool {
-		if cn, ok := cur.Node().(*sqlparser.ColName); ok && cn.Qualifier.IsEmpty() {
-			if _, err := sc.Resolve(cn); err != nil {
-				if idx := aliasIndex(cn, sel); idx >= 0 {
-					cur.Replace(sqlparser.CloneExpr(sel.Exprs[idx].(*sqlparser.AliasedExpr).Expr))
-				}
-			}
-		}
-		return true
-	}).(sqlparser.Expr)
 }

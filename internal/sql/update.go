@@ -56,7 +56,7 @@ func (s *Session) planDML(ex *execCtx, t *catalog.Table, alias string, where *sq
 	sc.AddTable(t, alias)
 	p.sc = sc
 	c := s.newCompiler(ex.Context(), sc, &p.names, nil)
-	conds := plan.SplitAnd(whereExpr(where))
+	conds := plan.SplitAnd(plan.WhereExpr(where))
 	var order []plan.OrderCol
 	for _, o := range orderBy {
 		oc := plan.OrderCol{Col: -1, Desc: o.Direction == sqlparser.DescOrder}
@@ -73,7 +73,7 @@ func (s *Session) planDML(ex *execCtx, t *catalog.Table, alias string, where *sq
 		return nil, nil, err
 	}
 	p.src = &tableSource{def: t, tbl: p.tbl, alias: alias, width: len(t.Columns), path: ap}
-	rest, used := splitConsumed(conds, ap.consumed)
+	rest, used := plan.SplitConsumed(conds, ap.consumed)
 	p.src.residual = len(rest)
 	if !ap.consumedAfterLock(lockExclusive) {
 		rest, used = conds, nil

@@ -107,3 +107,31 @@ func HasAggregates(sel *sqlparser.Select) bool {
 	_ = sqlparser.Walk(visit, sel.OrderBy)
 	return found
 }
+
+// WhereExpr is the condition of a WHERE (or HAVING) clause, nil without
+// one.
+func WhereExpr(w *sqlparser.Where) sqlparser.Expr {
+	if w == nil {
+		return nil
+	}
+	return w.Expr
+}
+
+// SplitConsumed separates the conjuncts enforced by the key ranges.
+func SplitConsumed(conds, consumed []sqlparser.Expr) (rest, used []sqlparser.Expr) {
+	for _, c := range conds {
+		hit := false
+		for _, x := range consumed {
+			if x == c {
+				hit = true
+				break
+			}
+		}
+		if hit {
+			used = append(used, c)
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	return rest, used
+}

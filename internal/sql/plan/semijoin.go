@@ -131,7 +131,7 @@ func SemiJoinOf(sel *sqlparser.Select, kind SemiKind, left sqlparser.Expr, names
 			return true
 		}).(sqlparser.Expr)
 	}
-	on := SplitAnd(whereOf(sel))
+	on := SplitAnd(WhereExpr(sel.Where))
 	correlated := false
 	for k, e := range on {
 		if _, out := names.Refs(e); out {
@@ -175,14 +175,6 @@ func SemiJoinOf(sel *sqlparser.Select, kind SemiKind, left sqlparser.Expr, names
 		}
 	}
 	return &SemiTable{Def: names.Defs[0], Alias: alias, ScopeName: internal, Hints: ParseHints(ate.Hints), On: on, Kind: kind}
-}
-
-// whereOf is the condition of sel's WHERE clause, nil without one.
-func whereOf(sel *sqlparser.Select) sqlparser.Expr {
-	if sel.Where == nil {
-		return nil
-	}
-	return sel.Where.Expr
 }
 
 // semiJoinable reports whether a subquery's SELECT can be a semi-join's
