@@ -22,20 +22,20 @@
 //
 // Per level, the conjuncts an index can serve are its sargable predicates
 // (Sargable): a column of the table compared with values known before the
-// table is read. ChooseIndex scores every index the hints allow (IndexHints)
-// by the key columns those predicates fix and returns an IndexChoice: the
-// index, the predicate giving each key column, the range on the next one,
-// whether the index order gives the ORDER BY, and the conjuncts the key
-// ranges enforce exactly (which need no filter; SplitConsumed). A table
-// none of whose columns the query reads is read from its index keys alone
-// (NeededTables); ORDER BY, GROUP BY and HAVING names resolve to
-// select-list expressions by alias or position (ResolveOrderAlias,
-// SubstituteAliases). internal/sql compiles the
-// choice into its access path, whose key ranges are encoded from each outer
-// row at execution time, and picks the join method per level: an index
-// lookup when the choice uses key values from earlier tables, a hash join
-// when no index serves an equality with them, otherwise a nested loop over
-// the access path.
+// table is read. ChooseIndex scores every index the hints allow
+// (IndexHints) by the key columns those predicates fix and returns an
+// IndexChoice: the index, the predicate giving each key column, the range
+// on the next one, whether the index order gives the ORDER BY, and the
+// conjuncts the key ranges enforce exactly (which need no filter;
+// SplitConsumed). A table none of whose columns the query reads is read
+// from its index keys alone (NeededTables); ORDER BY, GROUP BY and HAVING
+// names resolve to select-list expressions by alias or position
+// (ResolveOrderAlias, SubstituteAliases). internal/sql compiles the choice
+// into its access path, whose key ranges are encoded from each outer row at
+// execution time, and picks the join method per level: an index lookup when
+// the choice uses key values from earlier tables, a hash join when no index
+// serves an equality with them, otherwise a nested loop over the access
+// path.
 //
 // # How a join order is chosen
 //
