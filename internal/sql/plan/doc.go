@@ -18,7 +18,10 @@
 // implies on each of them (OrImpliedByTable) and the equalities integer
 // columns propagate (ImpliedEqualities). WHERE conjuncts EXISTS, NOT EXISTS
 // and IN over a one-table subquery become semi- and anti-joined tables
-// (SemiJoinCandidate; SemiOrder places them).
+// (SemiJoinCandidate, SemiJoinOf; SemiOrder places them). A subquery
+// correlated only through equalities of its WHERE clause is rewritten
+// into its uncorrelated form (Decorrelate), which internal/sql runs once
+// and hashes when the correlated runs read more than its tables hold.
 //
 // Per level, the conjuncts an index can serve are its sargable predicates
 // (Sargable): a column of the table compared with values known before the
