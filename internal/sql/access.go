@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
 
@@ -13,13 +12,14 @@ import (
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/encoding"
 	"github.com/strata-db/strata/internal/sql/eval"
-	"github.com/strata-db/strata/internal/sql/sqlerr"
+	"github.com/strata-db/strata/internal/sql/plan"
 	"github.com/strata-db/strata/internal/table"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
-// accessPath is how one table is read: an index and key ranges built at
-// execution time from expressions that do not depend on the table itself.
+// accessPath is how one table is read: the planner's plan.IndexChoice
+// compiled, an index and key ranges built at execution time from
+// expressions that do not depend on the table itself.
 type accessPath struct {
 	ix *catalog.Index
 	// eq[k] lists the alternative values of index column k (= or IN).
@@ -54,11 +54,9 @@ type accessPath struct {
 	inexact bool
 	keyBuf  []byte
 
-	// For EXPLAIN: the indexes a predicate could use (possible_keys), and
-	// per equality column its single value (nil for IS NULL or several
-	// values).
-	possible []*catalog.Index
-	eqVals   []sqlparser.Expr
+	// choice is the planner's decision this path executes (EXPLAIN reads
+	// its possible keys, access type and key values).
+	choice *plan.IndexChoice
 }
 
 // consumedAfterLock reports whether the conjuncts the key ranges enforce
@@ -94,383 +92,21 @@ func (ap *accessPath) wholeRange(dst []keyRange) ([]keyRange, bool, error) {
 	return append(dst[:0], keyRange{lo: base, hi: encoding.PrefixEnd(append([]byte(nil), base...))}), true, nil
 }
 
-// consumable reports whether a predicate is enforced exactly by its key
-// range (no prefix key part, no explicit collation on the value).
-func consumable(p *predicate, ic catalog.IndexColumn) bool {
-	if ic.Prefix > 0 || p.src == nil {
-		return false
-	}
-	for _, v := range p.vals {
-		bad := false
-		_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-			switch n.(type) {
-			case *sqlparser.CollateExpr, *sqlparser.Subquery:
-				bad = true
-			}
-			return !bad, nil
-		}, v)
-		if bad {
-			return false
-		}
-	}
-	return true
-}
-
-// predicate is a sargable conjunct: col op value(s).
-type predicate struct {
-	src  sqlparser.Expr // the conjunct it came from
-	col  int            // table column ordinal
-	op   string         // "=", "<=>", "<", "<=", ">", ">=", "in", "between", "isnull", "insub", "tuple"
-	vals []sqlparser.Expr
-	sub  *inSubquery // op "insub": the planned subquery (chooseAccess)
-	// cols: op "tuple" (row-constructor IN, col -1): the table columns of
-	// the left-hand row; each of vals is a ValTuple of as many values.
-	cols []int
-}
-
-// eqRank orders the equality-like predicates on one index column: a single
-// value beats a row-constructor IN (whose rows also fix other columns),
-// which beats an IN list, which beats IN (SELECT ...).
-func eqRank(p *predicate) int {
-	switch p.op {
-	case "=", "<=>", "isnull":
-		return 4
-	case "in":
-		if len(p.vals) == 1 {
-			return 4
-		}
-		return 2
-	case "tuple":
-		return 3
-	case "insub":
-		return 1
-	}
-	return 0
-}
-
-// binds reports whether p gives values of table column col, and for a
-// row-constructor IN which element of its rows does.
-func (p *predicate) binds(col int) (elem int, ok bool) {
-	if p.op == "tuple" {
-		for e, c := range p.cols {
-			if c == col {
-				return e, true
-			}
-		}
-		return 0, false
-	}
-	return 0, p.col == col
-}
-
-// sargable extracts predicates on columns of tbl (columns tblOff..tblOff+n of
-// the scope) whose other side only uses columns before tblOff.
-func sargable(conds []sqlparser.Expr, sc *eval.Scope, tblOff, n int, outer *eval.Outer, bound func(col int) bool) []predicate {
-	var out []predicate
-	colOf := func(e sqlparser.Expr) int {
-		c, ok := e.(*sqlparser.ColName)
-		if !ok {
-			return -1
-		}
-		i, err := sc.Resolve(c)
-		if err != nil || i < tblOff || i >= tblOff+n {
-			return -1
-		}
-		return i - tblOff
-	}
-	avail := func(e sqlparser.Expr) bool {
-		ok := true
-		_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
-			switch x := node.(type) {
-			case *sqlparser.ColName:
-				i, err := sc.Resolve(x)
-				if err != nil {
-					ok = outer.CanResolve(x) // correlated: constant per outer row
-				} else if !bound(i) {
-					ok = false
-				}
-			case *sqlparser.Subquery, sqlparser.AggrFunc, *sqlparser.Variable:
-				ok = false
-			case *sqlparser.FuncExpr:
-				switch x.Name.Lowered() {
-				case "rand", "uuid", "sleep", "get_lock", "release_lock", "last_insert_id":
-					ok = false
-				}
-			}
-			return ok, nil
-		}, e)
-		return ok
-	}
-	// An ENUM index is in member-position order (a SET index in bitmask
-	// order), which is the order of MySQL's comparisons of the column with
-	// numbers but not with strings ('b' > 'a' whatever their positions):
-	// a range over it is used for numeric constants only (equalities use
-	// it for either).
-	enumRange := func(col int, vals ...sqlparser.Expr) bool {
-		c := sc.Cols[tblOff+col].Col
-		if c == nil || c.Type != sqltypes.Enum && c.Type != sqltypes.Set {
-			return true
-		}
-		for _, v := range vals {
-			if !eval.NumericLiteral(v) {
-				return false
-			}
-		}
-		return true
-	}
-	flip := map[sqlparser.ComparisonExprOperator]string{
-		sqlparser.EqualOp: "=", sqlparser.NullSafeEqualOp: "<=>",
-		sqlparser.LessThanOp: ">", sqlparser.LessEqualOp: ">=",
-		sqlparser.GreaterThanOp: "<", sqlparser.GreaterEqualOp: "<=",
-	}
-	same := map[sqlparser.ComparisonExprOperator]string{
-		sqlparser.EqualOp: "=", sqlparser.NullSafeEqualOp: "<=>",
-		sqlparser.LessThanOp: "<", sqlparser.LessEqualOp: "<=",
-		sqlparser.GreaterThanOp: ">", sqlparser.GreaterEqualOp: ">=",
-	}
-	for _, c := range conds {
-		switch e := c.(type) {
-		case *sqlparser.ComparisonExpr:
-			if e.Operator == sqlparser.InOp {
-				if p, ok := tuplePredicate(e, colOf, avail); ok {
-					out = append(out, p)
-					continue
-				}
-				col := colOf(e.Left)
-				if sq, ok := e.Right.(*sqlparser.Subquery); ok && col >= 0 {
-					out = append(out, predicate{src: c, col: col, op: "insub", vals: []sqlparser.Expr{sq}})
-					continue
-				}
-				tup, ok := e.Right.(sqlparser.ValTuple)
-				if col < 0 || !ok || len(tup) == 0 {
-					continue
-				}
-				all := true
-				for _, v := range tup {
-					if !avail(v) {
-						all = false
-					}
-				}
-				if all {
-					out = append(out, predicate{src: c, col: col, op: "in", vals: tup})
-				}
-				continue
-			}
-			ordering := e.Operator != sqlparser.EqualOp && e.Operator != sqlparser.NullSafeEqualOp
-			if op, ok := same[e.Operator]; ok {
-				if col := colOf(e.Left); col >= 0 && avail(e.Right) && (!ordering || enumRange(col, e.Right)) {
-					out = append(out, predicate{src: c, col: col, op: op, vals: []sqlparser.Expr{e.Right}})
-					continue
-				}
-			}
-			if op, ok := flip[e.Operator]; ok {
-				if col := colOf(e.Right); col >= 0 && avail(e.Left) && (!ordering || enumRange(col, e.Left)) {
-					out = append(out, predicate{src: c, col: col, op: op, vals: []sqlparser.Expr{e.Left}})
-				}
-			}
-		case *sqlparser.BetweenExpr:
-			if !e.IsBetween {
-				continue
-			}
-			if col := colOf(e.Left); col >= 0 && avail(e.From) && avail(e.To) && enumRange(col, e.From, e.To) {
-				out = append(out, predicate{src: c, col: col, op: "between", vals: []sqlparser.Expr{e.From, e.To}})
-			}
-		case *sqlparser.IsExpr:
-			if e.Right == sqlparser.IsNullOp {
-				if col := colOf(e.Left); col >= 0 {
-					out = append(out, predicate{src: c, col: col, op: "isnull"})
-				}
-			}
-		}
-	}
-	return out
-}
-
-// indexHints restricts the candidate indexes.
-type indexHints struct {
-	use    map[string]bool // USE/FORCE INDEX names (lower case); nil = all
-	ignore map[string]bool
-	force  bool
-}
-
-func parseHints(h sqlparser.IndexHints) indexHints {
-	var out indexHints
-	for _, hint := range h {
-		names := map[string]bool{}
-		for _, n := range hint.Indexes {
-			names[strings.ToLower(n.String())] = true
-		}
-		switch hint.Type {
-		case sqlparser.IgnoreOp:
-			if out.ignore == nil {
-				out.ignore = map[string]bool{}
-			}
-			for n := range names {
-				out.ignore[n] = true
-			}
-		case sqlparser.ForceOp, sqlparser.UseOp:
-			if hint.Type == sqlparser.ForceOp {
-				out.force = true
-			}
-			if out.use == nil {
-				out.use = map[string]bool{}
-			}
-			for n := range names {
-				out.use[n] = true
-			}
-		}
-	}
-	return out
-}
-
-func (h indexHints) allowed(ix *catalog.Index) bool {
-	name := strings.ToLower(ix.Name)
-	if h.ignore[name] {
-		return false
-	}
-	if h.use != nil && !h.use[name] {
-		return false
-	}
-	return true
-}
-
-// orderCol is one ORDER BY item resolved to a column of the table.
-type orderCol struct {
-	col  int // table column ordinal, -1 when not a plain column of this table
-	desc bool
-}
-
-// chooseAccess picks the index and builds the access path for a table.
-// order is the ORDER BY of the query when this table alone determines it.
-func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexHints, order []orderCol, hasLimit bool) (*accessPath, error) {
-	type cand struct {
-		ix      *catalog.Index
-		eqCols  int
-		rngPred *predicate
-		eqPreds []*predicate
-		eqElems []int // for a "tuple" predicate: the element giving the column
-		score   int
-		ordered bool
-		reverse bool
-	}
-	preds = c.resolveInSubqueries(preds)
-	var best *cand
-	var possible []*catalog.Index
-	for ii, ix := range t.Indexes {
-		if t.HiddenPK && ii == 0 {
-			if hints.use != nil {
-				continue
-			}
-		}
-		if !hints.allowed(ix) {
-			continue
-		}
-		cd := &cand{ix: ix}
-		for _, ic := range ix.Columns {
-			var eqp, rp *predicate
-			eqElem := 0
-			for pi := range preds {
-				p := &preds[pi]
-				elem, ok := p.binds(ic.Col)
-				if !ok {
-					continue
-				}
-				switch p.op {
-				case "=", "<=>", "in", "isnull", "insub", "tuple":
-					if eqp == nil || eqRank(p) > eqRank(eqp) {
-						eqp, eqElem = p, elem
-					}
-				default:
-					if rp == nil {
-						rp = p
-					}
-				}
-			}
-			if ic.Prefix > 0 {
-				// A prefix key part can narrow but not decide: use it as the
-				// last part only.
-				if eqp != nil {
-					cd.eqPreds = append(cd.eqPreds, eqp)
-					cd.eqElems = append(cd.eqElems, eqElem)
-					cd.eqCols++
-				}
-				break
-			}
-			if eqp != nil {
-				cd.eqPreds = append(cd.eqPreds, eqp)
-				cd.eqElems = append(cd.eqElems, eqElem)
-				cd.eqCols++
-				continue
-			}
-			cd.rngPred = rp
-			break
-		}
-		if cd.eqCols > 0 || cd.rngPred != nil {
-			possible = append(possible, ix)
-		}
-		full := cd.eqCols == len(ix.Columns) && (ix.Primary || ix.Unique) && !t.HiddenPK
-		if full {
-			for _, p := range cd.eqPreds {
-				if p.op == "isnull" || p.op == "<=>" {
-					full = false
-				}
-			}
-			for _, ic := range ix.Columns {
-				if ic.Prefix > 0 {
-					full = false
-				}
-			}
-		}
-		cd.score = cd.eqCols * 10
-		if cd.rngPred != nil {
-			cd.score += 5
-		}
-		if full {
-			cd.score += 1000
-		}
-		if ix.Primary {
-			cd.score++
-		}
-		// Index order satisfies ORDER BY?
-		if len(order) > 0 {
-			cd.ordered, cd.reverse = indexGivesOrder(ix, cd.eqPreds, order)
-			if cd.ordered {
-				cd.score += 3
-				if hasLimit && cd.score < 10 {
-					cd.score += 6 // ordered scan with LIMIT stops early
-				}
-			}
-		}
-		if cd.eqCols == 0 && cd.rngPred == nil && !cd.ordered {
-			// Full scan: the primary index is the cheapest (no lookups),
-			// unless the query forces another index.
-			if !ix.Primary && !hints.force {
-				cd.score = -1
-			}
-		}
-		if hints.force && cd.score < 1 {
-			cd.score = 1
-		}
-		if best == nil || cd.score > best.score {
-			best = cd
-		}
-	}
-	if best == nil || best.score < 0 {
-		ix := t.Primary()
-		if best != nil {
-			ix = best.ix
-		}
-		ap := &accessPath{ix: ix, possible: possible}
-		ap.ordered, ap.reverse = indexGivesOrder(ix, nil, order)
-		if t.HiddenPK && ix == t.Primary() {
-			ap.ordered = false
-		}
-		return ap, nil
-	}
-	ap := &accessPath{ix: best.ix, ordered: best.ordered, reverse: best.reverse, possible: possible}
-	ap.unique = best.eqCols == len(best.ix.Columns) && (best.ix.Primary || best.ix.Unique) && best.score >= 1000
-	for k, p := range best.eqPreds {
-		if p.op == "tuple" {
-			if err := ap.bindTuple(c, k, p, best.eqElems[k]); err != nil {
+// chooseAccess picks the index of a table (plan.ChooseIndex) and builds
+// its access path: the chosen values compiled, IN (SELECT ...) planned,
+// row-constructor INs bound. order is the query's ORDER BY when this table
+// alone determines it.
+func chooseAccess(c *compiler, t *catalog.Table, preds []plan.Predicate, hints plan.IndexHints, order []plan.OrderCol, hasLimit bool) (*accessPath, error) {
+	preds, subs := c.resolveInSubqueries(preds)
+	ch := plan.ChooseIndex(t, preds, hints, order, hasLimit)
+	// consumed grows past the choice's (bound row-constructor INs): it
+	// must not share the choice's spare capacity.
+	consumed := ch.Consumed[:len(ch.Consumed):len(ch.Consumed)]
+	ap := &accessPath{ix: ch.Index, ordered: ch.Ordered, reverse: ch.Reverse, unique: ch.Unique, consumed: consumed,
+		choice: ch}
+	for k, p := range ch.EqPreds {
+		if p.Op == "tuple" {
+			if err := ap.bindTuple(c, k, p, ch.EqElems[k]); err != nil {
 				return nil, err
 			}
 			ap.eq = append(ap.eq, nil)
@@ -481,26 +117,15 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexH
 		if ap.tupleOf != nil {
 			ap.tupleOf = append(ap.tupleOf, tupleRef{t: -1})
 		}
-		var single sqlparser.Expr
-		if len(p.vals) == 1 && p.op != "insub" {
-			single = p.vals[0]
-		}
-		for len(ap.eqVals) < k {
-			ap.eqVals = append(ap.eqVals, nil)
-		}
-		ap.eqVals = append(ap.eqVals, single)
-		if consumable(p, best.ix.Columns[k]) {
-			ap.consumed = append(ap.consumed, p.src)
-		}
 		var alts []*eval.Expr
 		var sub *inSubquery
-		switch p.op {
+		switch p.Op {
 		case "isnull":
 			alts = []*eval.Expr{nil}
 		case "insub":
-			sub = p.sub
+			sub = subs[p.Vals[0].(*sqlparser.Subquery)]
 		default:
-			for _, v := range p.vals {
+			for _, v := range p.Vals {
 				e, err := c.Compile(v)
 				if err != nil {
 					return nil, err
@@ -515,117 +140,34 @@ func chooseAccess(c *compiler, t *catalog.Table, preds []predicate, hints indexH
 			}
 			ap.subIn = append(ap.subIn, sub)
 		}
-		ap.nullSafe = append(ap.nullSafe, p.op == "<=>" || p.op == "isnull")
-		ap.isNull = append(ap.isNull, p.op == "isnull")
+		ap.nullSafe = append(ap.nullSafe, p.Op == "<=>" || p.Op == "isnull")
+		ap.isNull = append(ap.isNull, p.Op == "isnull")
 	}
-	ap.consumeTuples(best.ix)
-	if rp := best.rngPred; rp != nil {
-		var err error
-		ap.hasRange = true
-		rangeCol := best.ix.Columns[len(best.eqPreds)]
-		if consumable(rp, rangeCol) {
-			ap.consumed = append(ap.consumed, rp.src)
+	ap.consumeTuples(ch.Index)
+	if ch.Range == nil {
+		return ap, nil
+	}
+	ap.hasRange = true
+	// The range predicate's own bound is compiled first, then the other.
+	lo, hi := &ch.Lo, &ch.Hi
+	if op := ch.Range.Op; op == "<" || op == "<=" {
+		lo, hi = hi, lo
+	}
+	for _, b := range [2]*plan.Bound{lo, hi} {
+		if b.Val == nil {
+			continue
 		}
-		switch rp.op {
-		case "<", "<=":
-			ap.hi, err = c.Compile(rp.vals[0])
-			ap.hiIncl = rp.op == "<="
-		case ">", ">=":
-			ap.lo, err = c.Compile(rp.vals[0])
-			ap.loIncl = rp.op == ">="
-		case "between":
-			ap.lo, err = c.Compile(rp.vals[0])
-			if err == nil {
-				ap.hi, err = c.Compile(rp.vals[1])
-			}
-			ap.loIncl, ap.hiIncl = true, true
-		}
+		e, err := c.Compile(b.Val)
 		if err != nil {
 			return nil, err
 		}
-		// A second bound on the same column (a > 1 AND a < 5).
-		for pi := range preds {
-			p := &preds[pi]
-			if p == rp || p.col != rp.col {
-				continue
-			}
-			switch {
-			case (p.op == "<" || p.op == "<=") && ap.hi == nil:
-				ap.hi, err = c.Compile(p.vals[0])
-				ap.hiIncl = p.op == "<="
-				if consumable(p, rangeCol) {
-					ap.consumed = append(ap.consumed, p.src)
-				}
-			case (p.op == ">" || p.op == ">=") && ap.lo == nil:
-				ap.lo, err = c.Compile(p.vals[0])
-				ap.loIncl = p.op == ">="
-				if consumable(p, rangeCol) {
-					ap.consumed = append(ap.consumed, p.src)
-				}
-			}
-			if err != nil {
-				return nil, err
-			}
+		if b == &ch.Lo {
+			ap.lo, ap.loIncl = e, b.Incl
+		} else {
+			ap.hi, ap.hiIncl = e, b.Incl
 		}
 	}
 	return ap, nil
-}
-
-// indexGivesOrder reports whether scanning ix (with the given equality
-// predicates on its leading columns) yields rows in ORDER BY order, and in
-// which direction.
-func indexGivesOrder(ix *catalog.Index, eqPreds []*predicate, order []orderCol) (ordered, reverse bool) {
-	if len(order) == 0 {
-		return false, false
-	}
-	for _, p := range eqPreds {
-		if ((p.op == "in" || p.op == "tuple") && len(p.vals) > 1) || p.op == "insub" {
-			return false, false
-		}
-	}
-	eqCol := map[int]bool{}
-	for _, p := range eqPreds {
-		eqCol[p.col] = true
-		for _, c := range p.cols {
-			eqCol[c] = true // a one-row tuple fixes all its columns
-		}
-	}
-	k := 0
-	dir := 0 // 1 forward, -1 reverse
-	for _, oc := range order {
-		if oc.col < 0 {
-			return false, false
-		}
-		// Skip index columns fixed by equality.
-		for k < len(ix.Columns) && eqCol[ix.Columns[k].Col] && ix.Columns[k].Col != oc.col {
-			k++
-		}
-		if k >= len(ix.Columns) {
-			// Ordering by a column fixed by equality is trivially satisfied.
-			if eqCol[oc.col] {
-				continue
-			}
-			return false, false
-		}
-		ic := ix.Columns[k]
-		if ic.Col != oc.col || ic.Prefix > 0 {
-			if eqCol[oc.col] {
-				continue
-			}
-			return false, false
-		}
-		d := 1
-		if oc.desc != ic.Desc {
-			d = -1
-		}
-		if dir == 0 {
-			dir = d
-		} else if dir != d {
-			return false, false
-		}
-		k++
-	}
-	return true, dir == -1
 }
 
 // keyRange is one [lo, hi) range of index keys.
@@ -893,19 +435,4 @@ func exactKeyValue(col *catalog.Column, v sqltypes.Value) (sqltypes.Value, bool)
 		}
 	}
 	return cv, true
-}
-
-// checkHints fails with 1176 when an index hint names a missing index.
-func checkHints(t *catalog.Table, h indexHints) error {
-	for _, m := range []map[string]bool{h.use, h.ignore} {
-		for name := range m {
-			if name == "primary" && !t.HiddenPK {
-				continue
-			}
-			if ix := t.IndexByName(name); ix == nil || (ix.Primary && t.HiddenPK) {
-				return sqlerr.New(sqlerror.ERKeyDoesNotExist, sqlerror.SSClientError, "Key '%s' doesn't exist in table '%s'", name, t.Name)
-			}
-		}
-	}
-	return nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/eval"
+	"github.com/strata-db/strata/internal/sql/plan"
 	"github.com/strata-db/strata/internal/table"
 )
 
@@ -18,11 +19,11 @@ import (
 // key per row, on an index (a, b, c) one range per row, and on (b, a) the
 // same with the elements reordered. Row equality, (a, b) = (1, 5), and a
 // one-row IN are split into per-column equalities before planning
-// (splitRowEquality), so they serve indexes like a = 1 AND b = 5.
+// (plan.SplitRowEquality), so they serve indexes like a = 1 AND b = 5.
 
 // tupleIn is a row-constructor IN used by an access path.
 type tupleIn struct {
-	src *predicate
+	src *plan.Predicate
 	// rows[r][e] is element e of row r, compiled.
 	rows [][]*eval.Expr
 	// bound[e]: element e gives the value of an index column of the path.
@@ -43,75 +44,9 @@ type keyPrefix struct {
 	pick []int32
 }
 
-// tuplePredicate recognises a row-constructor IN over columns of the table
-// (colOf >= 0) with rows of values available before the table is read.
-func tuplePredicate(e *sqlparser.ComparisonExpr, colOf func(sqlparser.Expr) int, avail func(sqlparser.Expr) bool) (predicate, bool) {
-	lt, ok := e.Left.(sqlparser.ValTuple)
-	if !ok || len(lt) == 0 {
-		return predicate{}, false
-	}
-	rows, ok := e.Right.(sqlparser.ValTuple)
-	if !ok || len(rows) == 0 {
-		return predicate{}, false
-	}
-	cols := make([]int, len(lt))
-	for i, x := range lt {
-		if cols[i] = colOf(x); cols[i] < 0 {
-			return predicate{}, false
-		}
-	}
-	for _, r := range rows {
-		rt, ok := r.(sqlparser.ValTuple)
-		if !ok || len(rt) != len(lt) {
-			return predicate{}, false
-		}
-		for _, v := range rt {
-			if !avail(v) {
-				return predicate{}, false
-			}
-		}
-	}
-	return predicate{src: e, col: -1, op: "tuple", vals: rows, cols: cols}, true
-}
-
-// splitRowEquality rewrites a row equality — (a, b) = (1, 2), (a, b) <=>
-// (1, 2), or (a, b) IN ((1, 2)) — into its element conjuncts a = 1, b = 2,
-// which have the same truth value in three-valued logic. It returns nil for
-// anything else.
-func splitRowEquality(c *sqlparser.ComparisonExpr) []sqlparser.Expr {
-	lt, ok := c.Left.(sqlparser.ValTuple)
-	if !ok {
-		return nil
-	}
-	op := c.Operator
-	var rt sqlparser.ValTuple
-	switch op {
-	case sqlparser.EqualOp, sqlparser.NullSafeEqualOp:
-		rt, ok = c.Right.(sqlparser.ValTuple)
-	case sqlparser.InOp:
-		var list sqlparser.ValTuple
-		if list, ok = c.Right.(sqlparser.ValTuple); ok && len(list) == 1 {
-			rt, ok = list[0].(sqlparser.ValTuple)
-			op = sqlparser.EqualOp
-		} else {
-			ok = false
-		}
-	default:
-		return nil
-	}
-	if !ok || len(rt) != len(lt) || len(lt) == 0 {
-		return nil
-	}
-	out := make([]sqlparser.Expr, 0, len(lt))
-	for i := range lt {
-		out = append(out, splitAnd(&sqlparser.ComparisonExpr{Operator: op, Left: lt[i], Right: rt[i]})...)
-	}
-	return out
-}
-
 // bindTuple makes index column k of the path take its values from element
 // elem of the row-constructor IN p.
-func (ap *accessPath) bindTuple(c *compiler, k int, p *predicate, elem int) error {
+func (ap *accessPath) bindTuple(c *compiler, k int, p *plan.Predicate, elem int) error {
 	t := -1
 	for i, tu := range ap.tuples {
 		if tu.src == p {
@@ -119,8 +54,8 @@ func (ap *accessPath) bindTuple(c *compiler, k int, p *predicate, elem int) erro
 		}
 	}
 	if t < 0 {
-		tu := &tupleIn{src: p, bound: make([]bool, len(p.cols))}
-		for _, r := range p.vals {
+		tu := &tupleIn{src: p, bound: make([]bool, len(p.Cols))}
+		for _, r := range p.Vals {
 			rt := r.(sqlparser.ValTuple)
 			row := make([]*eval.Expr, len(rt))
 			for e, v := range rt {
@@ -155,8 +90,8 @@ func (ap *accessPath) consumeTuples(ix *catalog.Index) {
 		for _, b := range tu.bound {
 			all = all && b
 		}
-		if all && consumable(tu.src, catalog.IndexColumn{}) {
-			ap.consumed = append(ap.consumed, tu.src.src)
+		if all && plan.Consumable(tu.src, catalog.IndexColumn{}) {
+			ap.consumed = append(ap.consumed, tu.src.Src)
 		}
 	}
 }

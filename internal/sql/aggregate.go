@@ -17,6 +17,7 @@ import (
 	"github.com/strata-db/strata/internal/collation"
 	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/exec"
+	"github.com/strata-db/strata/internal/sql/plan"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
@@ -45,13 +46,13 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 	if sel.GroupBy != nil {
 		groupExprs = sel.GroupBy.Exprs
 	}
-	if !hasAggregates(sel) && len(groupExprs) == 0 {
+	if !plan.HasAggregates(sel) && len(groupExprs) == 0 {
 		return nil
 	}
 	p.hasAgg = true
 	selExprs := sel.SelectExprs
 	for _, g := range groupExprs {
-		g = resolveOrderAlias(g, selExprs)
+		g = plan.ResolveOrderAlias(g, selExprs)
 		c.Scope.Where = "group statement"
 		x, err := c.Compile(g)
 		c.Scope.Where = "field list"
@@ -99,7 +100,7 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 	for i, se := range selExprs.Exprs {
 		if ae, ok := se.(*sqlparser.AliasedExpr); ok {
 			as := ae.As
-			if as.IsEmpty() && containsAggr(ae.Expr) {
+			if as.IsEmpty() && plan.ContainsAggr(ae.Expr) {
 				// Name the column before the aggregates are rewritten.
 				as = sqlparser.NewIdentifierCI(c.s.exprName(ae.Expr))
 			}
@@ -115,7 +116,7 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 		h := sqlparser.Rewrite(sel.Having.Expr, nil, func(cur *sqlparser.Cursor) bool {
 			if cn, ok := cur.Node().(*sqlparser.ColName); ok && cn.Qualifier.IsEmpty() {
 				if _, err := c.Scope.Resolve(cn); err != nil {
-					if idx := aliasIndex(cn, selExprs); idx >= 0 {
+					if idx := plan.AliasIndex(cn, selExprs); idx >= 0 {
 						cur.Replace(selExprs.Exprs[idx].(*sqlparser.AliasedExpr).Expr)
 					}
 				}
@@ -144,7 +145,7 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 			return nil
 		}
 	}
-	spec := &aggSpec{key: key, name: af.AggrName(), distinct: sqlparser.IsDistinct(af), argCol: -1, divPrec: int32(c.s.plan().divPrecision)}
+	spec := &aggSpec{key: key, name: af.AggrName(), distinct: sqlparser.IsDistinct(af), argCol: -1, divPrec: int32(c.s.plan().DivPrecision)}
 	var argExprs []sqlparser.Expr
 	switch f := af.(type) {
 	case *sqlparser.CountStar:
@@ -173,7 +174,7 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 		argExprs = af.GetArgs()
 	}
 	for _, a := range argExprs {
-		if containsAggr(a) {
+		if plan.ContainsAggr(a) {
 			return sqlerr.New(sqlerror.ERInvalidGroupFuncUse, sqlerror.SSUnknownSQLState, "Invalid use of group function")
 		}
 		x, err := c.Compile(a)
@@ -220,7 +221,7 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 			spec.typ.SetNullability(true)
 		}
 	case "group_concat":
-		spec.typ = evalengine.NewTypeEx(sqltypes.Text, c.s.plan().collation, true, 1024, 0, nil)
+		spec.typ = evalengine.NewTypeEx(sqltypes.Text, c.s.plan().Collation, true, 1024, 0, nil)
 	default:
 		spec.typ = evalengine.NewTypeEx(sqltypes.Uint64, collations.CollationBinaryID, false, 21, 0, nil)
 	}
@@ -230,20 +231,6 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 		c.Scope.OffsetTypes[spec.key] = spec.typ
 	}
 	return nil
-}
-
-func containsAggr(e sqlparser.Expr) bool {
-	found := false
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		if _, ok := n.(*sqlparser.Subquery); ok {
-			return false, nil
-		}
-		if _, ok := n.(sqlparser.AggrFunc); ok {
-			found = true
-		}
-		return !found, nil
-	}, e)
-	return found
 }
 
 // rewriteAggs replaces aggregate calls in e by Offsets into the aggregated

@@ -8,6 +8,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/eval"
+	"github.com/strata-db/strata/internal/sql/plan"
 )
 
 // Stream aggregation. When the first table of the join is read in the
@@ -29,12 +30,12 @@ func (p *selectPlan) groupsContiguous(sc *eval.Scope, groupExprs []sqlparser.Exp
 	}
 	src := p.srcs[0]
 	ap := src.path
-	if ap == nil || ap.ix == nil || src.virtual != nil || src.vkey != nil || src.semi != semiNone || ap.tuples != nil {
+	if ap == nil || ap.ix == nil || src.virtual != nil || src.vkey != nil || src.semi != plan.SemiNone || ap.tuples != nil {
 		return false
 	}
 	want := map[int]bool{} // table-relative columns still to find in the key
 	for _, g := range groupExprs {
-		cn, ok := resolveOrderAlias(g, selExprs).(*sqlparser.ColName)
+		cn, ok := plan.ResolveOrderAlias(g, selExprs).(*sqlparser.ColName)
 		if !ok {
 			return false
 		}

@@ -5,6 +5,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/sql/eval"
+	"github.com/strata-db/strata/internal/sql/plan"
 )
 
 // inSubquery is an uncorrelated `col IN (SELECT x ...)` used as an index
@@ -37,29 +38,35 @@ func (c *compiler) planInSubquery(sq *sqlparser.Subquery) (*inSubquery, bool) {
 }
 
 // resolveInSubqueries keeps the `IN (SELECT ...)` predicates that can drive
-// an index access (planning their subqueries) and drops the others.
-func (c *compiler) resolveInSubqueries(preds []predicate) []predicate {
+// an index access, planning their subqueries (subs, by the predicate's
+// subquery), and drops the others.
+func (c *compiler) resolveInSubqueries(preds []plan.Predicate) (kept []plan.Predicate, subs map[*sqlparser.Subquery]*inSubquery) {
 	has := false
 	for i := range preds {
-		has = has || preds[i].op == "insub"
+		has = has || preds[i].Op == "insub"
 	}
 	if !has {
-		return preds
+		return preds, nil
 	}
-	out := make([]predicate, 0, len(preds))
+	out := make([]plan.Predicate, 0, len(preds))
 	for _, p := range preds {
-		if p.op == "insub" {
-			sq, ok := p.vals[0].(*sqlparser.Subquery)
+		if p.Op == "insub" {
+			sq, ok := p.Vals[0].(*sqlparser.Subquery)
 			if !ok {
 				continue
 			}
-			if p.sub, ok = c.planInSubquery(sq); !ok {
+			sub, ok := c.planInSubquery(sq)
+			if !ok {
 				continue
 			}
+			if subs == nil {
+				subs = map[*sqlparser.Subquery]*inSubquery{}
+			}
+			subs[sq] = sub
 		}
 		out = append(out, p)
 	}
-	return out
+	return out, subs
 }
 
 // values runs the subquery (once per execution: the result is cached) and

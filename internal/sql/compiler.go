@@ -34,9 +34,9 @@ func (s *Session) newCompiler(ctx context.Context, sc *eval.Scope, names *[]stri
 	c.Compiler = eval.Compiler{
 		Scope: sc, Names: names, Outer: outer, Planner: c,
 		Settings: eval.Settings{
-			Collation:    set.collation,
-			SQLMode:      set.sqlModeVal,
-			DivPrecision: set.divPrecision,
+			Collation:    set.Collation,
+			SQLMode:      set.SQLModeVal,
+			DivPrecision: set.DivPrecision,
 			Env:          s.eng.Env,
 			VCursor:      &c.vc,
 		},

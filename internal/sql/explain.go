@@ -9,9 +9,9 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
-	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/parse"
+	"github.com/strata-db/strata/internal/sql/plan"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
@@ -313,7 +313,7 @@ func (s *Session) explainSource(ex *execCtx, sc *eval.Scope, srcs []*tableSource
 		n := 0
 		refs := make([]string, len(k.parts))
 		for p, part := range k.parts {
-			n += keyPartLen(&src.def.Columns[part.col], 0)
+			n += plan.KeyPartLen(&src.def.Columns[part.col], 0)
 			refs[p], _ = explainRef(part.ref, sc, srcs, i)
 		}
 		r.keyLen, r.ref = strconv.Itoa(n), strings.Join(refs, ",")
@@ -325,15 +325,15 @@ func (s *Session) explainSource(ex *execCtx, sc *eval.Scope, srcs []*tableSource
 	if ap == nil {
 		return r
 	}
-	if len(ap.possible) > 0 {
-		names := make([]string, len(ap.possible))
-		for k, ix := range ap.possible {
+	if possible := ap.choice.Possible; len(possible) > 0 {
+		names := make([]string, len(possible))
+		for k, ix := range possible {
 			names[k] = ix.Name
 		}
 		r.possibleKeys = strings.Join(names, ",")
 	}
 	refs, outerRef := ap.explainRefs(sc, srcs, i)
-	r.typ = ap.accessType(i > 0 && outerRef)
+	r.typ = ap.choice.AccessType(i > 0 && outerRef)
 	parts := len(ap.eq)
 	if ap.hasRange {
 		parts++
@@ -389,35 +389,16 @@ func (s *Session) explainSource(ex *execCtx, sc *eval.Scope, srcs []*tableSource
 // a row matched; "Not exists" marks an antijoin.
 func semiExtra(srcs []*tableSource, i int) []string {
 	switch {
-	case srcs[i].semi == semiJoin:
+	case srcs[i].semi == plan.SemiJoin:
 		for k := i - 1; k >= 0; k-- {
-			if srcs[k].semi == semiNone {
+			if srcs[k].semi == plan.SemiNone {
 				return []string{"FirstMatch(" + srcs[k].alias + ")"}
 			}
 		}
-	case srcs[i].semi == antiJoin:
+	case srcs[i].semi == plan.AntiJoin:
 		return []string{"Not exists"}
 	}
 	return nil
-}
-
-// accessType is MySQL's name for the path's access method. outerRef: an
-// equality value comes from a table read before this one.
-func (ap *accessPath) accessType(outerRef bool) string {
-	switch {
-	case ap.hasRange || ap.tuples != nil || ap.hasSubIn() || !ap.singleAlts():
-		return "range"
-	case ap.unique && len(ap.eq) > 0:
-		if outerRef {
-			return "eq_ref"
-		}
-		return "const"
-	case len(ap.eq) > 0:
-		return "ref"
-	case !ap.ix.Primary || ap.ordered:
-		return "index" // the whole index, in its order
-	}
-	return "ALL"
 }
 
 func (ap *accessPath) hasSubIn() bool {
@@ -434,11 +415,7 @@ func (ap *accessPath) hasSubIn() bool {
 // comes from an earlier table.
 func (ap *accessPath) explainRefs(sc *eval.Scope, srcs []*tableSource, level int) (refs []string, outer bool) {
 	for k := range ap.eq {
-		var v sqlparser.Expr
-		if k < len(ap.eqVals) {
-			v = ap.eqVals[k]
-		}
-		ref, o := explainRef(v, sc, srcs, level)
+		ref, o := explainRef(ap.choice.EqValue(k), sc, srcs, level)
 		outer = outer || o
 		refs = append(refs, ref)
 	}
@@ -509,82 +486,12 @@ func (s *Session) estimateRows(ex *execCtx, src *tableSource) string {
 	return strconv.Itoa(max(n, 1))
 }
 
-// keyLen is EXPLAIN's key_len: the bytes of the first parts key parts of ix
-// as MySQL stores them (one more for a nullable column, two more for a
-// variable-length one).
+// keyLen is EXPLAIN's key_len of the first parts key parts of ix
+// (plan.KeyLen), NULL for a hidden primary key.
 func keyLen(t *catalog.Table, ix *catalog.Index, parts int) string {
-	if t.HiddenPK && ix.Primary {
+	n, ok := plan.KeyLen(t, ix, parts)
+	if !ok {
 		return nullStr
 	}
-	n := 0
-	for _, ic := range ix.Columns[:min(parts, len(ix.Columns))] {
-		n += keyPartLen(&t.Columns[ic.Col], ic.Prefix)
-	}
 	return strconv.Itoa(n)
-}
-
-// keyPartLen is the length MySQL counts for one key part.
-func keyPartLen(col *catalog.Column, prefix int) int {
-	n := 0
-	fsp := func() int { return (max(col.Scale, 0) + 1) / 2 }
-	switch col.Type {
-	case sqltypes.Int8, sqltypes.Uint8, sqltypes.Year:
-		n = 1
-	case sqltypes.Int16, sqltypes.Uint16:
-		n = 2
-	case sqltypes.Int24, sqltypes.Uint24, sqltypes.Date:
-		n = 3
-	case sqltypes.Int32, sqltypes.Uint32, sqltypes.Float32:
-		n = 4
-	case sqltypes.Int64, sqltypes.Uint64, sqltypes.Float64:
-		n = 8
-	case sqltypes.Time:
-		n = 3 + fsp()
-	case sqltypes.Datetime:
-		n = 5 + fsp()
-	case sqltypes.Timestamp:
-		n = 4 + fsp()
-	case sqltypes.Decimal:
-		n = decimalBinSize(col.Length, max(col.Scale, 0))
-	case sqltypes.Bit:
-		n = (col.Length + 7) / 8
-	case sqltypes.Enum:
-		n = 1
-		if len(col.EnumValues) > 255 {
-			n = 2
-		}
-	case sqltypes.Set:
-		n = (len(col.EnumValues) + 7) / 8
-		if n > 4 {
-			n = 8
-		} else if n == 3 {
-			n = 4
-		}
-	case sqltypes.Char, sqltypes.Binary:
-		chars := col.Length
-		if prefix > 0 {
-			chars = prefix
-		}
-		n = chars * coltype.MaxCharLen(col.Collation)
-	default: // VARCHAR, VARBINARY, TEXT, BLOB
-		chars := col.Length
-		if prefix > 0 {
-			chars = prefix
-		}
-		n = chars*coltype.MaxCharLen(col.Collation) + 2
-	}
-	if col.Nullable {
-		n++
-	}
-	return n
-}
-
-// decimalBinSize is the bytes of MySQL's binary DECIMAL(m, d).
-func decimalBinSize(m, d int) int {
-	dig2bytes := [10]int{0, 1, 1, 2, 2, 3, 3, 4, 4, 4}
-	if m <= 0 {
-		m = 10
-	}
-	intg := m - d
-	return intg/9*4 + dig2bytes[intg%9] + d/9*4 + dig2bytes[d%9]
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/parse"
+	"github.com/strata-db/strata/internal/sql/plan"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
@@ -326,9 +327,9 @@ func (s *Session) treeOf(ex *execCtx, p *selectPlan, run *analyzeRun) *treeNode 
 		est *= max(n, 1)
 		kind := "Nested loop inner join"
 		switch {
-		case src.semi == semiJoin:
+		case src.semi == plan.SemiJoin:
 			kind = "Nested loop semijoin"
-		case src.semi == antiJoin:
+		case src.semi == plan.AntiJoin:
 			kind = "Nested loop antijoin"
 		case src.outer:
 			kind = "Nested loop left join"
@@ -336,9 +337,9 @@ func (s *Session) treeOf(ex *execCtx, p *selectPlan, run *analyzeRun) *treeNode 
 		kids := []*treeNode{top, node}
 		if hashed {
 			switch {
-			case src.semi == semiJoin:
+			case src.semi == plan.SemiJoin:
 				kind = "Hash semijoin"
-			case src.semi == antiJoin:
+			case src.semi == plan.AntiJoin:
 				kind = "Hash antijoin"
 			case src.outer:
 				kind = "Left hash join"
@@ -450,8 +451,8 @@ func keyEqText(src *tableSource, ap *accessPath) string {
 	for k := range ap.eq {
 		col := src.def.Columns[ap.ix.Columns[k].Col].Name
 		val := "?"
-		if k < len(ap.eqVals) && ap.eqVals[k] != nil {
-			val = sqlparser.String(ap.eqVals[k])
+		if v := ap.choice.EqValue(k); v != nil {
+			val = sqlparser.String(v)
 		}
 		parts = append(parts, col+"="+val)
 	}
@@ -473,7 +474,7 @@ func semiNamesOut(e sqlparser.Expr) sqlparser.Expr {
 	return sqlparser.Rewrite(sqlparser.Clone(e), nil, func(cur *sqlparser.Cursor) bool {
 		if cn, ok := cur.Node().(*sqlparser.ColName); ok {
 			q := cn.Qualifier.Name.String()
-			if rest, ok := strings.CutPrefix(q, semiAliasPrefix); ok {
+			if rest, ok := strings.CutPrefix(q, plan.SemiAliasPrefix); ok {
 				if dot := strings.IndexByte(rest, '.'); dot >= 0 {
 					cur.Replace(sqlparser.NewColNameWithQualifier(cn.Name.String(), sqlparser.TableName{Name: sqlparser.NewIdentifierCS(rest[dot+1:])}))
 				}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/eval"
+	"github.com/strata-db/strata/internal/sql/plan"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
@@ -17,12 +18,12 @@ import (
 type fromItem struct {
 	def   *catalog.Table
 	alias string
-	hints indexHints
+	hints plan.IndexHints
 	outer bool             // right side of a LEFT JOIN
 	on    []sqlparser.Expr // its ON conditions (LEFT JOIN, semi-join)
 	// semi: the table of a semi- or anti-join (semijoin.go), whose columns
 	// are in the scope under scopeName.
-	semi      semiKind
+	semi      plan.SemiKind
 	scopeName string
 	virtual   func(ex *execCtx) ([]Row, error)
 	// types of a derived table's columns (nil for stored tables).
@@ -77,7 +78,7 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 			if err != nil {
 				return err
 			}
-			item = &fromItem{def: def, alias: alias, hints: parseHints(t.Hints), virtual: virt}
+			item = &fromItem{def: def, alias: alias, hints: plan.ParseHints(t.Hints), virtual: virt}
 		default:
 			return sqlerr.Unsupported("%s", sqlparser.String(t))
 		}
@@ -102,7 +103,7 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 			}
 			if t.Condition != nil {
 				if t.Condition.On != nil {
-					b.where = append(b.where, splitAnd(t.Condition.On)...)
+					b.where = append(b.where, plan.SplitAnd(t.Condition.On)...)
 				}
 				if len(t.Condition.Using) > 0 {
 					b.where = append(b.where, b.usingConds(t.Condition.Using, len(b.items)-1)...)
@@ -128,7 +129,7 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 			it.outer = true
 			if t.Condition != nil {
 				if t.Condition.On != nil {
-					it.on = splitAnd(t.Condition.On)
+					it.on = plan.SplitAnd(t.Condition.On)
 				}
 				if len(t.Condition.Using) > 0 {
 					it.on = append(it.on, b.usingConds(t.Condition.Using, n)...)
@@ -176,23 +177,6 @@ func (b *fromBuilder) usingConds(cols sqlparser.Columns, right int) []sqlparser.
 	return out
 }
 
-// splitAnd splits a condition into its AND-ed conjuncts. A row equality
-// counts as the conjunction of its element equalities (splitRowEquality).
-func splitAnd(e sqlparser.Expr) []sqlparser.Expr {
-	if e == nil {
-		return nil
-	}
-	switch x := e.(type) {
-	case *sqlparser.AndExpr:
-		return append(splitAnd(x.Left), splitAnd(x.Right)...)
-	case *sqlparser.ComparisonExpr:
-		if parts := splitRowEquality(x); parts != nil {
-			return parts
-		}
-	}
-	return []sqlparser.Expr{e}
-}
-
 // lookupTable resolves a table name (with the current database as default).
 func (s *Session) lookupTable(ctx context.Context, tn sqlparser.TableName) (*catalog.Table, func(ex *execCtx) ([]Row, error), error) {
 	db := tn.Qualifier.String()
@@ -221,17 +205,6 @@ func (s *Session) lookupTable(ctx context.Context, tn sqlparser.TableName) (*cat
 		return nil, nil, err
 	}
 	return t, nil, nil
-}
-
-// sourceOf returns the index of the source whose columns include scope
-// column i.
-func sourceOf(i int, offs []int) int {
-	for l := len(offs) - 1; l >= 0; l-- {
-		if i >= offs[l] {
-			return l
-		}
-	}
-	return -1
 }
 
 // compileAll compiles a list of expressions.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/eval"
+	"github.com/strata-db/strata/internal/sql/plan"
 	"github.com/strata-db/strata/internal/table"
 )
 
@@ -36,7 +37,7 @@ type tableSource struct {
 	outer    bool // LEFT JOIN: emit a NULL row when nothing matches
 	// semi: a semi-join stops at the first row that matches; an anti-join
 	// (also outer) rejects the outer rows when one matches (semijoin.go).
-	semi semiKind
+	semi plan.SemiKind
 	// covering: no column of this table is needed (COUNT(*)): secondary
 	// index scans skip the row lookup.
 	covering bool
@@ -422,7 +423,7 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 				j.unlockMiss(ex, src, l)
 				continue
 			}
-			if src.semi == antiJoin {
+			if src.semi == plan.AntiJoin {
 				// A match: the outer rows are not wanted.
 				l.matched, l.done = true, true
 				i--
@@ -437,7 +438,7 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 				j.unlockMiss(ex, src, l)
 				continue
 			}
-			if src.semi == semiJoin {
+			if src.semi == plan.SemiJoin {
 				l.done = true // first match: the outer rows once
 			}
 		}

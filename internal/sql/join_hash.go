@@ -1,7 +1,7 @@
 package sql
 
 import (
-	"vitess.io/vitess/go/vt/sqlparser"
+	"github.com/strata-db/strata/internal/sql/plan"
 )
 
 // Hash join. A stored table joined to the tables before it by an equality
@@ -67,10 +67,10 @@ func (ap *accessPath) wholeTable() bool {
 // joinPreds keeps the equalities whose value reads a column (of a table
 // before this one): a hash join needs at least one; equalities with
 // constants are hashed with them.
-func joinPreds(preds []predicate) []predicate {
+func joinPreds(preds []plan.Predicate) []plan.Predicate {
 	joined := false
 	for i := range preds {
-		if p := &preds[i]; p.op == "=" && len(p.vals) == 1 && readsColumn(p.vals[0]) {
+		if p := &preds[i]; p.Op == "=" && len(p.Vals) == 1 && plan.ReadsColumn(p.Vals[0]) {
 			joined = true
 		}
 	}
@@ -78,15 +78,4 @@ func joinPreds(preds []predicate) []predicate {
 		return nil
 	}
 	return preds
-}
-
-func readsColumn(e sqlparser.Expr) bool {
-	found := false
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		if _, ok := n.(*sqlparser.ColName); ok {
-			found = true
-		}
-		return !found, nil
-	}, e)
-	return found
 }

@@ -7,6 +7,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/sql/eval"
+	"github.com/strata-db/strata/internal/sql/plan"
 )
 
 // A materialised source (a derived table, a CTE, an information_schema
@@ -160,21 +161,21 @@ func sameCharset(a, b collations.ID) bool {
 // virtualKeyFor picks the lookup key of a materialised source: every
 // column an equality gives a value for from earlier tables (the first
 // equality of each).
-func (c *compiler) virtualKeyFor(it *fromItem, preds []predicate) (*virtualKey, error) {
+func (c *compiler) virtualKeyFor(it *fromItem, preds []plan.Predicate) (*virtualKey, error) {
 	var k *virtualKey
 	seen := map[int]bool{}
 	for i := range preds {
 		p := &preds[i]
-		if p.op != "=" || len(p.vals) != 1 || p.col < 0 || p.col >= len(it.def.Columns) || seen[p.col] {
+		if p.Op != "=" || len(p.Vals) != 1 || p.Col < 0 || p.Col >= len(it.def.Columns) || seen[p.Col] {
 			continue
 		}
-		seen[p.col] = true
-		val, err := c.Compile(p.vals[0])
+		seen[p.Col] = true
+		val, err := c.Compile(p.Vals[0])
 		if err != nil {
 			return nil, err
 		}
-		part := keyPart{col: p.col, val: val, ref: p.vals[0]}
-		if col := it.def.Columns[p.col]; sqltypes.IsText(col.Type) {
+		part := keyPart{col: p.Col, val: val, ref: p.Vals[0]}
+		if col := it.def.Columns[p.Col]; sqltypes.IsText(col.Type) {
 			part.coll = collations.ID(col.Collation)
 		}
 		if k == nil {

@@ -1,43 +1,14 @@
 package sql
 
 import (
-	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 
+	"github.com/strata-db/strata/internal/sql/plan"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
-// planSettings is every session setting that parsing and compiling a
-// statement read. A cached plan (cachedPlan, prepared statements included)
-// records the settings it was compiled under and is reused only while the
-// session's are equal, so a SET of any of them — session or global — makes
-// the next execution re-plan.
-//
-// Compile-time code reads these fields (Session.plan), never the variables
-// themselves; runtime code may read variables directly. The current
-// database is checked beside them (cachedPlan.db).
-type planSettings struct {
-	// collation_connection: the collation of literals and of comparisons
-	// between them (evalengine.Config.Collation).
-	collation collations.ID
-	// character_set_connection: the character set of literals.
-	charset string
-	// sql_mode: evalengine.Config.SQLMode (zero dates, division by zero)
-	// and the modes that change parsing.
-	sqlMode    string
-	sqlModeVal evalengine.SQLMode
-	// time_zone: constant folding evaluates FROM_UNIXTIME(0),
-	// UNIX_TIMESTAMP('...') and the like at compile time
-	// (evalengine.Config.VCursor).
-	timeZone string
-	// div_precision_increment: the scale of division and AVG results
-	// (evalengine.Config.DivPrecisionIncrement).
-	divPrecision int
-	// default_week_format and lc_time_names: WEEK() without a mode and the
-	// names of DATE_FORMAT, should folding ever evaluate them.
-	weekFormat  string
-	lcTimeNames string
-}
+// planSettings are the settings a plan depends on (plan.Settings).
+type planSettings = plan.Settings
 
 // plan returns the session's current planSettings, interned: sessions
 // (and one session at different times) under equal settings get the same
@@ -57,14 +28,14 @@ func (s *Session) plan() *planSettings {
 		return def
 	}
 	s.planSet = s.eng.internSettings(planSettings{
-		collation:    s.collation(),
-		charset:      get("character_set_connection"),
-		sqlMode:      s.sqlMode.raw,
-		sqlModeVal:   evalengine.ParseSQLMode(s.sqlMode.raw),
-		timeZone:     get("time_zone"),
-		divPrecision: int(getInt("div_precision_increment", 4)),
-		weekFormat:   get("default_week_format"),
-		lcTimeNames:  get("lc_time_names"),
+		Collation:    s.collation(),
+		Charset:      get("character_set_connection"),
+		SQLMode:      s.sqlMode.raw,
+		SQLModeVal:   evalengine.ParseSQLMode(s.sqlMode.raw),
+		TimeZone:     get("time_zone"),
+		DivPrecision: int(getInt("div_precision_increment", 4)),
+		WeekFormat:   get("default_week_format"),
+		LCTimeNames:  get("lc_time_names"),
 	})
 	s.planOK = true
 	return s.planSet

@@ -13,6 +13,7 @@ import (
 
 	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/exec"
+	"github.com/strata-db/strata/internal/sql/plan"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
@@ -123,8 +124,8 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			return nil, err
 		}
 	}
-	if len(fb.items) > maxJoinTables {
-		return nil, sqlerr.New(sqlerror.ERTooManyTables, sqlerror.SSUnknownSQLState, "Too many tables; MySQL can only use %d tables in a join", maxJoinTables)
+	if len(fb.items) > plan.MaxJoinTables {
+		return nil, sqlerr.New(sqlerror.ERTooManyTables, sqlerror.SSUnknownSQLState, "Too many tables; MySQL can only use %d tables in a join", plan.MaxJoinTables)
 	}
 	sc := &eval.Scope{Where: "field list"}
 	offs := make([]int, len(fb.items))
@@ -144,7 +145,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	// EXISTS, NOT EXISTS and IN subqueries of the WHERE clause that can be
 	// semi- or anti-joins become tables of the join (semijoin.go), after
 	// the query's own nReg tables.
-	where := splitAnd(whereExpr(sel.Where))
+	where := plan.SplitAnd(plan.WhereExpr(sel.Where))
 	nReg := len(fb.items)
 	var semiDeps []uint64
 	if p.lock == lockNone && nReg > 0 {
@@ -160,7 +161,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			for k, it := range semis {
 				var set uint64
 				for _, e := range it.on {
-					s, err := referencedSet(e, sc, offs, outer)
+					s, err := plan.ReferencedSet(e, sc, offs, outer)
 					if err != nil {
 						return nil, err
 					}
@@ -174,29 +175,33 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	// WHERE and inner-join ON conditions, assigned to the earliest level
 	// (in execution order) where all their columns are available.
 	conds := append(where, fb.where...)
-	conds = append(conds, orCommonConjuncts(conds)...)
-	conds = append(conds, impliedEqualities(conds, sc)...)
+	conds = append(conds, plan.OrCommonConjuncts(conds)...)
+	conds = append(conds, plan.ImpliedEqualities(conds, sc)...)
 	condSets := make([]uint64, len(conds))
 	sc.Where = "where clause"
 	for k, cd := range conds {
-		if containsAggr(cd) {
+		if plan.ContainsAggr(cd) {
 			return nil, sqlerr.New(sqlerror.ERInvalidGroupFuncUse, sqlerror.SSUnknownSQLState, "Invalid use of group function")
 		}
-		set, err := referencedSet(cd, sc, offs, outer)
+		set, err := plan.ReferencedSet(cd, sc, offs, outer)
 		if err != nil {
 			return nil, err
 		}
 		condSets[k] = set
 	}
-	implied, impliedSets := orImpliedByTable(conds, condSets, func(e sqlparser.Expr) uint64 {
-		set, _ := referencedSet(e, sc, offs, outer)
+	implied, impliedSets := plan.OrImpliedByTable(conds, condSets, func(e sqlparser.Expr) uint64 {
+		set, _ := plan.ReferencedSet(e, sc, offs, outer)
 		return set
 	})
 	conds, condSets = append(conds, implied...), append(condSets, impliedSets...)
 	// order[k] is the item executed at level k; pos is its inverse.
-	order := joinOrder(fb.items[:nReg], condSets, sel.StraightJoinHint || fb.straight,
-		&joinCostInput{s: s, c: c, sc: sc, offs: offs, outer: outer, conds: conds, sets: condSets})
-	order = semiOrder(order, nReg, semiDeps)
+	tables := make([]plan.JoinTable, nReg)
+	for i, it := range fb.items[:nReg] {
+		tables[i] = plan.JoinTable{Def: it.def, Outer: it.outer, Virtual: it.virtual != nil}
+	}
+	order := plan.JoinOrder(tables, condSets, sel.StraightJoinHint || fb.straight,
+		&plan.CostInput{Stats: (*planStats)(s), Consts: c, Scope: sc, Offs: offs, Outer: outer, Conds: conds, Sets: condSets})
+	order = plan.SemiOrder(order, nReg, semiDeps)
 	pos := make([]int, len(order))
 	for k, i := range order {
 		pos[i] = k
@@ -225,15 +230,15 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	// ORDER BY over plain columns of the first table can be served by its
 	// index order.
 	selExprs := sel.SelectExprs
-	var firstOrder []orderCol
-	if len(fb.items) > 0 && len(sel.OrderBy) > 0 && !hasAggregates(sel) && (sel.GroupBy == nil || len(sel.GroupBy.Exprs) == 0) {
+	var firstOrder []plan.OrderCol
+	if len(fb.items) > 0 && len(sel.OrderBy) > 0 && !plan.HasAggregates(sel) && (sel.GroupBy == nil || len(sel.GroupBy.Exprs) == 0) {
 		first := order[0]
 		for _, o := range sel.OrderBy {
-			e := resolveOrderAlias(o.Expr, selExprs)
-			oc := orderCol{col: -1, desc: o.Direction == sqlparser.DescOrder}
+			e := plan.ResolveOrderAlias(o.Expr, selExprs)
+			oc := plan.OrderCol{Col: -1, Desc: o.Direction == sqlparser.DescOrder}
 			if cn, ok := e.(*sqlparser.ColName); ok {
 				if i, err := sc.Resolve(cn); err == nil && i >= offs[first] && i < offs[first]+fb.items[first].def.ColumnCount() {
-					oc.col = i
+					oc.Col = i
 				}
 			}
 			firstOrder = append(firstOrder, oc)
@@ -241,11 +246,11 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	}
 	hasLimit := sel.Limit != nil && sel.Limit.Rowcount != nil
 
-	needCols := neededColumns(sel, sc)
+	needCols := plan.NeededTables(sel, sc)
 	for lvl, i := range order {
 		it := fb.items[i]
-		src := &tableSource{def: it.def, alias: it.alias, off: offs[i], width: it.def.ColumnCount(), outer: it.outer || it.semi == antiJoin, semi: it.semi, virtual: it.virtual}
-		joined := it.outer || it.semi != semiNone // conditions in it.on
+		src := &tableSource{def: it.def, alias: it.alias, off: offs[i], width: it.def.ColumnCount(), outer: it.outer || it.semi == plan.AntiJoin, semi: it.semi, virtual: it.virtual}
+		joined := it.outer || it.semi != plan.SemiNone // conditions in it.on
 		if it.virtual == nil {
 			src.tbl = s.eng.Store.Open(it.def)
 		}
@@ -258,22 +263,22 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		}
 		// Columns of the tables executed before this one are known.
 		bound := func(col int) bool {
-			l := sourceOf(col, offs)
+			l := plan.SourceOf(col, offs)
 			return l >= 0 && pos[l] < lvl
 		}
-		preds := sargable(usable, sc, offs[i], src.width, outer, bound)
+		preds := plan.Sargable(usable, sc, offs[i], src.width, outer, bound)
 		var err error
-		var order []orderCol
+		var order []plan.OrderCol
 		if lvl == 0 {
 			for _, oc := range firstOrder {
-				if oc.col >= 0 {
-					oc.col -= offs[i]
+				if oc.Col >= 0 {
+					oc.Col -= offs[i]
 				}
 				order = append(order, oc)
 			}
 		}
 		if it.virtual == nil {
-			if err := checkHints(it.def, it.hints); err != nil {
+			if err := it.hints.Check(it.def); err != nil {
 				return nil, err
 			}
 			ap, err := chooseAccess(c, it.def, preds, it.hints, order, hasLimit && len(fb.items) == 1)
@@ -281,7 +286,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 				return nil, err
 			}
 			src.path = ap
-			src.covering = !needCols[i] && p.lock == lockNone && it.semi == semiNone
+			src.covering = !needCols[i] && p.lock == lockNone && it.semi == plan.SemiNone
 			if lvl > 0 && p.lock == lockNone && ap.wholeTable() {
 				// No index serves the join: a hash join (join_hash.go)
 				// when an equality with the tables before gives a key.
@@ -298,15 +303,15 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		onConds, filterConds := it.on, levelConds[lvl]
 		src.conds = append(append([]sqlparser.Expr(nil), onConds...), filterConds...)
 		if src.path != nil {
-			src.conds, _ = splitConsumed(src.conds, src.path.consumed)
+			src.conds, _ = plan.SplitConsumed(src.conds, src.path.consumed)
 		}
 		src.residual = len(src.conds)
 		var consumed []sqlparser.Expr
 		if src.path != nil && len(src.path.consumed) > 0 && src.path.consumedAfterLock(p.lock) {
 			if joined {
-				onConds, consumed = splitConsumed(onConds, src.path.consumed)
+				onConds, consumed = plan.SplitConsumed(onConds, src.path.consumed)
 			} else {
-				filterConds, consumed = splitConsumed(filterConds, src.path.consumed)
+				filterConds, consumed = plan.SplitConsumed(filterConds, src.path.consumed)
 			}
 		}
 		if src.on, err = c.compileAll(onConds); err != nil {
@@ -330,7 +335,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	if !p.hasAgg && sel.Having != nil {
 		// HAVING without GROUP BY or aggregates filters the rows like
 		// WHERE, and may name select-list aliases.
-		h := substituteAliases(sel.Having.Expr, sel.SelectExprs, sc)
+		h := plan.SubstituteAliases(sel.Having.Expr, sel.SelectExprs, sc)
 		sc.Where = "having clause"
 		x, err := c.Compile(h)
 		sc.Where = "field list"
@@ -412,7 +417,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 				continue
 			}
 			oe := o.Expr
-			if idx := aliasIndex(o.Expr, selExprs); idx >= 0 {
+			if idx := plan.AliasIndex(o.Expr, selExprs); idx >= 0 {
 				if ae, ok := selExprs.Exprs[idx].(*sqlparser.AliasedExpr); ok && isEnumColumn(sc, ae.Expr) {
 					oe = ae.Expr
 				} else {
@@ -477,103 +482,6 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		}
 	}
 	return p, nil
-}
-
-func whereExpr(w *sqlparser.Where) sqlparser.Expr {
-	if w == nil {
-		return nil
-	}
-	return w.Expr
-}
-
-// resolveOrderAlias maps an ORDER BY alias to its select expression.
-func resolveOrderAlias(e sqlparser.Expr, sel *sqlparser.SelectExprs) sqlparser.Expr {
-	if idx := aliasIndex(e, sel); idx >= 0 {
-		if ae, ok := sel.Exprs[idx].(*sqlparser.AliasedExpr); ok {
-			return ae.Expr
-		}
-	}
-	if lit, ok := e.(*sqlparser.Literal); ok && lit.Type == sqlparser.IntVal {
-		n, _ := strconv.Atoi(lit.Val)
-		if n >= 1 && n <= len(sel.Exprs) {
-			if ae, ok := sel.Exprs[n-1].(*sqlparser.AliasedExpr); ok {
-				return ae.Expr
-			}
-		}
-	}
-	return e
-}
-
-// aliasIndex returns the select-list position whose alias is e (an
-// unqualified column name), or -1.
-func aliasIndex(e sqlparser.Expr, sel *sqlparser.SelectExprs) int {
-	cn, ok := e.(*sqlparser.ColName)
-	if !ok || !cn.Qualifier.IsEmpty() {
-		return -1
-	}
-	for i, se := range sel.Exprs {
-		if ae, ok := se.(*sqlparser.AliasedExpr); ok && !ae.As.IsEmpty() && ae.As.EqualString(cn.Name.String()) {
-			return i
-		}
-	}
-	return -1
-}
-
-func hasAggregates(sel *sqlparser.Select) bool {
-	found := false
-	visit := func(n sqlparser.SQLNode) (bool, error) {
-		if _, ok := n.(sqlparser.AggrFunc); ok {
-			found = true
-			return false, nil
-		}
-		if _, ok := n.(*sqlparser.Subquery); ok {
-			return false, nil
-		}
-		return true, nil
-	}
-	_ = sqlparser.Walk(visit, sel.SelectExprs)
-	if sel.Having != nil {
-		_ = sqlparser.Walk(visit, sel.Having)
-	}
-	_ = sqlparser.Walk(visit, sel.OrderBy)
-	return found
-}
-
-// neededColumns reports, per FROM source, whether any of its columns is
-// referenced by the query (a source whose columns are all unreferenced can be
-// read from its index keys alone).
-func neededColumns(sel *sqlparser.Select, sc *eval.Scope) map[int]bool {
-	need := map[int]bool{}
-	tables := map[string]int{}
-	order := 0
-	for i := range sc.Cols {
-		if _, ok := tables[sc.Cols[i].Table]; !ok {
-			tables[sc.Cols[i].Table] = order
-			order++
-		}
-	}
-	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		switch x := n.(type) {
-		case *sqlparser.StarExpr:
-			if x.TableName.IsEmpty() {
-				for _, v := range tables {
-					need[v] = true
-				}
-			} else if v, ok := tables[x.TableName.Name.String()]; ok {
-				need[v] = true
-			}
-		case *sqlparser.ColName:
-			if i, err := sc.Resolve(x); err == nil {
-				need[tables[sc.Cols[i].Table]] = true
-			} else {
-				for _, v := range tables {
-					need[v] = true
-				}
-			}
-		}
-		return true, nil
-	}, sel)
-	return need
 }
 
 // run executes the plan and returns its whole result.
@@ -980,38 +888,4 @@ func isEnumColumn(sc *eval.Scope, e sqlparser.Expr) bool {
 	}
 	i, err := sc.Resolve(cn)
 	return err == nil && sc.Cols[i].Col != nil && sc.Cols[i].Col.Type == sqltypes.Enum
-}
-
-// splitConsumed separates the conjuncts enforced by the key ranges.
-func splitConsumed(conds, consumed []sqlparser.Expr) (rest, used []sqlparser.Expr) {
-	for _, c := range conds {
-		hit := false
-		for _, x := range consumed {
-			if x == c {
-				hit = true
-				break
-			}
-		}
-		if hit {
-			used = append(used, c)
-		} else {
-			rest = append(rest, c)
-		}
-	}
-	return rest, used
-}
-
-// substituteAliases replaces unqualified names that are select-list aliases
-// (and not columns) by their expressions.
-func substituteAliases(e sqlparser.Expr, sel *sqlparser.SelectExprs, sc *eval.Scope) sqlparser.Expr {
-	return sqlparser.Rewrite(sqlparser.CloneExpr(e), nil, func(cur *sqlparser.Cursor) bool {
-		if cn, ok := cur.Node().(*sqlparser.ColName); ok && cn.Qualifier.IsEmpty() {
-			if _, err := sc.Resolve(cn); err != nil {
-				if idx := aliasIndex(cn, sel); idx >= 0 {
-					cur.Replace(sqlparser.CloneExpr(sel.Exprs[idx].(*sqlparser.AliasedExpr).Expr))
-				}
-			}
-		}
-		return true
-	}).(sqlparser.Expr)
 }

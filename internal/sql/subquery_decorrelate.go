@@ -1,33 +1,22 @@
 package sql
 
 import (
-	"strconv"
-	"strings"
-
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
 
-	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/eval"
+	"github.com/strata-db/strata/internal/sql/plan"
 )
 
-// Decorrelation. A subquery correlated with the enclosing query only
-// through equalities of its WHERE clause,
-//
-//	EXISTS (SELECT … FROM t WHERE t.a = outer.x AND <conditions on t>)
-//	y IN (SELECT t.z FROM t WHERE t.a = outer.x …)
-//	(SELECT AVG(t.q) FROM t WHERE t.a = outer.x …)
-//
-// runs once per outer row. It is answered instead from one run of its
-// uncorrelated form — the equalities removed, their inner sides selected
-// first (and grouped on, for an aggregate) — hashed on those columns: the
-// rows an outer row's subquery would return are the ones with its values
-// (the semi-join, anti-join and grouped join MySQL 8 plans). The hash is the
-// lookup of join_lookup.go, so it only answers where hashing is exactly
-// SQL's =; an outer value it cannot look up (a string against a number, two
-// collations), and an aggregate for a value with no rows (COUNT is 0, SUM
-// NULL …), run the correlated subquery for that row as before.
+// Decorrelation (plan/decorrelate.go has the rewrite): a subquery
+// correlated only through equalities of its WHERE clause is answered from
+// one run of its uncorrelated form, hashed on the equalities' inner sides.
+// The hash is the lookup of join_lookup.go, so it only answers where
+// hashing is exactly SQL's =; an outer value it cannot look up (a string
+// against a number, two collations), and an aggregate for a value with no
+// rows (COUNT is 0, SUM NULL …), run the correlated subquery for that row
+// as before.
 
 // When to switch. The uncorrelated form reads its tables whole; the
 // correlated one may read a few rows per outer row through an index (TPC-H
@@ -126,95 +115,25 @@ func (d *decorrelated) rows(ex *execCtx, row Row) (out []Row, ok bool, err error
 // when its correlation is not only equalities of its WHERE clause.
 func (c *compiler) decorrelate(sub *sqlparser.Subquery, kind eval.SubqueryKind) (*decorrelated, error) {
 	sel, ok := sub.Select.(*sqlparser.Select)
-	if !ok || sel.With != nil || sel.Limit != nil || sel.Having != nil || sel.Into != nil ||
-		sel.Lock != sqlparser.NoLock || sel.Where == nil || len(sel.Windows) > 0 ||
-		sel.GroupBy != nil && len(sel.GroupBy.Exprs) > 0 {
-		return nil, nil
-	}
-	grouped := hasAggregates(sel)
-	if kind != eval.SubScalar && grouped || sel.Distinct && kind == eval.SubScalar {
+	if !ok || !plan.Decorrelatable(sel, kind) {
 		return nil, nil
 	}
 	inner, ok := c.innerColumns(sel.From)
 	if !ok {
 		return nil, nil
 	}
-	var kept, innerKeys, outerKeys []sqlparser.Expr
-	for _, cd := range splitAnd(sel.Where.Expr) {
-		in, out := inner.refs(cd)
-		switch {
-		case eval.HasSubquery(cd):
-			return nil, nil
-		case !out:
-			kept = append(kept, cd)
-			continue
-		}
-		eq, isEq := cd.(*sqlparser.ComparisonExpr)
-		if !isEq || eq.Operator != sqlparser.EqualOp || eq.Modifier != sqlparser.Missing || !in {
-			return nil, nil
-		}
-		li, lo := inner.refs(eq.Left)
-		ri, ro := inner.refs(eq.Right)
-		switch {
-		case li && !lo && ro && !ri:
-			innerKeys, outerKeys = append(innerKeys, eq.Left), append(outerKeys, eq.Right)
-		case ri && !ro && lo && !li:
-			innerKeys, outerKeys = append(innerKeys, eq.Right), append(outerKeys, eq.Left)
-		default:
-			return nil, nil
-		}
-	}
-	if len(innerKeys) == 0 {
+	dc := plan.Decorrelate(sel, kind, inner)
+	if dc == nil {
 		return nil, nil
 	}
-	for _, e := range outerKeys {
-		if !deterministic(e) || containsAggr(e) {
-			return nil, nil
-		}
-	}
-	// Nothing else of the subquery may read the enclosing rows.
-	for _, se := range sel.SelectExprs.Exprs {
-		if _, out := inner.refs(se); out || eval.HasSubquery(se) {
-			return nil, nil
-		}
-	}
-	for _, o := range sel.OrderBy {
-		if _, out := inner.refs(o.Expr); out {
-			return nil, nil
-		}
-	}
-
-	q := sqlparser.CloneRefOfSelect(sel)
-	q.Where = nil
-	if len(kept) > 0 {
-		q.Where = sqlparser.NewWhere(sqlparser.WhereClause, sqlparser.AndExpressions(kept...))
-	}
-	q.OrderBy = nil
-	var exprs []sqlparser.SelectExpr
-	for i, k := range innerKeys {
-		exprs = append(exprs, &sqlparser.AliasedExpr{Expr: sqlparser.CloneExpr(k), As: sqlparser.NewIdentifierCI("strata_key" + strconv.Itoa(i))})
-	}
-	switch kind {
-	case eval.SubExists:
-		q.Distinct = true
-	default:
-		exprs = append(exprs, q.SelectExprs.Exprs...)
-	}
-	q.SelectExprs = &sqlparser.SelectExprs{Exprs: exprs}
-	if grouped {
-		var g []sqlparser.Expr
-		for _, k := range innerKeys {
-			g = append(g, sqlparser.CloneExpr(k))
-		}
-		q.GroupBy = &sqlparser.GroupBy{Exprs: g}
-	}
+	q, grouped, outerKeys := dc.Query, dc.Grouped, dc.OuterKeys
 	oc := &eval.Outer{Scope: c.Scope, Parent: c.Outer}
 	p, err := c.s.planQuery(c.context(), q, oc)
 	if err != nil || oc.Correlated {
 		return nil, nil // the correlated plan stands (and reports any error)
 	}
 	d := &decorrelated{plan: p, oc: oc, grouped: grouped}
-	for _, def := range inner.defs {
+	for _, def := range inner.Defs {
 		d.budget += uint64(c.s.eng.Store.EstimatedRows(def, c.s.eng.Cat.Stats(def)))
 	}
 	outs := p.outputs()
@@ -235,18 +154,11 @@ func (c *compiler) decorrelate(sub *sqlparser.Subquery, kind eval.SubqueryKind) 
 	return d, nil
 }
 
-// innerNames are the tables of a subquery's FROM clause and their columns,
-// for telling its own columns from the enclosing query's.
-type innerNames struct {
-	tables map[string]map[string]bool // alias → column names (lower case)
-	defs   []*catalog.Table
-}
-
 // innerColumns collects the stored tables of from (plain tables and joins
 // of them); ok is false for anything else (a derived table, a table
 // function).
-func (c *compiler) innerColumns(from []sqlparser.TableExpr) (innerNames, bool) {
-	n := innerNames{tables: map[string]map[string]bool{}}
+func (c *compiler) innerColumns(from []sqlparser.TableExpr) (*plan.InnerNames, bool) {
+	n := &plan.InnerNames{}
 	var add func(te sqlparser.TableExpr) bool
 	add = func(te sqlparser.TableExpr) bool {
 		switch t := te.(type) {
@@ -263,12 +175,7 @@ func (c *compiler) innerColumns(from []sqlparser.TableExpr) (innerNames, bool) {
 			if !t.As.IsEmpty() {
 				alias = t.As.String()
 			}
-			cols := map[string]bool{}
-			for _, col := range def.Columns {
-				cols[strings.ToLower(col.Name)] = true
-			}
-			n.tables[strings.ToLower(alias)] = cols
-			n.defs = append(n.defs, def)
+			n.Add(alias, def)
 			return true
 		case *sqlparser.JoinTableExpr:
 			if t.Condition != nil && len(t.Condition.Using) > 0 {
@@ -284,38 +191,4 @@ func (c *compiler) innerColumns(from []sqlparser.TableExpr) (innerNames, bool) {
 		}
 	}
 	return n, true
-}
-
-// refs reports whether e reads columns of the subquery's own tables (in)
-// and columns that are not theirs (out, the enclosing query's).
-func (n innerNames) refs(e sqlparser.SQLNode) (in, out bool) {
-	_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
-		cn, ok := node.(*sqlparser.ColName)
-		if !ok {
-			return true, nil
-		}
-		if n.own(cn) {
-			in = true
-		} else {
-			out = true
-		}
-		return false, nil
-	}, e)
-	return in, out
-}
-
-// own reports whether the column resolves in the subquery's own tables
-// (MySQL resolves a name in the innermost query that has it).
-func (n innerNames) own(cn *sqlparser.ColName) bool {
-	name := strings.ToLower(cn.Name.String())
-	if q := cn.Qualifier; !q.IsEmpty() {
-		cols, ok := n.tables[strings.ToLower(q.Name.String())]
-		return ok && cols[name]
-	}
-	for _, cols := range n.tables {
-		if cols[name] {
-			return true
-		}
-	}
-	return false
 }

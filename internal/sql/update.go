@@ -13,6 +13,7 @@ import (
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql/eval"
+	"github.com/strata-db/strata/internal/sql/plan"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/table"
 )
@@ -55,24 +56,24 @@ func (s *Session) planDML(ex *execCtx, t *catalog.Table, alias string, where *sq
 	sc.AddTable(t, alias)
 	p.sc = sc
 	c := s.newCompiler(ex.Context(), sc, &p.names, nil)
-	conds := splitAnd(whereExpr(where))
-	var order []orderCol
+	conds := plan.SplitAnd(plan.WhereExpr(where))
+	var order []plan.OrderCol
 	for _, o := range orderBy {
-		oc := orderCol{col: -1, desc: o.Direction == sqlparser.DescOrder}
+		oc := plan.OrderCol{Col: -1, Desc: o.Direction == sqlparser.DescOrder}
 		if cn, ok := o.Expr.(*sqlparser.ColName); ok {
 			if i, err := sc.Resolve(cn); err == nil {
-				oc.col = i
+				oc.Col = i
 			}
 		}
 		order = append(order, oc)
 	}
-	preds := sargable(conds, sc, 0, len(t.Columns), nil, func(int) bool { return false })
-	ap, err := chooseAccess(c, t, preds, indexHints{}, order, limit != nil)
+	preds := plan.Sargable(conds, sc, 0, len(t.Columns), nil, func(int) bool { return false })
+	ap, err := chooseAccess(c, t, preds, plan.IndexHints{}, order, limit != nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	p.src = &tableSource{def: t, tbl: p.tbl, alias: alias, width: len(t.Columns), path: ap}
-	rest, used := splitConsumed(conds, ap.consumed)
+	rest, used := plan.SplitConsumed(conds, ap.consumed)
 	p.src.residual = len(rest)
 	if !ap.consumedAfterLock(lockExclusive) {
 		rest, used = conds, nil

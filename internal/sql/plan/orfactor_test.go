@@ -1,10 +1,12 @@
-package sql
+package plan_test
 
 import (
 	"strings"
 	"testing"
 
 	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/sql/plan"
 )
 
 func TestOrCommonConjuncts(t *testing.T) {
@@ -25,9 +27,9 @@ func TestOrCommonConjuncts(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.where, err)
 		}
-		conds := splitAnd(stmt.(*sqlparser.Select).Where.Expr)
+		conds := plan.SplitAnd(stmt.(*sqlparser.Select).Where.Expr)
 		var got []string
-		for _, e := range orCommonConjuncts(conds) {
+		for _, e := range plan.OrCommonConjuncts(conds) {
 			got = append(got, sqlparser.String(e))
 		}
 		if g := strings.Join(got, "; "); g != c.want {
@@ -62,12 +64,12 @@ func TestOrImpliedByTable(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.where, err)
 		}
-		conds := splitAnd(stmt.(*sqlparser.Select).Where.Expr)
+		conds := plan.SplitAnd(stmt.(*sqlparser.Select).Where.Expr)
 		sets := make([]uint64, len(conds))
 		for k, e := range conds {
 			sets[k] = setOf(e)
 		}
-		implied, isets := orImpliedByTable(conds, sets, setOf)
+		implied, isets := plan.OrImpliedByTable(conds, sets, setOf)
 		var got []string
 		for k, e := range implied {
 			if isets[k] != setOf(e) {

@@ -1,4 +1,4 @@
-package sql
+package plan
 
 import (
 	"sort"
@@ -28,9 +28,9 @@ import (
 // maxImpliedEqualities bounds the conjuncts added for one query.
 const maxImpliedEqualities = 16
 
-// impliedEqualities returns the equalities conds imply between columns of
+// ImpliedEqualities returns the equalities conds imply between columns of
 // different tables that conds does not state.
-func impliedEqualities(conds []sqlparser.Expr, sc *eval.Scope) []sqlparser.Expr {
+func ImpliedEqualities(conds []sqlparser.Expr, sc *eval.Scope) []sqlparser.Expr {
 	parent := map[int]int{}
 	var find func(int) int
 	find = func(x int) int {

@@ -1,4 +1,4 @@
-package sql
+package plan_test
 
 import (
 	"context"
@@ -8,6 +8,12 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
+	"github.com/cockroachdb/pebble/v2/vfs"
+
+	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/kv"
+	"github.com/strata-db/strata/internal/sql"
+	"github.com/strata-db/strata/internal/txn"
 )
 
 // TestExplainGolden runs the golden plan files in testdata/explain
@@ -15,16 +21,15 @@ import (
 // line ending in `\` continues on the next), `explain` prints EXPLAIN of
 // its input as an aligned table (`explain tree`: FORMAT=TREE; `explain
 // analyze`: EXPLAIN ANALYZE with its times masked), `query` prints a
-// query's rows. Rewrite the
-// expected outputs with
+// query's rows. The plans are made end to end, by an engine (internal/sql)
+// on an in-memory store. Rewrite the expected outputs with
 //
-//	go test ./internal/sql -run TestExplainGolden -rewrite
+//	go test ./internal/sql/plan -run TestExplainGolden -rewrite
 //
 // and review the diff: a changed plan is a changed behaviour.
 func TestExplainGolden(t *testing.T) {
 	datadriven.Walk(t, "testdata/explain", func(t *testing.T, path string) {
-		_, s := newTestEngine(t)
-		checkExec(t, s, "CREATE DATABASE d", "USE d")
+		s := goldenSession(t)
 		datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
 			switch td.Cmd {
 			case "exec":
@@ -53,10 +58,38 @@ func TestExplainGolden(t *testing.T) {
 	})
 }
 
+// goldenSession opens an engine on an in-memory store and returns a
+// session with database d created and selected.
+func goldenSession(t *testing.T) *sql.Session {
+	t.Helper()
+	db, err := kv.Open(kv.Options{Dir: "/db", FS: vfs.NewMem()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	tdb := txn.New(db, txn.Options{})
+	cat, err := catalog.Load(tdb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := sql.NewEngine(tdb, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := eng.NewSession("root", "localhost")
+	t.Cleanup(s.Close)
+	for _, q := range []string{"CREATE DATABASE d", "USE d"} {
+		if _, err := s.Query(context.Background(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	return s
+}
+
 var actualTime = regexp.MustCompile(`actual time=[0-9.]+\.\.[0-9.]+`)
 
 // goldenTree returns the single cell of an EXPLAIN FORMAT=TREE or ANALYZE.
-func goldenTree(s *Session, q string) string {
+func goldenTree(s *sql.Session, q string) string {
 	res, err := s.Query(context.Background(), q)
 	if err != nil {
 		return fmt.Sprintf("error: %v\n", err)
@@ -90,7 +123,7 @@ func goldenStatements(in string) []string {
 
 // goldenRun formats a statement's result as a table with aligned columns
 // (with a header when header is set), or its error.
-func goldenRun(s *Session, q string, header bool) string {
+func goldenRun(s *sql.Session, q string, header bool) string {
 	res, err := s.Query(context.Background(), q)
 	if err != nil {
 		return fmt.Sprintf("error: %v\n", err)

@@ -1,4 +1,4 @@
-package sql
+package plan
 
 import (
 	"vitess.io/vitess/go/vt/sqlparser"
@@ -8,16 +8,16 @@ import (
 // conjuncts every disjunct shares hold for every row the OR accepts.
 // TPC-H Q19 repeats its join equality p_partkey = l_partkey in each of
 // three disjuncts; taken alone the OR joins nothing and the join is a
-// cross product. orCommonConjuncts returns those shared conjuncts so they
+// cross product. OrCommonConjuncts returns those shared conjuncts so they
 // are added beside the OR (which stays whole): the join and access-path
 // choice see them, and the answer is unchanged since the OR implies them
 // (the distributive law holds in SQL's three-valued logic).
 
-// orCommonConjuncts returns the conjuncts shared by all disjuncts of the
+// OrCommonConjuncts returns the conjuncts shared by all disjuncts of the
 // ORs among conds that conds does not already hold. A conjunct that is not
 // deterministic (RAND(), a subquery, a variable) is left inside its OR,
 // where it is evaluated once per row as written.
-func orCommonConjuncts(conds []sqlparser.Expr) []sqlparser.Expr {
+func OrCommonConjuncts(conds []sqlparser.Expr) []sqlparser.Expr {
 	var out []sqlparser.Expr
 	var have map[string]bool
 	for _, c := range conds {
@@ -26,10 +26,10 @@ func orCommonConjuncts(conds []sqlparser.Expr) []sqlparser.Expr {
 			continue
 		}
 		disj := splitOr(or, nil)
-		common := splitAnd(disj[0])
+		common := SplitAnd(disj[0])
 		for _, d := range disj[1:] {
 			in := map[string]bool{}
-			for _, e := range splitAnd(d) {
+			for _, e := range SplitAnd(d) {
 				in[conjunctKey(e)] = true
 			}
 			kept := common[:0:0]
@@ -105,7 +105,7 @@ func conjunctKey(e sqlparser.Expr) string {
 	return sqlparser.String(e)
 }
 
-// orImpliedByTable returns, for each OR among conds over several tables
+// OrImpliedByTable returns, for each OR among conds over several tables
 // (sets[k]: the tables of conds[k]) and each of those tables, the
 // condition on that table alone that the OR implies: the OR of each
 // disjunct's conjuncts on that table, when every disjunct has some. In
@@ -113,7 +113,7 @@ func conjunctKey(e sqlparser.Expr) string {
 // p_brand = 'b' AND l_qty > 9) implies p_brand = 'a' OR p_brand = 'b' on
 // part, which is then filtered before it is joined. Each disjunct implies
 // its part, so the OR implies their OR; the OR itself stays.
-func orImpliedByTable(conds []sqlparser.Expr, sets []uint64, setOf func(sqlparser.Expr) uint64) ([]sqlparser.Expr, []uint64) {
+func OrImpliedByTable(conds []sqlparser.Expr, sets []uint64, setOf func(sqlparser.Expr) uint64) ([]sqlparser.Expr, []uint64) {
 	var out []sqlparser.Expr
 	var outSets []uint64
 	for k, c := range conds {
@@ -125,7 +125,7 @@ func orImpliedByTable(conds []sqlparser.Expr, sets []uint64, setOf func(sqlparse
 		parts := make([][]sqlparser.Expr, len(disj))
 		sub := make([][]uint64, len(disj))
 		for d, e := range disj {
-			parts[d] = splitAnd(e)
+			parts[d] = SplitAnd(e)
 			sub[d] = make([]uint64, len(parts[d]))
 			for j, p := range parts[d] {
 				sub[d][j] = setOf(p)

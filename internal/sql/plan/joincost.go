@@ -1,4 +1,4 @@
-package sql
+package plan
 
 import (
 	"math"
@@ -43,43 +43,58 @@ const (
 	selLike       = 0.1
 )
 
-// joinCostInput is what the cost-based order reads besides the items.
-type joinCostInput struct {
-	s     *Session
-	c     *compiler // evaluates constant operands for histograms
-	sc    *eval.Scope
-	offs  []int
-	outer *eval.Outer
-	conds []sqlparser.Expr
-	sets  []uint64
+// Statistics is the planner's view of the catalog's table statistics.
+type Statistics interface {
+	// TableStats returns t's analyzed statistics, nil when it has none.
+	// From the first call the plan depends on the statistics there are
+	// (none included): the caller re-plans when they change.
+	TableStats(t *catalog.Table) *catalog.TableStats
+	// EstimatedRows is t's row count: the analyzed count plus the net
+	// inserts since.
+	EstimatedRows(t *catalog.Table, st *catalog.TableStats) int64
+}
+
+// Constants evaluates an operand that reads no column, parameter,
+// variable or subquery (a literal, DATE '...' + INTERVAL 1 MONTH) at
+// planning time, to look it up in a histogram.
+type Constants interface {
+	EvalConstant(e sqlparser.Expr) (sqltypes.Value, error)
+}
+
+// CostInput is what the cost-based order reads besides the tables.
+type CostInput struct {
+	Stats  Statistics
+	Consts Constants // nil: no histogram look-ups
+	Scope  *eval.Scope
+	Offs   []int // scope offset of each table's first column
+	Outer  *eval.Outer
+	Conds  []sqlparser.Expr
+	Sets   []uint64 // per condition, the tables it references
 }
 
 // costJoinOrder returns the order, or ok false when some table has no
 // statistics (or is not a stored table).
-func costJoinOrder(items []*fromItem, in *joinCostInput) (order []int, ok bool) {
+func costJoinOrder(items []JoinTable, in *CostInput) (order []int, ok bool) {
 	n := len(items)
 	for _, it := range items {
-		if it.virtual != nil || it.outer {
+		if it.Virtual || it.Outer {
 			return nil, false
 		}
 	}
-	// From here the order depends on the statistics there are (none yet
-	// included): the plan is redone when they change.
-	in.s.statsUsed = true
 	stats := make([]*catalog.TableStats, n)
 	rows := make([]float64, n)
 	for i, it := range items {
-		st := in.s.eng.Cat.Stats(it.def)
+		st := in.Stats.TableStats(it.Def)
 		if st == nil {
 			return nil, false
 		}
 		stats[i] = st
-		rows[i] = math.Max(1, float64(in.s.eng.Store.EstimatedRows(it.def, st)))
+		rows[i] = math.Max(1, float64(in.Stats.EstimatedRows(it.Def, st)))
 	}
 	jc := &joinCost{in: in, items: items, stats: stats, rows: rows}
-	jc.sel = make([]float64, len(in.conds))
-	jc.sub = make([]bool, len(in.conds))
-	for k, c := range in.conds {
+	jc.sel = make([]float64, len(in.Conds))
+	jc.sub = make([]bool, len(in.Conds))
+	for k, c := range in.Conds {
 		jc.sel[k] = jc.condSel(c)
 		jc.sub[k] = eval.HasSubquery(c)
 	}
@@ -149,8 +164,8 @@ func (jc *joinCost) greedy(first int) ([]int, float64) {
 }
 
 type joinCost struct {
-	in    *joinCostInput
-	items []*fromItem
+	in    *CostInput
+	items []JoinTable
 	stats []*catalog.TableStats
 	rows  []float64
 	// sel and sub, per condition: its selectivity, and whether it holds a
@@ -162,7 +177,7 @@ type joinCost struct {
 // joined reports whether a condition relates table i to the placed tables.
 func (jc *joinCost) joined(i int, placed uint64) bool {
 	bit := uint64(1) << i
-	for _, s := range jc.in.sets {
+	for _, s := range jc.in.Sets {
 		if s&bit != 0 && s&placed != 0 && s&^(placed|bit) == 0 {
 			return true
 		}
@@ -202,43 +217,43 @@ const (
 func (jc *joinCost) readCost(i int, placed uint64) (cost float64, hash bool) {
 	bit := uint64(1) << i
 	var conds []sqlparser.Expr
-	for k, s := range jc.in.sets {
+	for k, s := range jc.in.Sets {
 		if s&bit != 0 && s&^(placed|bit) == 0 {
-			conds = append(conds, jc.in.conds[k])
+			conds = append(conds, jc.in.Conds[k])
 		}
 	}
 	best := jc.rows[i]
 	if len(conds) == 0 {
 		return best, false
 	}
-	offs := jc.in.offs
+	offs := jc.in.Offs
 	bound := func(col int) bool {
-		l := sourceOf(col, offs)
+		l := SourceOf(col, offs)
 		return l >= 0 && placed&(1<<l) != 0
 	}
 	it := jc.items[i]
-	preds := sargable(conds, jc.in.sc, offs[i], it.def.ColumnCount(), jc.in.outer, bound)
+	preds := Sargable(conds, jc.in.Scope, offs[i], it.Def.ColumnCount(), jc.in.Outer, bound)
 	eqCols := map[int]bool{}
 	rangeCols := map[int]bool{}
 	for _, p := range preds {
-		if p.op == "=" && len(p.vals) == 1 && placed != 0 && readsColumn(p.vals[0]) {
+		if p.Op == "=" && len(p.Vals) == 1 && placed != 0 && ReadsColumn(p.Vals[0]) {
 			hash = true
 		}
-		switch p.op {
+		switch p.Op {
 		case "=", "<=>", "isnull":
-			eqCols[p.col] = true
+			eqCols[p.Col] = true
 		case "in":
-			if len(p.vals) == 1 {
-				eqCols[p.col] = true
+			if len(p.Vals) == 1 {
+				eqCols[p.Col] = true
 			} else {
-				rangeCols[p.col] = true
+				rangeCols[p.Col] = true
 			}
 		case "<", "<=", ">", ">=", "between", "insub", "tuple":
-			rangeCols[p.col] = true
+			rangeCols[p.Col] = true
 		}
 	}
-	for _, ix := range it.def.Indexes {
-		if it.def.HiddenPK && ix.Primary {
+	for _, ix := range it.Def.Indexes {
+		if it.Def.HiddenPK && ix.Primary {
 			continue
 		}
 		k := 0
@@ -283,7 +298,7 @@ func (jc *joinCost) selectivity(i int, placed uint64) float64 {
 func (jc *joinCost) filter(i int, placed uint64) (sel, perRow float64) {
 	bit := uint64(1) << i
 	sel = 1.0
-	for k, s := range jc.in.sets {
+	for k, s := range jc.in.Sets {
 		if s&bit == 0 || s&^(placed|bit) != 0 {
 			continue
 		}
@@ -394,7 +409,7 @@ func (jc *joinCost) histSel(col sqlparser.Expr, op catalog.StatsOp, v sqlparser.
 	if !ok || val.IsNull() {
 		return 0, false
 	}
-	key, err := table.HistogramKey(nil, &jc.items[l].def.Columns[c], val)
+	key, err := table.HistogramKey(nil, &jc.items[l].Def.Columns[c], val)
 	if err != nil {
 		return 0, false
 	}
@@ -419,21 +434,21 @@ func (jc *joinCost) column(e sqlparser.Expr) (l, col int, ok bool) {
 	if !isCol {
 		return 0, 0, false
 	}
-	i, err := jc.in.sc.Resolve(cn)
+	i, err := jc.in.Scope.Resolve(cn)
 	if err != nil {
 		return 0, 0, false
 	}
-	l = sourceOf(i, jc.in.offs)
+	l = SourceOf(i, jc.in.Offs)
 	if l < 0 || l >= len(jc.items) {
 		return 0, 0, false
 	}
-	return l, i - jc.in.offs[l], true
+	return l, i - jc.in.Offs[l], true
 }
 
 // constant evaluates an operand that reads no column, parameter, variable
 // or subquery (a literal, DATE '…' + INTERVAL 1 MONTH).
 func (jc *joinCost) constant(e sqlparser.Expr) (v sqltypes.Value, ok bool) {
-	if e == nil || jc.in.c == nil {
+	if e == nil || jc.in.Consts == nil {
 		return sqltypes.NULL, false
 	}
 	ok = true
@@ -454,12 +469,7 @@ func (jc *joinCost) constant(e sqlparser.Expr) (v sqltypes.Value, ok bool) {
 			v, ok = sqltypes.NULL, false
 		}
 	}()
-	x, err := jc.in.c.Compile(e)
-	if err != nil {
-		return sqltypes.NULL, false
-	}
-	ex := jc.in.s.newExecCtx(jc.in.c.context(), nil, nil)
-	v, err = ex.Eval(x, nil)
+	v, err := jc.in.Consts.EvalConstant(e)
 	return v, err == nil
 }
 
@@ -486,7 +496,7 @@ func (jc *joinCost) distinct(e sqlparser.Expr) float64 {
 	if !ok {
 		return 0
 	}
-	def := jc.items[l].def
+	def := jc.items[l].Def
 	best := 0.0
 	for _, ix := range def.Indexes {
 		if len(ix.Columns) == 0 || ix.Columns[0].Col != col || def.HiddenPK && ix.Primary {

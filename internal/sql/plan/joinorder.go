@@ -1,8 +1,9 @@
-package sql
+package plan
 
 import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
+	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/eval"
 )
 
@@ -17,15 +18,25 @@ import (
 // it is: it is the best information there is until the planner has table
 // statistics.
 
-// maxJoinTables is MySQL's limit on the tables of one join (error 1116);
+// MaxJoinTables is MySQL's limit on the tables of one join (error 1116);
 // condition sets are bitmasks of at most 64 sources.
-const maxJoinTables = 61
+const MaxJoinTables = 61
 
-// joinOrder returns the execution order of items (indexes into items).
+// JoinTable is one table of a join as the join order sees it.
+type JoinTable struct {
+	Def *catalog.Table
+	// Outer: the inner side of a LEFT JOIN (the join is then kept in
+	// written order).
+	Outer bool
+	// Virtual: a derived or system table, which has no statistics.
+	Virtual bool
+}
+
+// JoinOrder returns the execution order of items (indexes into items).
 // condSets holds, per condition, the set of items it references. straight
 // forbids reordering. With cost (nil: the heuristic only) and
 // statistics for every table, the order is cost-based (joincost.go).
-func joinOrder(items []*fromItem, condSets []uint64, straight bool, cost *joinCostInput) []int {
+func JoinOrder(items []JoinTable, condSets []uint64, straight bool, cost *CostInput) []int {
 	n := len(items)
 	order := make([]int, 0, n)
 	identity := func() []int {
@@ -39,7 +50,7 @@ func joinOrder(items []*fromItem, condSets []uint64, straight bool, cost *joinCo
 		return identity()
 	}
 	for _, it := range items {
-		if it.outer {
+		if it.Outer {
 			return identity()
 		}
 	}
@@ -105,14 +116,14 @@ func joinOrder(items []*fromItem, condSets []uint64, straight bool, cost *joinCo
 	return order
 }
 
-// referencedSet returns the set of sources (by index, as a bitmask) whose
+// ReferencedSet returns the set of sources (by index, as a bitmask) whose
 // columns e uses, given the scope offsets of each source. Columns inside
 // subqueries count when they resolve in this scope (correlated references).
-func referencedSet(e sqlparser.Expr, sc *eval.Scope, offs []int, outer *eval.Outer) (uint64, error) {
+func ReferencedSet(e sqlparser.Expr, sc *eval.Scope, offs []int, outer *eval.Outer) (uint64, error) {
 	var set uint64
 	var rerr error
 	add := func(i int) {
-		if l := sourceOf(i, offs); l >= 0 && l < 64 {
+		if l := SourceOf(i, offs); l >= 0 && l < 64 {
 			set |= 1 << l
 		}
 	}
@@ -142,4 +153,15 @@ func referencedSet(e sqlparser.Expr, sc *eval.Scope, offs []int, outer *eval.Out
 		return true, nil
 	}, e)
 	return set, rerr
+}
+
+// SourceOf returns the index of the source whose columns include scope
+// column i, given the scope offset of each source's first column.
+func SourceOf(i int, offs []int) int {
+	for l := len(offs) - 1; l >= 0; l-- {
+		if i >= offs[l] {
+			return l
+		}
+	}
+	return -1
 }
