@@ -72,7 +72,9 @@
 // tables describe only the session, except PROCESSLIST, which lists the
 // threads Source.Threads admits (its own, every one with PROCESS):
 // USER_PRIVILEGES its own account's global privileges (USAGE when it holds
-// none), mysql.user its own user. Which tables an account may read at all
+// none), mysql.user its own user. SCHEMA_PRIVILEGES, TABLE_PRIVILEGES and
+// COLUMN_PRIVILEGES list the grants at those levels of the session's own
+// account, or of every account when it may read the mysql schema. Which tables an account may read at all
 // is the SQL layer's rule: every account reads information_schema and
 // performance_schema's variable and status tables; mysql.user and mysql.db
 // need SELECT like any table.

@@ -7,6 +7,7 @@ import (
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 
+	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql/privilege"
 	"github.com/strata-db/strata/internal/sql/sysvar"
@@ -54,11 +55,11 @@ func init() {
 	define(is, "SCHEMA_PRIVILEGES", []string{
 		"GRANTEE s292", "TABLE_CATALOG s512", "TABLE_SCHEMA s64", "PRIVILEGE_TYPE s64",
 		"IS_GRANTABLE s3",
-	}, noRows)
+	}, schemaPrivilegesRows)
 	define(is, "TABLE_PRIVILEGES", []string{
 		"GRANTEE s292", "TABLE_CATALOG s512", "TABLE_SCHEMA s64", "TABLE_NAME s64",
 		"PRIVILEGE_TYPE s64", "IS_GRANTABLE s3",
-	}, noRows)
+	}, tablePrivilegesRows)
 	define(is, "COLUMN_PRIVILEGES", []string{
 		"GRANTEE s292", "TABLE_CATALOG s512", "TABLE_SCHEMA s64", "TABLE_NAME s64",
 		"COLUMN_NAME s64", "PRIVILEGE_TYPE s64", "IS_GRANTABLE s3",
@@ -282,23 +283,8 @@ func VarText(name string, v sqltypes.Value) string {
 // mysql schema, the session account's own to the others (as MySQL does).
 // IS_GRANTABLE says whether the account holds GRANT OPTION on the table.
 func columnPrivilegesRows(src Source, out *Rows) error {
-	sub := src.Subject()
-	all := sub == nil || sub.Grants.OnDB("mysql").Has(privilege.Select)
-	for _, u := range src.Catalog().Users() {
-		if !all && (u.Name != src.Conn().User || u.Host != src.AccountHost()) {
-			continue
-		}
-		if len(u.Column) == 0 {
-			continue
-		}
-		g := privilege.FromUser(u)
-		keys := make([]string, 0, len(u.Column))
-		for k := range u.Column {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		grantee := "'" + u.Name + "'@'" + u.Host + "'"
-		for _, k := range keys {
+	return eachGrantee(src, func(u *catalog.User, g privilege.Grants, grantee string) {
+		for _, k := range sortedKeys(u.Column) {
 			db, table, col := privilege.SplitColumnKey(k)
 			p, _ := privilege.FromColumnList(u.Column[k])
 			grantable := "NO"
@@ -309,8 +295,67 @@ func columnPrivilegesRows(src Source, out *Rows) error {
 				out.Add(grantee, "def", db, table, col, name, grantable)
 			}
 		}
+	})
+}
+
+// schemaPrivilegesRows is SCHEMA_PRIVILEGES: one row per privilege an
+// account holds on a database (GRANT … ON db.*), GRANT OPTION shown as
+// IS_GRANTABLE.
+func schemaPrivilegesRows(src Source, out *Rows) error {
+	return eachGrantee(src, func(_ *catalog.User, g privilege.Grants, grantee string) {
+		for _, db := range sortedKeys(g.DB) {
+			p := g.DB[db]
+			for _, name := range (p &^ privilege.GrantOption).Names() {
+				out.Add(grantee, "def", db, name, yesNo(p.Has(privilege.GrantOption)))
+			}
+		}
+	})
+}
+
+// tablePrivilegesRows is TABLE_PRIVILEGES: one row per privilege an
+// account holds on a table (GRANT … ON db.t).
+func tablePrivilegesRows(src Source, out *Rows) error {
+	return eachGrantee(src, func(_ *catalog.User, g privilege.Grants, grantee string) {
+		for _, k := range sortedKeys(g.Table) {
+			db, table, _ := strings.Cut(k, "\x00")
+			p := g.Table[k]
+			for _, name := range (p &^ privilege.GrantOption).Names() {
+				out.Add(grantee, "def", db, table, name, yesNo(p.Has(privilege.GrantOption)))
+			}
+		}
+	})
+}
+
+// eachGrantee calls fn for every account whose grants the session may
+// read, as MySQL lists them in the *_PRIVILEGES tables: its own account,
+// or every account with SELECT on the mysql schema.
+func eachGrantee(src Source, fn func(u *catalog.User, g privilege.Grants, grantee string)) error {
+	sub := src.Subject()
+	all := sub == nil || sub.Grants.OnDB("mysql").Has(privilege.Select)
+	for _, u := range src.Catalog().Users() {
+		if !all && (u.Name != src.Conn().User || u.Host != src.AccountHost()) {
+			continue
+		}
+		fn(u, privilege.FromUser(u), "'"+u.Name+"'@'"+u.Host+"'")
 	}
 	return nil
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "YES"
+	}
+	return "NO"
 }
 
 // columnsPrivRows is mysql.columns_priv: one row per account and column
