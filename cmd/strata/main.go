@@ -67,6 +67,10 @@ Flags:
 const serveFlags = `  --datadir DIR            data directory (default ./strata-data)
   --port N                 TCP port (default 3306)
   --bind ADDR              address to listen on (default 127.0.0.1)
+  --socket PATH            Unix socket to listen on as well (default
+                           DATADIR/mysql.sock; "" for none); root may log in
+                           on it without a password from a process running
+                           as the OS's root or as strata's own user
   --root-password PW       password of user root (or STRATA_ROOT_PASSWORD);
                            required when --bind is not a loopback address
   --memory BYTES           memory budget for caches (default: cgroup limit or RAM)
@@ -132,6 +136,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	datadir := fs.String("datadir", "./strata-data", "data directory")
 	port := fs.Int("port", 3306, "TCP port")
 	bind := fs.String("bind", "127.0.0.1", "listen address")
+	socket := fs.String("socket", "", "Unix socket path")
 	rootPW := fs.String("root-password", "", "root password")
 	memory := fs.Int64("memory", 0, "memory budget in bytes")
 	pprofAddr := fs.String("pprof", "", "serve Go profiling endpoints on this loopback address (off by default)")
@@ -201,12 +206,25 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	eng.Globals.Set("tmpdir", sqltypes.NewVarChar(eng.TmpDir))
 	eng.Globals.Set("datadir", sqltypes.NewVarChar(*datadir))
 	addr := net.JoinHostPort(*bind, strconv.Itoa(*port))
-	srv, err := server.New(eng, server.Config{Addr: addr, RootPassword: pw, TLSCert: *tlsCert, TLSKey: *tlsKey})
+	cfg := server.Config{Addr: addr, RootPassword: pw, TLSCert: *tlsCert, TLSKey: *tlsKey, Socket: *socket}
+	defaultSocket := !flagSet(fs, "socket")
+	if defaultSocket {
+		cfg.Socket = filepath.Join(*datadir, "mysql.sock")
+	}
+	srv, err := server.New(eng, cfg)
+	if err != nil && defaultSocket {
+		// The default socket is a convenience: a data directory whose
+		// path is too long for a socket (108 bytes) still serves TCP.
+		logger.Warn("no Unix socket", "socket", cfg.Socket, "err", err)
+		cfg.Socket = ""
+		srv, err = server.New(eng, cfg)
+	}
 	if err != nil {
-		logger.Error("cannot listen", "addr", addr, "err", err)
+		logger.Error("cannot listen", "addr", addr, "socket", cfg.Socket, "err", err)
 		_ = db.Close()
 		return 1
 	}
+	eng.Globals.Set("socket", sqltypes.NewVarChar(cfg.Socket))
 	if *pprofAddr != "" {
 		go func() {
 			if err := http.ListenAndServe(*pprofAddr, nil); err != nil {
@@ -216,7 +234,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	go srv.Serve()
 	eng.StartBackground()
-	logger.Info("strata ready for connections", "version", version, "addr", srv.Addr().String(), "datadir", *datadir)
+	logger.Info("strata ready for connections", "version", version, "addr", srv.Addr().String(), "socket", cfg.Socket, "datadir", *datadir)
 
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
@@ -230,6 +248,13 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	logger.Info("shutdown complete")
 	return 0
+}
+
+// flagSet reports whether the command line set flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 func isLoopback(addr string) bool {

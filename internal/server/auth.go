@@ -50,8 +50,16 @@ func hostOf(addr net.Addr) (string, bool) {
 	return "localhost", true
 }
 
-// account returns the password hashes for user connecting from addr.
-func (a *authServer) account(user string, addr net.Addr) (native, sha2 []byte, ok bool) {
+// socketRoot reports whether user is root connecting on the Unix socket
+// from a local administrator's process (localAdmin): let in whatever
+// password it sends, as auth_socket does.
+func socketRoot(conn *mysql.Conn, user string) bool {
+	return user == "root" && conn != nil && localAdmin(conn.GetRawConn())
+}
+
+// account returns the password hashes for user connecting on conn from
+// addr (empty hashes: no password).
+func (a *authServer) account(conn *mysql.Conn, user string, addr net.Addr) (native, sha2 []byte, ok bool) {
 	if user == "root" {
 		if a.rootPassword == "" {
 			return nil, nil, true
@@ -72,7 +80,10 @@ func (a *authServer) account(user string, addr net.Addr) (native, sha2 []byte, o
 
 // UserEntryWithHash implements mysql.HashStorage (mysql_native_password).
 func (a *authServer) UserEntryWithHash(conn *mysql.Conn, salt []byte, user string, authResponse []byte, remoteAddr net.Addr) (mysql.Getter, error) {
-	native, _, ok := a.account(user, remoteAddr)
+	if socketRoot(conn, user) {
+		return &userData{user: user}, nil
+	}
+	native, _, ok := a.account(conn, user, remoteAddr)
 	if !ok {
 		return nil, accessDenied(user, remoteAddr, len(authResponse) > 0)
 	}
@@ -91,7 +102,10 @@ func (a *authServer) UserEntryWithHash(conn *mysql.Conn, salt []byte, user strin
 // UserEntryWithCacheHash implements mysql.CachingStorage
 // (caching_sha2_password fast authentication).
 func (a *authServer) UserEntryWithCacheHash(conn *mysql.Conn, salt []byte, user string, authResponse []byte, remoteAddr net.Addr) (mysql.Getter, mysql.CacheState, error) {
-	_, sha2, ok := a.account(user, remoteAddr)
+	if socketRoot(conn, user) {
+		return &userData{user: user}, mysql.AuthAccepted, nil
+	}
+	_, sha2, ok := a.account(conn, user, remoteAddr)
 	if !ok {
 		return nil, mysql.AuthRejected, accessDenied(user, remoteAddr, len(authResponse) > 0)
 	}
@@ -110,7 +124,10 @@ func (a *authServer) UserEntryWithCacheHash(conn *mysql.Conn, salt []byte, user 
 // UserEntryWithPassword implements mysql.PlainTextStorage (the full
 // caching_sha2_password authentication, over TLS only).
 func (a *authServer) UserEntryWithPassword(conn *mysql.Conn, user string, password string, remoteAddr net.Addr) (mysql.Getter, error) {
-	_, sha2, ok := a.account(user, remoteAddr)
+	if socketRoot(conn, user) {
+		return &userData{user: user}, nil
+	}
+	_, sha2, ok := a.account(conn, user, remoteAddr)
 	if !ok {
 		return nil, accessDenied(user, remoteAddr, password != "")
 	}

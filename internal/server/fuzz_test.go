@@ -62,20 +62,7 @@ const ioTimeout = 2 * time.Second
 // address and a check that a long-lived connection and a new one both still
 // answer SELECT 1.
 func startFuzzServer(f *testing.F) (string, func() error) {
-	db, err := kv.Open(kv.Options{Dir: "/db", FS: vfs.NewMem(), MemoryBudget: 64 << 20,
-		Logger: kv.NewSlogLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))})
-	if err != nil {
-		f.Fatal(err)
-	}
-	tdb := txn.New(db, txn.Options{})
-	cat, err := catalog.Load(tdb)
-	if err != nil {
-		f.Fatal(err)
-	}
-	eng, err := sql.NewEngine(tdb, cat)
-	if err != nil {
-		f.Fatal(err)
-	}
+	eng := newMemEngine(f)
 	srv, err := server.New(eng, server.Config{Addr: "127.0.0.1:0"})
 	if err != nil {
 		f.Fatal(err)
@@ -101,7 +88,6 @@ func startFuzzServer(f *testing.F) (string, func() error) {
 		held.Close()
 		pool.Close()
 		srv.Close()
-		db.Close()
 	})
 	selectOne := func(q interface {
 		QueryRowContext(context.Context, string, ...any) *gosql.Row
@@ -301,4 +287,25 @@ func packetSeeds() []packetSeed {
 		{2, []byte{0x7f, 0xff}},                                                         // unknown command
 		{2, nil},                                                                        // empty payload
 	}
+}
+
+// newMemEngine opens an engine over an in-memory store.
+func newMemEngine(tb testing.TB) *sql.Engine {
+	tb.Helper()
+	db, err := kv.Open(kv.Options{Dir: "/db", FS: vfs.NewMem(), MemoryBudget: 64 << 20,
+		Logger: kv.NewSlogLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = db.Close() }) // after the server's close (cleanups run last first)
+	tdb := txn.New(db, txn.Options{})
+	cat, err := catalog.Load(tdb)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	eng, err := sql.NewEngine(tdb, cat)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return eng
 }

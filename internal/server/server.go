@@ -28,6 +28,11 @@ type Config struct {
 	RootPassword string
 	// TLSCert and TLSKey are PEM files; when set, clients may use TLS.
 	TLSCert, TLSKey string
+	// Socket is the path of a Unix socket to listen on as well ("" for
+	// none). Clients on it connect as from localhost; root may log in on
+	// it without a password from a process running as the OS's root or
+	// as the server's own user (as MySQL packages' auth_socket root does).
+	Socket string
 }
 
 // Server is a running MySQL protocol server.
@@ -41,9 +46,21 @@ type Server struct {
 // New creates a server listening on cfg.Addr.
 func New(eng *sql.Engine, cfg Config) (*Server, error) {
 	h := &handler{eng: eng, sessions: map[uint32]*sql.Session{}}
+	tcp, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	all := []net.Listener{tcp}
+	if cfg.Socket != "" {
+		unix, err := listenUnix(cfg.Socket)
+		if err != nil {
+			_ = tcp.Close()
+			return nil, err
+		}
+		all = append(all, unix)
+	}
 	l, err := mysql.NewListenerWithConfig(mysql.ListenerConfig{
-		Protocol:           "tcp",
-		Address:            cfg.Addr,
+		Listener:           mergeListeners(all...),
 		AuthServer:         newAuthServer(cfg.RootPassword, eng.Cat),
 		Handler:            h,
 		ConnReadBufferSize: 16 * 1024,
