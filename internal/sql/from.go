@@ -37,9 +37,13 @@ type fromBuilder struct {
 	items []*fromItem
 	// where collects inner-join ON conditions, which act like WHERE.
 	where []sqlparser.Expr
-	// using lists columns joined with USING (coalesced: an unqualified
-	// reference means the leftmost table's column).
+	// using lists columns joined with USING or NATURAL (coalesced: an
+	// unqualified reference means the leftmost table's column).
 	using map[string]bool
+	// star is the column order of SELECT * over the FROM clause: every
+	// item's columns in written order, except that a USING or NATURAL
+	// join puts the columns it joins on first, once (using.go).
+	star []starCol
 	// straight: STRAIGHT_JOIN fixes the join order.
 	straight bool
 }
@@ -88,37 +92,43 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 			}
 		}
 		b.items = append(b.items, item)
+		for i := range item.def.Columns {
+			b.star = append(b.star, starCol{item: len(b.items) - 1, col: i})
+		}
 		return nil
 	case *sqlparser.JoinTableExpr:
 		switch t.Join {
-		case sqlparser.NormalJoinType, sqlparser.StraightJoinType:
+		case sqlparser.NormalJoinType, sqlparser.StraightJoinType, sqlparser.NaturalJoinType:
 			if t.Join == sqlparser.StraightJoinType {
 				b.straight = true
 			}
+			mark := len(b.star)
 			if err := b.add(t.LeftExpr); err != nil {
 				return err
 			}
+			lmark := len(b.star)
 			if err := b.add(t.RightExpr); err != nil {
 				return err
 			}
-			if t.Condition != nil {
-				if t.Condition.On != nil {
-					b.where = append(b.where, plan.SplitAnd(t.Condition.On)...)
-				}
-				if len(t.Condition.Using) > 0 {
-					b.where = append(b.where, b.usingConds(t.Condition.Using, len(b.items)-1)...)
-				}
+			if t.Condition != nil && t.Condition.On != nil {
+				b.where = append(b.where, plan.SplitAnd(t.Condition.On)...)
 			}
+			conds, err := b.joinUsing(t, mark, lmark)
+			if err != nil {
+				return err
+			}
+			b.where = append(b.where, conds...)
 			return nil
-		case sqlparser.LeftJoinType, sqlparser.RightJoinType:
+		case sqlparser.LeftJoinType, sqlparser.RightJoinType, sqlparser.NaturalLeftJoinType, sqlparser.NaturalRightJoinType:
 			left, right := t.LeftExpr, t.RightExpr
-			if t.Join == sqlparser.RightJoinType {
+			if t.Join == sqlparser.RightJoinType || t.Join == sqlparser.NaturalRightJoinType {
 				left, right = right, left
 			}
+			mark := len(b.star)
 			if err := b.add(left); err != nil {
 				return err
 			}
-			n := len(b.items)
+			n, lmark := len(b.items), len(b.star)
 			if err := b.add(right); err != nil {
 				return err
 			}
@@ -127,17 +137,15 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 			}
 			it := b.items[n]
 			it.outer = true
-			if t.Condition != nil {
-				if t.Condition.On != nil {
-					it.on = plan.SplitAnd(t.Condition.On)
-				}
-				if len(t.Condition.Using) > 0 {
-					it.on = append(it.on, b.usingConds(t.Condition.Using, n)...)
-				}
+			if t.Condition != nil && t.Condition.On != nil {
+				it.on = plan.SplitAnd(t.Condition.On)
 			}
+			conds, err := b.joinUsing(t, mark, lmark)
+			if err != nil {
+				return err
+			}
+			it.on = append(it.on, conds...)
 			return nil
-		case sqlparser.NaturalJoinType:
-			return sqlerr.Unsupported("NATURAL JOIN")
 		default:
 			return sqlerr.Unsupported("%s", t.Join.ToString())
 		}
@@ -150,31 +158,6 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 		return nil
 	}
 	return sqlerr.Unsupported("%s", sqlparser.String(te))
-}
-
-// usingConds turns USING (cols) between the table at index right and the
-// tables before it into equality conditions.
-func (b *fromBuilder) usingConds(cols sqlparser.Columns, right int) []sqlparser.Expr {
-	var out []sqlparser.Expr
-	r := b.items[right]
-	if b.using == nil {
-		b.using = map[string]bool{}
-	}
-	for _, c := range cols {
-		b.using[strings.ToLower(c.String())] = true
-		for li := right - 1; li >= 0; li-- {
-			l := b.items[li]
-			if l.def.ColumnIndex(c.String()) >= 0 {
-				out = append(out, &sqlparser.ComparisonExpr{
-					Operator: sqlparser.EqualOp,
-					Left:     sqlparser.NewColNameWithQualifier(c.String(), sqlparser.TableName{Name: sqlparser.NewIdentifierCS(l.alias)}),
-					Right:    sqlparser.NewColNameWithQualifier(c.String(), sqlparser.TableName{Name: sqlparser.NewIdentifierCS(r.alias)}),
-				})
-				break
-			}
-		}
-	}
-	return out
 }
 
 // lookupTable resolves a table name (with the current database as default).

@@ -351,17 +351,22 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		case *sqlparser.StarExpr:
 			qual := e.TableName.Name.String()
 			matched := false
-			seenUsing := map[string]bool{}
-			for i := 0; i < p.width; i++ {
+			// SELECT * in the FROM clause's column order (using.go);
+			// t.* in the table's.
+			cols := make([]int, 0, p.width)
+			if qual == "" {
+				for _, c := range fb.star {
+					cols = append(cols, offs[c.item]+c.col)
+				}
+			} else {
+				for i := 0; i < p.width; i++ {
+					cols = append(cols, i)
+				}
+			}
+			for _, i := range cols {
 				col := &sc.Cols[i]
 				if qual != "" && col.Table != qual || col.Hidden {
 					continue
-				}
-				if qual == "" && sc.Coalesced[strings.ToLower(col.Name)] {
-					if seenUsing[strings.ToLower(col.Name)] {
-						continue
-					}
-					seenUsing[strings.ToLower(col.Name)] = true
 				}
 				matched = true
 				cn := sqlparser.NewColNameWithQualifier(col.Name, sqlparser.TableName{Name: sqlparser.NewIdentifierCS(col.Table)})
