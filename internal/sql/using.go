@@ -32,7 +32,9 @@ func (b *fromBuilder) name(c starCol) string {
 
 // joinUsing returns the join conditions of t's USING list or NATURAL
 // join, whose left side's SELECT * columns are b.star[mark:lmark] and
-// right side's b.star[lmark:], and reorders those columns for SELECT *.
+// right side's b.star[lmark:] (for a RIGHT JOIN, built right to left, the
+// written right side is the left one here), and reorders those columns for
+// SELECT *.
 func (b *fromBuilder) joinUsing(t *sqlparser.JoinTableExpr, mark, lmark int) ([]sqlparser.Expr, error) {
 	left, right := b.star[mark:lmark:lmark], b.star[lmark:]
 	var names []string
@@ -48,14 +50,19 @@ func (b *fromBuilder) joinUsing(t *sqlparser.JoinTableExpr, mark, lmark int) ([]
 			}
 		}
 	default:
-		if t.Condition == nil || len(t.Condition.Using) == 0 {
-			return nil, nil
-		}
-		for _, c := range t.Condition.Using {
-			names = append(names, c.String())
+		if t.Condition != nil {
+			for _, c := range t.Condition.Using {
+				names = append(names, c.String())
+			}
 		}
 	}
 	if len(names) == 0 {
+		if t.Join == sqlparser.RightJoinType {
+			// A RIGHT JOIN is built right side first; SELECT * still
+			// lists the columns as written (a NATURAL RIGHT JOIN without
+			// common columns keeps the right side first, as MySQL does).
+			b.star = append(b.star[:mark], append(append([]starCol(nil), right...), left...)...)
+		}
 		return nil, nil
 	}
 	if b.using == nil {
