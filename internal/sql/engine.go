@@ -201,7 +201,7 @@ func (s *Session) statementContext(parent context.Context, sql string) (context.
 
 func (s *Session) endStatementContext(cancel context.CancelFunc) {
 	s.lastActive.Store(time.Now().UnixNano())
-	s.current.Store(nil)
+	s.unpublishStatement()
 	s.busy.Store(false)
 	s.killMu.Lock()
 	s.cancel = nil

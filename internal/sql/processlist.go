@@ -2,7 +2,7 @@ package sql
 
 import (
 	"sort"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	"github.com/strata-db/strata/internal/sql/vtable"
@@ -10,28 +10,34 @@ import (
 
 // What PROCESSLIST shows of the other sessions. A session publishes the
 // statement it runs (its text and start) when the statement begins and
-// clears it when it ends, and its current database when it changes, in
-// atomics: SHOW PROCESSLIST and information_schema.PROCESSLIST run on
-// other sessions' goroutines and read only those, never the session's own
-// fields.
+// clears it when it ends (under a mutex of its own), and its current
+// database when it changes (an atomic): SHOW PROCESSLIST and
+// information_schema.PROCESSLIST run on other sessions' goroutines and
+// read only those, never the session's own fields.
 
-// runningStmt is a statement as PROCESSLIST shows it: its text (fixed)
-// and the UnixNano time its latest execution started.
+// runningStmt is what PROCESSLIST shows of a session's statement: its
+// text and when it started, guarded by mu (a string is stored, never
+// copied: no allocation per statement).
 type runningStmt struct {
-	text  string
-	start atomic.Int64
+	mu      sync.Mutex
+	running bool
+	text    string
+	start   time.Time
 }
 
-// publishStatement marks sql as the session's running statement. A text
-// run again (a prepared statement) reuses its record: no allocation.
+// publishStatement marks sql as the session's running statement.
 func (s *Session) publishStatement(sql string) {
-	r := s.lastStmt
-	if r == nil || r.text != sql {
-		r = &runningStmt{text: sql}
-		s.lastStmt = r
-	}
-	r.start.Store(time.Now().UnixNano())
-	s.current.Store(r)
+	now := time.Now()
+	s.current.mu.Lock()
+	s.current.running, s.current.text, s.current.start = true, sql, now
+	s.current.mu.Unlock()
+}
+
+// unpublishStatement marks the session idle.
+func (s *Session) unpublishStatement() {
+	s.current.mu.Lock()
+	s.current.running, s.current.text = false, ""
+	s.current.mu.Unlock()
 }
 
 // setDB changes the current database (USE, DROP DATABASE of it).
@@ -46,9 +52,12 @@ func (s *Session) thread(now time.Time) vtable.Thread {
 	if db := s.shownDB.Load(); db != nil {
 		t.DB = *db
 	}
-	if r := s.current.Load(); r != nil {
-		t.Command, t.Info = "Query", r.text
-		t.Time = int64(now.Sub(time.Unix(0, r.start.Load())) / time.Second)
+	s.current.mu.Lock()
+	running, text, start := s.current.running, s.current.text, s.current.start
+	s.current.mu.Unlock()
+	if running {
+		t.Command, t.Info = "Query", text
+		t.Time = int64(now.Sub(start) / time.Second)
 	} else {
 		t.Time = int64(now.Sub(time.Unix(0, s.lastActive.Load())) / time.Second)
 	}

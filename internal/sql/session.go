@@ -89,10 +89,8 @@ type Session struct {
 	// current is what PROCESSLIST shows of the statement being run (nil
 	// between statements), shownDB the current database: both read by
 	// other sessions.
-	current atomic.Pointer[runningStmt]
+	current runningStmt
 	shownDB atomic.Pointer[string]
-	// lastStmt is the record current last pointed to (publishStatement).
-	lastStmt *runningStmt
 
 	// nextIso: SET TRANSACTION ISOLATION LEVEL (no scope) applies to the
 	// next transaction only.
