@@ -1830,7 +1830,7 @@ func (asm *assembler) Fn_SQRT() {
 func (asm *assembler) Fn_ROUND1_f() {
 	asm.emit(func(env *ExpressionEnv) int {
 		f := env.vm.stack[env.vm.sp-1].(*evalFloat)
-		f.f = math.Round(f.f)
+		f.f = roundFloat(f.f, 0)
 		return 1
 	}, "FN ROUND FLOAT64(SP-1)")
 }
@@ -1873,20 +1873,9 @@ func (asm *assembler) Fn_ROUND2_f() {
 	asm.emit(func(env *ExpressionEnv) int {
 		f := env.vm.stack[env.vm.sp-2].(*evalFloat)
 		r := env.vm.stack[env.vm.sp-1].(*evalInt64)
-		if r.i == 0 {
-			f.f = math.Round(f.f)
-			env.vm.sp--
-			return 1
+		if f.f != 0 {
+			f.f = roundFloat(f.f, r.i)
 		}
-
-		r.i = clampRounding(r.i)
-		factor := math.Pow(10, float64(r.i))
-		if factor == 0.0 {
-			f.f = 0.0
-			env.vm.sp--
-			return 1
-		}
-		f.f = math.Round(f.f*factor) / factor
 		env.vm.sp--
 		return 1
 	}, "FN ROUND FLOAT64(SP-2) INT64(SP-1)")

@@ -798,6 +798,29 @@ type builtinRound struct {
 	CallExpr
 }
 
+// roundFloat is ROUND of a DOUBLE to round decimals as MySQL computes it
+// (my_double_round): the scaled value rounded half to even (rint), a
+// negative round dividing by its power of ten. strata: Vitess rounded half
+// away from zero, so ROUND(2.5E0) was 3 where MySQL answers 2.
+func roundFloat(f float64, round int64) float64 {
+	if round == 0 {
+		return math.RoundToEven(f)
+	}
+	round = clampRounding(round)
+	if round < 0 {
+		p := math.Pow(10, float64(-round))
+		if math.IsInf(p, 0) {
+			return 0
+		}
+		return math.RoundToEven(f/p) * p
+	}
+	p := math.Pow(10, float64(round))
+	if math.IsInf(p, 0) || math.IsInf(f*p, 0) {
+		return f
+	}
+	return math.RoundToEven(f*p) / p
+}
+
 var _ IR = (*builtinRound)(nil)
 
 func clampRounding(round int64) int64 {
@@ -924,32 +947,13 @@ func (call *builtinRound) eval(env *ExpressionEnv) (eval, error) {
 		if arg.f == 0.0 {
 			return arg, nil
 		}
-		if round == 0 {
-			return newEvalFloat(math.Round(arg.f)), nil
-		}
-
-		round = clampRounding(round)
-		f := math.Pow(10, float64(round))
-		if f == 0 {
-			return newEvalFloat(0), nil
-		}
-		return newEvalFloat(math.Round(arg.f*f) / f), nil
+		return newEvalFloat(roundFloat(arg.f, round)), nil
 	default:
 		v, _ := evalToFloat(arg)
 		if v.f == 0.0 {
 			return v, nil
 		}
-
-		if round == 0 {
-			return newEvalFloat(math.Round(v.f)), nil
-		}
-
-		round = clampRounding(round)
-		f := math.Pow(10, float64(round))
-		if f == 0 {
-			return newEvalFloat(0), nil
-		}
-		return newEvalFloat(math.Round(v.f*f) / f), nil
+		return newEvalFloat(roundFloat(v.f, round)), nil
 	}
 }
 
