@@ -2722,7 +2722,7 @@ func (asm *assembler) Fn_MULTICMP_c(args int, lessThan bool, tc collations.Typed
 		x := env.vm.stack[env.vm.sp-args].ToRawBytes()
 		for sp := env.vm.sp - args + 1; sp < env.vm.sp; sp++ {
 			y := env.vm.stack[sp].ToRawBytes()
-			if lessThan == (collateSpace(col, y, x) < 0) { // strata: PAD SPACE
+			if replacesExtreme(lessThan, collateSpace(col, y, x)) { // strata: PAD SPACE
 				x = y
 			}
 		}

@@ -464,12 +464,24 @@ func compareAllText(env *ExpressionEnv, args []eval, cmp, _ int) (eval, error) {
 		if err != nil {
 			return nil, err
 		}
-		if (cmp < 0) == (collateSpace(col, b2, b1) < 0) { // strata: PAD SPACE
+		if replacesExtreme(cmp < 0, collateSpace(col, b2, b1)) { // strata: PAD SPACE
 			b1 = b2
 		}
 	}
 
 	return newEvalText(b1, tc), nil
+}
+
+// replacesExtreme reports whether a value that compares c to the current
+// LEAST (least) or GREATEST candidate replaces it: only when strictly
+// smaller or greater, so among equal values (under a case-insensitive
+// collation, or PAD SPACE) the first is returned, as MySQL's
+// Item_func_min_max does. strata: Vitess kept the last for GREATEST.
+func replacesExtreme(least bool, c int) bool {
+	if least {
+		return c < 0
+	}
+	return c > 0
 }
 
 func compareAllBinary(_ *ExpressionEnv, args []eval, cmp, _ int) (eval, error) {
