@@ -370,6 +370,13 @@ func (s *Session) runSelect(ctx context.Context, p queryPlan, bv map[string]*que
 	}
 	s.rowCount = -1
 	s.foundRows = s.out.rows + uint64(len(res.Rows))
+	if sp, ok := p.(*selectPlan); ok && sp.calcFound != nil {
+		n, err := s.runFoundRows(ex, sp.calcFound)
+		if err != nil {
+			return nil, s.endStatement(err)
+		}
+		s.foundRows = n
+	}
 	return res, s.endStatement(nil)
 }
 
@@ -397,6 +404,9 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 		}
 		return res, err
 	case *sqlparser.Union:
+		if first, _ := sqlparser.GetFirstSelect(st); first != nil && first.SQLCalcFoundRows && st.Limit != nil {
+			return nil, sqlerr.Unsupported("SQL_CALC_FOUND_ROWS with UNION and LIMIT")
+		}
 		p, err := s.planQuery(ctx, st, nil)
 		if err != nil {
 			s.releaseIfIdle()

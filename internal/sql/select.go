@@ -68,6 +68,9 @@ type selectPlan struct {
 	singleRead bool
 	// subs are the plans of the subqueries of its expressions (EXPLAIN).
 	subs []subPlan
+	// calcFound counts the rows without the LIMIT of a SELECT
+	// SQL_CALC_FOUND_ROWS (found_rows.go).
+	calcFound *selectPlan
 }
 
 type sortKey struct {
@@ -81,10 +84,14 @@ func (s *Session) planSelect(ctx context.Context, sel *sqlparser.Select) (*selec
 	version := s.eng.Cat.StatsVersion()
 	s.statsUsed, s.planPrivate = false, false
 	p, err := s.planSelectOuter(ctx, sel, nil)
-	if p != nil {
-		p.usesStats, p.statsVersion, p.private = s.statsUsed, version, s.planPrivate
+	if err == nil {
+		p.calcFound, err = s.planFoundRows(ctx, sel)
 	}
-	return p, err
+	if err != nil {
+		return nil, err
+	}
+	p.usesStats, p.statsVersion, p.private = s.statsUsed, version, s.planPrivate
+	return p, nil
 }
 
 // planSelectOuter plans a SELECT; outer is the enclosing scope when the
