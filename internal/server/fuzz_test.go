@@ -7,19 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"testing"
 	"time"
 
-	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/go-sql-driver/mysql"
 
-	"github.com/strata-db/strata/internal/catalog"
-	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/server"
 	"github.com/strata-db/strata/internal/sql"
-	"github.com/strata-db/strata/internal/txn"
+	"github.com/strata-db/strata/internal/testengine"
 )
 
 // FuzzPacket sends hostile bytes to the protocol server over a raw TCP
@@ -291,21 +287,5 @@ func packetSeeds() []packetSeed {
 
 // newMemEngine opens an engine over an in-memory store.
 func newMemEngine(tb testing.TB) *sql.Engine {
-	tb.Helper()
-	db, err := kv.Open(kv.Options{Dir: "/db", FS: vfs.NewMem(), MemoryBudget: 64 << 20,
-		Logger: kv.NewSlogLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { _ = db.Close() }) // after the server's close (cleanups run last first)
-	tdb := txn.New(db, txn.Options{})
-	cat, err := catalog.Load(tdb)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	eng, err := sql.NewEngine(tdb, cat)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return eng
+	return testengine.Open(tb, testengine.Options{MemoryBudget: 64 << 20, Quiet: true})
 }

@@ -3,42 +3,21 @@ package sql_test
 import (
 	"context"
 	"fmt"
-	"log/slog"
-	"os"
 	"strconv"
 	"testing"
 
-	"github.com/cockroachdb/pebble/v2/vfs"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
-	"github.com/strata-db/strata/internal/catalog"
-	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/sql"
-	"github.com/strata-db/strata/internal/txn"
+	"github.com/strata-db/strata/internal/testengine"
 )
 
 // benchSession returns a session on an in-memory store holding a
 // sysbench-shaped table sbtest1 with n rows.
 func benchSession(b testing.TB, n int) *sql.Session {
 	b.Helper()
-	// Warnings only: Pebble's informational lines would be interleaved
-	// with the benchmark results.
-	quiet := kv.NewSlogLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	db, err := kv.Open(kv.Options{Dir: "/bench", FS: vfs.NewMem(), Logger: quiet})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	tdb := txn.New(db, txn.Options{})
-	cat, err := catalog.Load(tdb)
-	if err != nil {
-		b.Fatal(err)
-	}
-	eng, err := sql.NewEngine(tdb, cat)
-	if err != nil {
-		b.Fatal(err)
-	}
+	eng := testengine.Open(b, testengine.Options{})
 	s := eng.NewSession("root", "localhost")
 	ctx := context.Background()
 	for _, q := range []string{

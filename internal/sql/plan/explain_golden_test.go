@@ -8,12 +8,9 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
-	"github.com/cockroachdb/pebble/v2/vfs"
 
-	"github.com/strata-db/strata/internal/catalog"
-	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/sql"
-	"github.com/strata-db/strata/internal/txn"
+	"github.com/strata-db/strata/internal/testengine"
 )
 
 // TestExplainGolden runs the golden plan files in testdata/explain
@@ -62,20 +59,7 @@ func TestExplainGolden(t *testing.T) {
 // session with database d created and selected.
 func goldenSession(t *testing.T) *sql.Session {
 	t.Helper()
-	db, err := kv.Open(kv.Options{Dir: "/db", FS: vfs.NewMem()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	tdb := txn.New(db, txn.Options{})
-	cat, err := catalog.Load(tdb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := sql.NewEngine(tdb, cat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := testengine.Open(t, testengine.Options{})
 	s := eng.NewSession("root", "localhost")
 	t.Cleanup(s.Close)
 	for _, q := range []string{"CREATE DATABASE d", "USE d"} {
