@@ -2,6 +2,7 @@ package server
 
 import (
 	"log/slog"
+	"math"
 	"strconv"
 	"sync/atomic"
 
@@ -78,6 +79,30 @@ func conformResult(res *sqltypes.Result) {
 			}
 		}
 	}
+	fixedDecimals(res)
+}
+
+// fixedDecimals formats the values of FLOAT and DOUBLE columns declared
+// with a number of decimals (FLOAT(7,2), DOUBLE(8,3): Decimals below 31)
+// with exactly that many, as MySQL prints them ("1.50"); the text protocol
+// sends the text, the binary protocol the number, so only text clients see
+// the difference. Columns without fixed decimals keep the shortest form.
+func fixedDecimals(res *sqltypes.Result) {
+	for c, f := range res.Fields {
+		if !sqltypes.IsFloat(f.Type) || f.Decimals == 0 || f.Decimals >= 31 {
+			continue
+		}
+		for _, row := range res.Rows {
+			if c >= len(row) || row[c].IsNull() {
+				continue
+			}
+			x, err := strconv.ParseFloat(string(row[c].Raw()), 64)
+			if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+				continue
+			}
+			row[c] = sqltypes.MakeTrusted(f.Type, strconv.AppendFloat(nil, x, 'f', int(f.Decimals), 64))
+		}
+	}
 }
 
 // conformBatch retypes the values of a later batch of a streamed result to
@@ -99,6 +124,7 @@ func conformBatch(res *sqltypes.Result) error {
 			row[c] = v
 		}
 	}
+	fixedDecimals(res)
 	return nil
 }
 

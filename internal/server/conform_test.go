@@ -96,3 +96,35 @@ func TestConformBatch(t *testing.T) {
 		t.Error("1.5 in an INT column sent after its first rows: no error")
 	}
 }
+
+// TestFixedDecimals: FLOAT(M,D)/DOUBLE(M,D) columns (Decimals below 31)
+// are printed with D decimals; other float columns and other types keep
+// their text.
+func TestFixedDecimals(t *testing.T) {
+	v := func(typ querypb.Type, s string) sqltypes.Value { return sqltypes.MakeTrusted(typ, []byte(s)) }
+	res := &sqltypes.Result{
+		Fields: []*querypb.Field{
+			{Name: "x", Type: sqltypes.Float32, Decimals: 2},
+			{Name: "y", Type: sqltypes.Float64, Decimals: 3},
+			{Name: "z", Type: sqltypes.Float64, Decimals: 31},
+			{Name: "d", Type: sqltypes.Decimal, Decimals: 2},
+		},
+		Rows: [][]sqltypes.Value{
+			{v(sqltypes.Float32, "1.5"), v(sqltypes.Float64, "-0.125"), v(sqltypes.Float64, "1.5"), v(sqltypes.Decimal, "1.5")},
+			{sqltypes.NULL, v(sqltypes.Float64, "2"), v(sqltypes.Float64, "1e20"), sqltypes.NULL},
+		},
+	}
+	conformResult(res)
+	want := [][]string{{"1.50", "-0.125", "1.5", "1.5"}, {"NULL", "2.000", "1e20", "NULL"}}
+	for r, row := range res.Rows {
+		for c, val := range row {
+			got := string(val.Raw())
+			if val.IsNull() {
+				got = "NULL"
+			}
+			if got != want[r][c] {
+				t.Errorf("row %d column %s: %q, want %q", r, res.Fields[c].Name, got, want[r][c])
+			}
+		}
+	}
+}

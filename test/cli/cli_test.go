@@ -4,6 +4,7 @@ package cli_test
 
 import (
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,5 +92,36 @@ CHECKSUM TABLE c1, c2, c3;
 	out, err = mysql(t, srv.Port, "cli", "SELECT COUNT(*) FROM t;\n")
 	if err != nil || !strings.Contains(out, "\n2\n") {
 		t.Errorf("count after errors: err=%v output:\n%s", err, out)
+	}
+}
+
+// TestFixedDecimalsAndSocket: FLOAT(M,D) and DOUBLE(M,D) columns print
+// with their D decimals in the mysql client, as MySQL's do; and the client
+// logs in as root over the server's Unix socket (DATADIR/mysql.sock)
+// without a password, from this (the server's own) OS user.
+func TestFixedDecimalsAndSocket(t *testing.T) {
+	if _, err := exec.LookPath("mysql"); err != nil {
+		t.Skip("mysql client not installed (scripts/test.sh installs mariadb-client)")
+	}
+	srv := testserver.Start(t, testserver.Options{})
+	out, err := mysql(t, srv.Port, "", `
+CREATE DATABASE fd;
+USE fd;
+CREATE TABLE t (id INT PRIMARY KEY, x FLOAT(7,2), y DOUBLE(8,3), z FLOAT);
+INSERT INTO t VALUES (1, 1.5, 2.25, 1.5), (2, -3, 0, -3);
+SELECT x, y, z FROM t ORDER BY id;
+`)
+	if err != nil {
+		t.Fatalf("mysql failed: %v\n%s", err, out)
+	}
+	if want := "x\ty\tz\n1.50\t2.250\t1.5\n-3.00\t0.000\t-3\n"; out != want {
+		t.Errorf("output %q, want %q", out, want)
+	}
+
+	sock := filepath.Join(srv.DataDir, "mysql.sock")
+	cmd := exec.Command("mysql", "-S", sock, "-uroot", "--batch", "-e", "SELECT CURRENT_USER(), @@socket")
+	got, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(got), "root@localhost\t"+sock) {
+		t.Errorf("mysql over the socket: %v\n%s", err, got)
 	}
 }
