@@ -21,6 +21,11 @@ func EvalType(col *catalog.Column) evalengine.Type {
 	case sqltypes.Decimal:
 		size, scale = int32(col.Length), int32(col.Scale)
 	case sqltypes.Float32, sqltypes.Float64:
+		if col.Scale > 0 && col.Scale <= 30 && col.Length > 0 {
+			// FLOAT(M,D): expressions over it print D decimals, as
+			// MySQL's (x + 1 is 2.50).
+			return evalengine.NewFixedFloatType(col.Type, col.Nullable, int32(col.Scale))
+		}
 		if col.Scale >= 0 && col.Length > 0 {
 			size, scale = int32(col.Length), int32(col.Scale)
 		}

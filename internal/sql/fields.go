@@ -124,7 +124,13 @@ func typeField(name string, t evalengine.Type) *querypb.Field {
 		}
 		f.Flags |= uint32(querypb.MySqlFlag_NUM_FLAG)
 	case sqltypes.IsFloat(typ):
+		// Fixed decimals when the expression has them (ROUND(x, 2),
+		// PI()): the text protocol prints that many (server
+		// fixedDecimals); otherwise 31, the shortest form.
 		f.Decimals = 31
+		if d, ok := t.FixedDecimals(); ok {
+			f.Decimals = uint32(d)
+		}
 		f.ColumnLength = 23
 		f.Flags |= uint32(querypb.MySqlFlag_NUM_FLAG)
 	case typ == sqltypes.Datetime || typ == sqltypes.Timestamp:

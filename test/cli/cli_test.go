@@ -96,7 +96,8 @@ CHECKSUM TABLE c1, c2, c3;
 }
 
 // TestFixedDecimalsAndSocket: FLOAT(M,D) and DOUBLE(M,D) columns print
-// with their D decimals in the mysql client, as MySQL's do; and the client
+// with their D decimals in the mysql client, as MySQL's do, and so do
+// ROUND/TRUNCATE to D decimals, PI() and arithmetic over them; and the client
 // logs in as root over the server's Unix socket (DATADIR/mysql.sock)
 // without a password, from this (the server's own) OS user.
 func TestFixedDecimalsAndSocket(t *testing.T) {
@@ -110,11 +111,15 @@ USE fd;
 CREATE TABLE t (id INT PRIMARY KEY, x FLOAT(7,2), y DOUBLE(8,3), z FLOAT);
 INSERT INTO t VALUES (1, 1.5, 2.25, 1.5), (2, -3, 0, -3);
 SELECT x, y, z FROM t ORDER BY id;
+SELECT ROUND(2E0, 1) AS r, TRUNCATE(2E0, 2) AS tr, PI() AS pi, PI() * 2 AS pi2, 2E0 + 1 AS d, x + 1 AS x1, ROUND(z, 3) AS rz FROM t WHERE id = 1;
 `)
 	if err != nil {
 		t.Fatalf("mysql failed: %v\n%s", err, out)
 	}
-	if want := "x\ty\tz\n1.50\t2.250\t1.5\n-3.00\t0.000\t-3\n"; out != want {
+	// Expressions with fixed decimals print them too (MySQL's results).
+	want := "x\ty\tz\n1.50\t2.250\t1.5\n-3.00\t0.000\t-3\n" +
+		"r\ttr\tpi\tpi2\td\tx1\trz\n2.0\t2.00\t3.141593\t6.283185\t3\t2.50\t1.500\n"
+	if out != want {
 		t.Errorf("output %q, want %q", out, want)
 	}
 

@@ -58,21 +58,21 @@ func NewLiteralIntegralFromBytes(val []byte) (*Literal, error) {
 
 // NewLiteralInt returns a literal expression
 func NewLiteralInt(i int64) *Literal {
-	return &Literal{newEvalInt64(i)}
+	return &Literal{inner: newEvalInt64(i)}
 }
 
 func NewLiteralBool(b bool) *Literal {
-	return &Literal{newEvalBool(b)}
+	return &Literal{inner: newEvalBool(b)}
 }
 
 // NewLiteralUint returns a literal expression
 func NewLiteralUint(i uint64) *Literal {
-	return &Literal{newEvalUint64(i)}
+	return &Literal{inner: newEvalUint64(i)}
 }
 
 // NewLiteralFloat returns a literal expression
 func NewLiteralFloat(val float64) *Literal {
-	return &Literal{newEvalFloat(val)}
+	return &Literal{inner: newEvalFloat(val)}
 }
 
 // NewLiteralFloatFromBytes returns a float literal expression from a slice of bytes
@@ -81,7 +81,7 @@ func NewLiteralFloatFromBytes(val []byte) (*Literal, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Literal{newEvalFloat(fval)}, nil
+	return &Literal{inner: newEvalFloat(fval)}, nil
 }
 
 func NewLiteralDecimalFromBytes(val []byte) (*Literal, error) {
@@ -89,7 +89,7 @@ func NewLiteralDecimalFromBytes(val []byte) (*Literal, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Literal{newEvalDecimal(dec, 0, 0)}, nil
+	return &Literal{inner: newEvalDecimal(dec, 0, 0)}, nil
 }
 
 // NewLiteralString returns a literal expression
@@ -101,7 +101,7 @@ func NewLiteralString(val []byte, collation collations.TypedCollation) *Literal 
 			break
 		}
 	}
-	return &Literal{newEvalText(val, collation)}
+	return &Literal{inner: newEvalText(val, collation)}
 }
 
 // NewLiteralDateFromBytes returns a literal expression.
@@ -110,7 +110,7 @@ func NewLiteralDateFromBytes(val []byte) (*Literal, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Literal{t}, nil
+	return &Literal{inner: t}, nil
 }
 
 // NewLiteralTimeFromBytes returns a literal expression.
@@ -120,7 +120,7 @@ func NewLiteralTimeFromBytes(val []byte) (*Literal, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Literal{t}, nil
+	return &Literal{inner: t}, nil
 }
 
 // NewLiteralDatetimeFromBytes returns a literal expression.
@@ -130,7 +130,7 @@ func NewLiteralDatetimeFromBytes(val []byte) (*Literal, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Literal{t}, nil
+	return &Literal{inner: t}, nil
 }
 
 func parseHexLiteral(val []byte) ([]byte, error) {
@@ -189,7 +189,7 @@ func parseBitNum(val []byte) ([]byte, error) {
 }
 
 func NewLiteralBinary(val []byte) *Literal {
-	return &Literal{newEvalBinary(val)}
+	return &Literal{inner: newEvalBinary(val)}
 }
 
 func NewLiteralBinaryFromHex(val []byte) (*Literal, error) {
@@ -197,7 +197,7 @@ func NewLiteralBinaryFromHex(val []byte) (*Literal, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Literal{newEvalBytesHex(raw)}, nil
+	return &Literal{inner: newEvalBytesHex(raw)}, nil
 }
 
 func NewLiteralBinaryFromHexNum(val []byte) (*Literal, error) {
@@ -205,7 +205,7 @@ func NewLiteralBinaryFromHexNum(val []byte) (*Literal, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Literal{newEvalBytesHex(raw)}, nil
+	return &Literal{inner: newEvalBytesHex(raw)}, nil
 }
 
 func NewLiteralBinaryFromBit(val []byte) (*Literal, error) {
@@ -213,7 +213,7 @@ func NewLiteralBinaryFromBit(val []byte) (*Literal, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Literal{newEvalBytesBit(raw)}, nil
+	return &Literal{inner: newEvalBytesBit(raw)}, nil
 }
 
 // NewBindVar returns a bind variable

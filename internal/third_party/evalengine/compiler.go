@@ -81,6 +81,28 @@ func (v *EnumSetValues) Equal(other *EnumSetValues) bool {
 	return slices.Equal(*v, *other)
 }
 
+// fixedFloatSize marks, as a DOUBLE's size, that its scale is a fixed
+// number of decimals MySQL prints (ROUND(x, D), TRUNCATE(x, D), PI() and
+// sums, differences and products of such values and integers or DECIMALs):
+// other DOUBLE types' scales are not kept reliably across functions that
+// aggregate argument types, so only a marked scale is trusted. strata.
+const fixedFloatSize = -1
+
+// FixedDecimals returns the fixed number of decimals a DOUBLE of type t
+// prints with, ok false when it has none (the shortest form). strata.
+func (t Type) FixedDecimals() (decimals int32, ok bool) {
+	if !sqltypes.IsFloat(t.typ) || t.size != fixedFloatSize || t.scale <= 0 || t.scale > 30 {
+		return 0, false
+	}
+	return t.scale, true
+}
+
+// NewFixedFloatType is the type of a FLOAT(M,D) or DOUBLE(M,D) column: a
+// DOUBLE printed with D decimals (see fixedFloatSize). strata.
+func NewFixedFloatType(t sqltypes.Type, nullable bool, decimals int32) Type {
+	return NewTypeEx(t, collations.CollationBinaryID, nullable, fixedFloatSize, decimals, nil)
+}
+
 func NewUnknownType() Type {
 	return NewType(sqltypes.Unknown, collations.Unknown)
 }

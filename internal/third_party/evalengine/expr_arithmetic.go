@@ -72,6 +72,36 @@ func (b *ArithmeticExpr) compile(c *compiler) (ctype, error) {
 	return b.Op.compile(c, b.Left, b.Right)
 }
 
+// floatResultScale gives a DOUBLE sum, difference or product fixed
+// decimals as MySQL's Item_num_op does for a REAL result when every
+// operand has fixed ones — integers none, DECIMALs their scale, DOUBLEs
+// the decimals of ROUND(x, D), PI() or a FLOAT(M,D) column: the most of
+// them; a DOUBLE operand without fixed decimals (Scale 0) makes the
+// result's not fixed either. strata.
+func floatResultScale(ct, lt, rt ctype) ctype {
+	if ct.Type != sqltypes.Float64 {
+		return ct
+	}
+	ct.Size, ct.Scale = 0, 0
+	fixed := func(t ctype) (int32, bool) {
+		switch {
+		case sqltypes.IsIntegral(t.Type):
+			return 0, true
+		case t.Type == sqltypes.Decimal:
+			return t.Scale, true
+		case sqltypes.IsFloat(t.Type) && t.Size == fixedFloatSize:
+			return t.Scale, true
+		}
+		return 0, false
+	}
+	ls, lok := fixed(lt)
+	rs, rok := fixed(rt)
+	if s := min(max(ls, rs), 30); lok && rok && s > 0 && (lt.Size == fixedFloatSize || rt.Size == fixedFloatSize) {
+		ct.Size, ct.Scale = fixedFloatSize, s
+	}
+	return ct
+}
+
 func (op *opArithAdd) eval(left, right eval) (eval, error) {
 	return addNumericWithError(left, right)
 }
@@ -131,7 +161,7 @@ func (op *opArithAdd) compile(c *compiler, left, right IR) (ctype, error) {
 	}
 
 	c.asm.jumpDestination(skip1, skip2)
-	return ct, nil
+	return floatResultScale(ct, lt, rt), nil
 }
 
 func (op *opArithSub) eval(left, right eval) (eval, error) {
@@ -219,7 +249,7 @@ func (op *opArithSub) compile(c *compiler, left, right IR) (ctype, error) {
 	}
 
 	c.asm.jumpDestination(skip1, skip2)
-	return ct, nil
+	return floatResultScale(ct, lt, rt), nil
 }
 
 func (op *opArithMul) eval(left, right eval) (eval, error) {
@@ -280,7 +310,7 @@ func (op *opArithMul) compile(c *compiler, left, right IR) (ctype, error) {
 	}
 
 	c.asm.jumpDestination(skip1, skip2)
-	return ct, nil
+	return floatResultScale(ct, lt, rt), nil
 }
 
 func (op *opArithDiv) eval(left, right eval) (eval, error) {

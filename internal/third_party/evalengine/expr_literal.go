@@ -26,6 +26,9 @@ import (
 type (
 	Literal struct {
 		inner eval
+		// fixed is a folded DOUBLE's fixed number of decimals (ROUND(2E0,
+		// 1), PI()), 0 for none (strata; see fixedFloatSize).
+		fixed int32
 	}
 )
 
@@ -92,6 +95,9 @@ func (l *Literal) typeof(*ExpressionEnv) (ctype, error) {
 		// the scale; the size counts the integer digits too.
 		intDigits := int32(len(strings.TrimLeft(string(e.dec.FormatMySQL(0)), "-")))
 		return ctype{Type: sqltypes.Decimal, Col: collationNumeric, Size: intDigits + e.length, Scale: e.length}, nil
+	}
+	if l.fixed > 0 {
+		return ctype{Type: l.inner.SQLType(), Flag: f, Col: evalCollation(l.inner), Size: fixedFloatSize, Scale: l.fixed}, nil
 	}
 	return ctype{Type: l.inner.SQLType(), Flag: f, Col: evalCollation(l.inner)}, nil
 }

@@ -183,7 +183,8 @@ func (call *builtinPi) eval(env *ExpressionEnv) (eval, error) {
 
 func (*builtinPi) compile(c *compiler) (ctype, error) {
 	c.asm.Fn_PI()
-	return ctype{Type: sqltypes.Float64, Col: collationNumeric}, nil
+	// strata: PI() has 6 decimals, as MySQL prints it (3.141593).
+	return ctype{Type: sqltypes.Float64, Col: collationNumeric, Size: fixedFloatSize, Scale: 6}, nil
 }
 
 func isFinite(f float64) bool {
@@ -1032,7 +1033,25 @@ func (expr *builtinRound) compile(c *compiler) (ctype, error) {
 			}
 		}
 	}
-	return roundedType(arg), nil
+	return fixedFloatScale(roundedType(arg), expr.Arguments), nil
+}
+
+// fixedFloatScale gives a DOUBLE result of ROUND or TRUNCATE to a constant
+// number of decimals D those D decimals (at most 30; MySQL prints
+// ROUND(2E0, 1) as 2.0); other results keep t. strata.
+func fixedFloatScale(t ctype, args []IR) ctype {
+	if t.Type != sqltypes.Float64 {
+		return t
+	}
+	t.Size, t.Scale = 0, 0
+	if len(args) > 1 {
+		if lit, ok := args[1].(*Literal); ok {
+			if d, ok := lit.inner.(*evalInt64); ok && d.i > 0 {
+				t.Size, t.Scale = fixedFloatSize, min(int32(d.i), 30)
+			}
+		}
+	}
+	return t
 }
 
 // roundedType is the type of ROUND and TRUNCATE values (strata): a numeric
@@ -1224,7 +1243,7 @@ func (expr *builtinTruncate) compile(c *compiler) (ctype, error) {
 			}
 		}
 	}
-	return roundedType(arg), nil
+	return fixedFloatScale(roundedType(arg), expr.Arguments), nil
 }
 
 type builtinCrc32 struct {

@@ -207,5 +207,9 @@ func foldCompiled(env *ExpressionEnv, e IR) (IR, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return &Literal{inner: v}, true
+	lit := &Literal{inner: v}
+	if _, isFloat := v.(*evalFloat); isFloat && p.typed.Size == fixedFloatSize {
+		lit.fixed = p.typed.Scale // a DOUBLE's fixed decimals survive folding
+	}
+	return lit, true
 }
