@@ -68,6 +68,8 @@ type selectPlan struct {
 	singleRead bool
 	// subs are the plans of the subqueries of its expressions (EXPLAIN).
 	subs []subPlan
+	// ops are the operators of an execution (select_ops.go).
+	ops selectOps
 }
 
 type sortKey struct {
@@ -532,30 +534,11 @@ func (p *selectPlan) runTo(ex *execCtx, dst *resultSink) (*sqltypes.Result, erro
 		p.srcs[0].tbl != nil && (p.limit != nil || p.offset != nil) {
 		out.locks = &rowLocks{}
 	}
-	if p.hasAgg {
-		if err := p.runAggregate(ex, out, constFalse); err != nil {
+	ops, root, join := p.operators(ex, constFalse)
+	defer ops.release()
+	if root != nil {
+		if err := out.pull(root, join); err != nil {
 			return nil, err
-		}
-	} else if !constFalse {
-		ji := newJoinIter(ex, p.srcs, p.width, p.lock)
-		if ex.analyze != nil {
-			ji.stats = ex.joinStats(p.srcs)
-		}
-		defer ji.close()
-		for !out.full() {
-			row, ok, err := ji.next(ex)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				break
-			}
-			if out.locks != nil {
-				out.locks.pk, out.locks.fresh = ji.currentPK(0), ji.freshLock(0)
-			}
-			if err := out.add(row); err != nil {
-				return nil, err
-			}
 		}
 	}
 	rows, err := out.finish()
@@ -659,15 +642,10 @@ func (o *rowSink) full() bool {
 	return o.streaming && o.sent+uint64(len(o.rows)) >= o.limit
 }
 
-// add projects one input row (combined or aggregated).
+// add projects one input row (combined or aggregated) that passed the
+// HAVING or row filter.
 func (o *rowSink) add(in Row) error {
 	p := o.p
-	if p.rowFilter != nil {
-		ok, err := o.ex.EvalBool(p.rowFilter, in)
-		if err != nil || !ok {
-			return err
-		}
-	}
 	if cap(o.tmp) < len(p.proj) {
 		o.tmp = make(Row, len(p.proj))
 		o.colls = make([]collations.ID, len(p.proj))

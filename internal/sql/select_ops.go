@@ -1,0 +1,120 @@
+package sql
+
+import (
+	"github.com/strata-db/strata/internal/sql/eval"
+	"github.com/strata-db/strata/internal/sql/exec"
+)
+
+// The operator tree of a SELECT. An execution builds it from the plan
+// (selectPlan.operators) over the operators of internal/sql/exec's
+// contract (Open / Next(batch) / Close):
+//
+//	Filter (HAVING; without aggregation, its row filter)
+//	└── hash aggregate or stream aggregate  (with GROUP BY / aggregates)
+//	    └── join                              (absent when a constant
+//	                                           WHERE condition is false)
+//
+// and one loop (rowSink.pull) hands the root's batches to the row sink,
+// which projects them, applies DISTINCT, the sort (in memory, or
+// exec.Sort past sort_buffer_size), OFFSET/LIMIT and the lock give-back
+// of a sorted locking read, and streams them to the client (stream.go).
+// The sink stops pulling once LIMIT is met, so the join reads no row past
+// the ones the result needs.
+//
+// The operators live in the plan (selectPlan.ops) and are reset for each
+// execution: plans are checked out by one execution at a time
+// (plancache.go), so a point select allocates no operator. An execution
+// that finds them in use (the same plan run again inside its own
+// execution) builds its own.
+type selectOps struct {
+	busy      bool
+	join      joinOp
+	hashAgg   hashAggOp
+	streamAgg streamAggOp
+	filter    exec.Filter
+	pred      exprPred
+}
+
+// exprPred is an exec.Predicate: a condition evaluated by an execution.
+type exprPred struct {
+	ex *execCtx
+	e  *eval.Expr
+}
+
+// Keep implements exec.Predicate.
+func (x *exprPred) Keep(row Row) (bool, error) { return x.ex.EvalBool(x.e, row) }
+
+// operators builds the operator tree of an execution of p by ex (see
+// above); constFalse: a constant WHERE condition is false. The root is nil
+// when there are no rows (no aggregation over a false WHERE); join is the
+// join, whose current row's lock the sink records (nil without a join).
+// Call ops.release after the tree is closed.
+func (p *selectPlan) operators(ex *execCtx, constFalse bool) (ops *selectOps, root exec.Operator, join *joinOp) {
+	ops = &p.ops
+	if ops.busy {
+		ops = &selectOps{}
+	}
+	ops.busy = true
+	if !constFalse {
+		ops.join.reset(ex, p.srcs, p.width, p.lock)
+		join = &ops.join
+		root = join
+	}
+	cond := p.rowFilter
+	if p.hasAgg {
+		if p.streamAgg {
+			ops.streamAgg.reset(p, ex, root)
+			root = &ops.streamAgg
+		} else {
+			ops.hashAgg.reset(p, ex, root)
+			root = &ops.hashAgg
+		}
+		cond = p.having
+	}
+	if cond != nil && root != nil {
+		ops.pred = exprPred{ex: ex, e: cond}
+		ops.filter.Input, ops.filter.Pred = root, &ops.pred
+		root = &ops.filter
+	}
+	return ops, root, join
+}
+
+// release ends an execution's use of the operators.
+func (ops *selectOps) release() {
+	ops.join.release()
+	ops.pred = exprPred{}
+	ops.filter.Input, ops.filter.Pred = nil, nil
+	ops.busy = false
+}
+
+// pull runs the operator tree root and hands its rows to the sink until
+// the input ends or LIMIT is met; join, when not nil, tells each row's
+// lock to a sorted locking read. root is closed before pull returns.
+func (o *rowSink) pull(root exec.Operator, join *joinOp) (err error) {
+	defer func() {
+		if cerr := root.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	if err := root.Open(o.ex.Context()); err != nil {
+		return err
+	}
+	for !o.full() {
+		b, err := root.Next()
+		if err != nil || b == nil {
+			return err
+		}
+		for _, row := range b {
+			if o.locks != nil && join != nil {
+				o.locks.pk, o.locks.fresh = join.it.currentPK(0), join.it.freshLock(0)
+			}
+			if err := o.add(row); err != nil {
+				return err
+			}
+			if o.full() {
+				break
+			}
+		}
+	}
+	return nil
+}
