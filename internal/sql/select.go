@@ -525,19 +525,16 @@ func (p *selectPlan) runTo(ex *execCtx, dst *resultSink) (*sqltypes.Result, erro
 		out.sortTo = dst
 		defer out.closeSort()
 	}
-	if p.distinct {
-		out.seen = map[string]struct{}{}
-	}
 	// A locking read sorted before LIMIT/OFFSET: remember each row's lock,
 	// to give back those of the rows the cut drops.
 	if p.lock != lockNone && p.sortNeed && !p.hasAgg && len(p.srcs) == 1 &&
 		p.srcs[0].tbl != nil && (p.limit != nil || p.offset != nil) {
 		out.locks = &rowLocks{}
 	}
-	ops, root, join := p.operators(ex, constFalse)
+	ops, root, join := p.operators(ex, constFalse, offset, limit)
 	defer ops.release()
 	if root != nil {
-		if err := out.pull(root, join); err != nil {
+		if err := out.pull(root, join, &ops.project); err != nil {
 			return nil, err
 		}
 	}
@@ -591,22 +588,21 @@ func limitValue(v sqltypes.Value) (uint64, error) {
 	return u, nil
 }
 
-// rowSink projects rows and applies DISTINCT, ORDER BY and LIMIT.
+// rowSink takes the projected rows of a SELECT's operator tree
+// (select_ops.go) and sorts them, applying OFFSET and LIMIT after the
+// sort, or streams them to the client in batches.
 type rowSink struct {
 	p         *selectPlan
 	ex        *execCtx
 	limit     uint64
 	offset    uint64
-	streaming bool // no sort: LIMIT applies as rows arrive
-	skipped   uint64
+	streaming bool // no sort: the rows come in their final order
 	rows      []Row
-	seen      map[string]struct{}
-	keyBuf    []byte
-	colls     []collations.ID
-	tmp       Row
-	valSlab   Row
-	byteSlab  []byte
-	slabs     int
+	// colls are the projected columns' collations (the projection's).
+	colls    []collations.ID
+	valSlab  Row
+	byteSlab []byte
+	slabs    int
 	// dst, when set, receives the rows in batches as they come (no sort);
 	// sent counts the rows it has had, bytes the value bytes in rows.
 	dst   *resultSink
@@ -638,61 +634,22 @@ type rowLock struct {
 	fresh bool
 }
 
-func (o *rowSink) full() bool {
-	return o.streaming && o.sent+uint64(len(o.rows)) >= o.limit
-}
-
-// add projects one input row (combined or aggregated) that passed the
-// HAVING or row filter.
-func (o *rowSink) add(in Row) error {
+// add takes one projected row (valid until the next call).
+func (o *rowSink) add(row Row) error {
 	p := o.p
-	if cap(o.tmp) < len(p.proj) {
-		o.tmp = make(Row, len(p.proj))
-		o.colls = make([]collations.ID, len(p.proj))
-	}
-	o.tmp = o.tmp[:len(p.proj)]
-	for i, e := range p.proj {
-		if ci := p.projCols[i]; ci >= 0 && ci < len(in) {
-			o.tmp[i] = in[ci]
-			o.colls[i] = p.sc.Cols[ci].Type.Collation()
-			continue
-		}
-		v, coll, err := o.ex.EvalColl(e, in)
-		if err != nil {
-			return err
-		}
-		o.tmp[i] = v
-		// A NULL carries no collation: the column keeps the one its
-		// values have (an in-memory sort and DISTINCT use these for
-		// every row, so the last row's NULL must not make them binary).
-		if !v.IsNull() || o.colls[i] == collations.Unknown {
-			o.colls[i] = coll
-		}
-	}
-	if o.seen != nil {
-		o.keyBuf = groupKey(o.keyBuf[:0], o.tmp[:p.visible], o.colls)
-		if _, dup := o.seen[string(o.keyBuf)]; dup {
-			return nil
-		}
-		o.seen[string(o.keyBuf)] = struct{}{}
-	}
 	if o.sortBound > 0 {
 		if o.sorter != nil {
-			return o.sorter.Add(o.tmp, o.colls)
+			return o.sorter.Add(row, o.colls)
 		}
-		if o.sortMem += exec.RowMemory(o.tmp, len(p.order)); o.sortMem > o.sortBound {
-			return o.startSort()
+		if o.sortMem += exec.RowMemory(row, len(p.order)); o.sortMem > o.sortBound {
+			return o.startSort(row)
 		}
-	}
-	if o.streaming && o.skipped < o.offset {
-		o.skipped++
-		return nil
 	}
 	if l := o.locks; l != nil {
-		o.tmp = append(o.tmp, sqltypes.NewInt64(int64(len(l.rows))))
+		row = append(row, sqltypes.NewInt64(int64(len(l.rows))))
 		l.rows = append(l.rows, rowLock{pk: append([]byte(nil), l.pk...), fresh: l.fresh})
 	}
-	o.rows = append(o.rows, o.copyOut(o.tmp))
+	o.rows = append(o.rows, o.copyOut(row))
 	if o.dst != nil && (len(o.rows) >= batchRows || o.bytes >= batchBytes) {
 		return o.flush()
 	}

@@ -9,17 +9,20 @@ import (
 // (selectPlan.operators) over the operators of internal/sql/exec's
 // contract (Open / Next(batch) / Close):
 //
-//	Filter (HAVING; without aggregation, its row filter)
-//	└── hash aggregate or stream aggregate  (with GROUP BY / aggregates)
-//	    └── join                              (absent when a constant
-//	                                           WHERE condition is false)
+//	Limit (OFFSET / LIMIT, when the rows need no sort)
+//	└── Filter (DISTINCT)
+//	    └── project (select list, then hidden sort keys)
+//	        └── Filter (HAVING; without aggregation, the row filter)
+//	            └── hash or stream aggregate (GROUP BY / aggregates)
+//	                └── join (absent when a constant WHERE is false)
 //
 // and one loop (rowSink.pull) hands the root's batches to the row sink,
-// which projects them, applies DISTINCT, the sort (in memory, or
-// exec.Sort past sort_buffer_size), OFFSET/LIMIT and the lock give-back
-// of a sorted locking read, and streams them to the client (stream.go).
-// The sink stops pulling once LIMIT is met, so the join reads no row past
-// the ones the result needs.
+// which applies the sort (in memory, or exec.Sort past
+// sort_buffer_size) and then OFFSET/LIMIT, gives back the locks of the
+// rows a sorted locking read cut, and streams the rows to the client
+// (stream.go). Every operator up to the root passes a row on as soon as
+// it has it, and Limit stops pulling once LIMIT is met, so the join reads
+// no row past the ones the result needs.
 //
 // The operators live in the plan (selectPlan.ops) and are reset for each
 // execution: plans are checked out by one execution at a time
@@ -33,6 +36,10 @@ type selectOps struct {
 	streamAgg streamAggOp
 	filter    exec.Filter
 	pred      exprPred
+	project   projectOp
+	distinct  exec.Filter
+	seen      distinctPred
+	limit     exec.Limit
 }
 
 // exprPred is an exec.Predicate: a condition evaluated by an execution.
@@ -45,11 +52,13 @@ type exprPred struct {
 func (x *exprPred) Keep(row Row) (bool, error) { return x.ex.EvalBool(x.e, row) }
 
 // operators builds the operator tree of an execution of p by ex (see
-// above); constFalse: a constant WHERE condition is false. The root is nil
-// when there are no rows (no aggregation over a false WHERE); join is the
-// join, whose current row's lock the sink records (nil without a join).
-// Call ops.release after the tree is closed.
-func (p *selectPlan) operators(ex *execCtx, constFalse bool) (ops *selectOps, root exec.Operator, join *joinOp) {
+// above); constFalse: a constant WHERE condition is false; offset and
+// limit are the statement's. The root is nil when there are no rows (no
+// aggregation over a false WHERE); join is the join, whose current row's
+// lock the sink records (nil without a join); project is the projection,
+// whose collations the sink sorts by. Call ops.release after the tree is
+// closed.
+func (p *selectPlan) operators(ex *execCtx, constFalse bool, offset, limit uint64) (ops *selectOps, root exec.Operator, join *joinOp) {
 	ops = &p.ops
 	if ops.busy {
 		ops = &selectOps{}
@@ -76,6 +85,20 @@ func (p *selectPlan) operators(ex *execCtx, constFalse bool) (ops *selectOps, ro
 		ops.filter.Input, ops.filter.Pred = root, &ops.pred
 		root = &ops.filter
 	}
+	if root == nil {
+		return ops, nil, join
+	}
+	ops.project.reset(p, ex, root)
+	root = &ops.project
+	if p.distinct {
+		ops.seen = distinctPred{visible: p.visible, colls: &ops.project.colls, seen: map[string]struct{}{}, key: ops.seen.key}
+		ops.distinct.Input, ops.distinct.Pred = root, &ops.seen
+		root = &ops.distinct
+	}
+	if !p.sortNeed {
+		ops.limit.Input, ops.limit.Offset, ops.limit.Count = root, offset, limit
+		root = &ops.limit
+	}
 	return ops, root, join
 }
 
@@ -84,13 +107,18 @@ func (ops *selectOps) release() {
 	ops.join.release()
 	ops.pred = exprPred{}
 	ops.filter.Input, ops.filter.Pred = nil, nil
+	ops.project.release()
+	ops.seen.seen, ops.seen.colls = nil, nil
+	ops.distinct.Input, ops.distinct.Pred = nil, nil
+	ops.limit.Input = nil
 	ops.busy = false
 }
 
 // pull runs the operator tree root and hands its rows to the sink until
-// the input ends or LIMIT is met; join, when not nil, tells each row's
-// lock to a sorted locking read. root is closed before pull returns.
-func (o *rowSink) pull(root exec.Operator, join *joinOp) (err error) {
+// the root ends (a Limit ends once LIMIT is met); join, when not nil,
+// tells each row's lock to a sorted locking read. root is closed before
+// pull returns.
+func (o *rowSink) pull(root exec.Operator, join *joinOp, project *projectOp) (err error) {
 	defer func() {
 		if cerr := root.Close(); err == nil {
 			err = cerr
@@ -99,7 +127,8 @@ func (o *rowSink) pull(root exec.Operator, join *joinOp) (err error) {
 	if err := root.Open(o.ex.Context()); err != nil {
 		return err
 	}
-	for !o.full() {
+	o.colls = project.colls
+	for {
 		b, err := root.Next()
 		if err != nil || b == nil {
 			return err
@@ -111,10 +140,6 @@ func (o *rowSink) pull(root exec.Operator, join *joinOp) (err error) {
 			if err := o.add(row); err != nil {
 				return err
 			}
-			if o.full() {
-				break
-			}
 		}
 	}
-	return nil
 }

@@ -87,9 +87,9 @@ func (ex *execCtx) newSort(p *selectPlan, offset, limit uint64) *exec.Sort {
 	})
 }
 
-// startSort moves the rows gathered so far, and the one being added, to a
-// new exec.Sort: they outgrew the sort buffer.
-func (o *rowSink) startSort() error {
+// startSort moves the rows gathered so far, and row, the one being
+// added, to a new exec.Sort: they outgrew the sort buffer.
+func (o *rowSink) startSort(row Row) error {
 	o.sorter = o.ex.newSort(o.p, o.offset, o.limit)
 	for _, r := range o.rows {
 		// The collations of the last row, as sortRows uses.
@@ -99,7 +99,7 @@ func (o *rowSink) startSort() error {
 	}
 	clear(o.rows)
 	o.rows, o.valSlab, o.byteSlab = nil, nil, nil
-	return o.sorter.Add(o.tmp, o.colls)
+	return o.sorter.Add(row, o.colls)
 }
 
 // finishSorted sorts the rows added to o.sorter. A sort that fit in
