@@ -303,19 +303,42 @@ type group struct {
 // row is [representative row..., aggregate values...]; HAVING is a Filter
 // above.
 type hashAggOp struct {
-	p      *selectPlan
-	ex     *execCtx
-	input  exec.Operator
+	aggBase
 	groups map[string]*group
 	order  []*group
 	pos    int
-	agRow  Row
-	batch  [1]Row
+}
+
+// aggBase is what the hash and the stream aggregation share: the plan,
+// the execution, the input and the aggregated row they emit.
+type aggBase struct {
+	p     *selectPlan
+	ex    *execCtx
+	input exec.Operator
+	agRow Row
+	batch [1]Row
+}
+
+// emit returns, as a batch, the aggregated row of group g.
+func (a *aggBase) emit(g *group) ([]Row, error) {
+	if err := a.p.aggregated(a.ex, g, a.agRow); err != nil {
+		return nil, err
+	}
+	a.batch[0] = a.agRow
+	return a.batch[:], nil
+}
+
+// closeInput closes the input, if there is one.
+func (a *aggBase) closeInput() error {
+	if a.input == nil {
+		return nil
+	}
+	return a.input.Close()
 }
 
 // reset prepares the aggregation of input for an execution by ex.
 func (o *hashAggOp) reset(p *selectPlan, ex *execCtx, input exec.Operator) {
-	*o = hashAggOp{p: p, ex: ex, input: input}
+	*o = hashAggOp{aggBase: aggBase{p: p, ex: ex, input: input}}
 }
 
 // Open implements exec.Operator: it reads and groups the input.
@@ -371,21 +394,13 @@ func (o *hashAggOp) Next() ([]Row, error) {
 	if o.pos >= len(o.order) {
 		return nil, nil
 	}
-	g := o.order[o.pos]
 	o.pos++
-	if err := o.p.aggregated(o.ex, g, o.agRow); err != nil {
-		return nil, err
-	}
-	o.batch[0] = o.agRow
-	return o.batch[:], nil
+	return o.emit(o.order[o.pos-1])
 }
 
 // Close implements exec.Operator: it closes the input and drops the groups.
 func (o *hashAggOp) Close() error {
-	var err error
-	if o.input != nil {
-		err = o.input.Close()
-	}
+	err := o.closeInput()
 	*o = hashAggOp{}
 	return err
 }

@@ -84,12 +84,9 @@ func (p *selectPlan) groupsContiguous(sc *eval.Scope, groupExprs []sqlparser.Exp
 // the following call, so a LIMIT above stops the read at the group it
 // needs. HAVING is a Filter above.
 type streamAggOp struct {
-	p      *selectPlan
-	ex     *execCtx
-	input  exec.Operator
+	aggBase
 	gvals  Row
 	gcolls []collations.ID
-	agRow  Row
 	g      group
 	key    []byte
 	cur    []byte
@@ -99,12 +96,11 @@ type streamAggOp struct {
 	pending []Row
 	keyed   bool
 	done    bool
-	batch   [1]Row
 }
 
 // reset prepares the aggregation of input for an execution by ex.
 func (o *streamAggOp) reset(p *selectPlan, ex *execCtx, input exec.Operator) {
-	*o = streamAggOp{p: p, ex: ex, input: input, done: input == nil}
+	*o = streamAggOp{aggBase: aggBase{p: p, ex: ex, input: input}, done: input == nil}
 }
 
 // Open implements exec.Operator.
@@ -146,7 +142,7 @@ func (o *streamAggOp) Next() ([]Row, error) {
 			// The group ends: emit it; row (its key in o.key) starts the
 			// next at the next call.
 			o.have, o.keyed = false, true
-			return o.emit()
+			return o.emit(&o.g)
 		}
 		o.pending, o.keyed = o.pending[1:], false
 		if !o.have {
@@ -165,26 +161,14 @@ func (o *streamAggOp) Next() ([]Row, error) {
 	}
 	if o.have {
 		o.have = false
-		return o.emit()
+		return o.emit(&o.g)
 	}
 	return nil, nil
 }
 
-// emit returns the aggregated row of the group in o.g.
-func (o *streamAggOp) emit() ([]Row, error) {
-	if err := o.p.aggregated(o.ex, &o.g, o.agRow); err != nil {
-		return nil, err
-	}
-	o.batch[0] = o.agRow
-	return o.batch[:], nil
-}
-
 // Close implements exec.Operator: it closes the input.
 func (o *streamAggOp) Close() error {
-	var err error
-	if o.input != nil {
-		err = o.input.Close()
-	}
+	err := o.closeInput()
 	*o = streamAggOp{}
 	return err
 }

@@ -41,24 +41,12 @@ func collect(t *testing.T, op Operator) []int64 {
 		t.Fatal(err)
 	}
 	var out []int64
-	for {
-		b, err := op.Next()
+	for _, r := range drain(t, op) {
+		v, err := r[0].ToInt64()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b == nil {
-			break
-		}
-		if len(b) == 0 {
-			t.Fatal("empty batch before the end")
-		}
-		for _, r := range b {
-			v, err := r[0].ToInt64()
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, v)
-		}
+		out = append(out, v)
 	}
 	if err := op.Close(); err != nil {
 		t.Fatal(err)
