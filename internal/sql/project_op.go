@@ -14,7 +14,7 @@ import (
 // from the row; an expression is evaluated. The projected row is one
 // reused buffer (an evaluated value may live in the evaluator's scratch
 // space until the next evaluation), so the operator yields one row per
-// batch; its consumer copies what it keeps (rowSink.copyOut).
+// batch; its consumer copies what it keeps (rowArena.copyRow).
 //
 // colls holds each column's collation, as the projected rows so far had
 // it: DISTINCT and the sort compare text by it.

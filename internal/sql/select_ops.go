@@ -9,7 +9,8 @@ import (
 // (selectPlan.operators) over the operators of internal/sql/exec's
 // contract (Open / Next(batch) / Close):
 //
-//	Limit (OFFSET / LIMIT, when the rows need no sort)
+//	Limit (OFFSET / LIMIT) or sort (ORDER BY no index provides, then
+//	│                               OFFSET / LIMIT)
 //	└── Filter (DISTINCT)
 //	    └── project (select list, then hidden sort keys)
 //	        └── Filter (HAVING; without aggregation, the row filter)
@@ -17,12 +18,12 @@ import (
 //	                └── join (absent when a constant WHERE is false)
 //
 // and one loop (rowSink.pull) hands the root's batches to the row sink,
-// which applies the sort (in memory, or exec.Sort past
-// sort_buffer_size) and then OFFSET/LIMIT, gives back the locks of the
-// rows a sorted locking read cut, and streams the rows to the client
-// (stream.go). Every operator up to the root passes a row on as soon as
-// it has it, and Limit stops pulling once LIMIT is met, so the join reads
-// no row past the ones the result needs.
+// which streams them to the client (stream.go) or gathers the result.
+// Every operator but the sort passes a row on as soon as it has it, and
+// Limit stops pulling once LIMIT is met, so the join reads no row past the
+// ones the result needs. The sort (sort.go) sorts in memory, or through
+// exec.Sort past sort_buffer_size, and gives back the locks of the rows a
+// sorted locking read cut.
 //
 // The operators live in the plan (selectPlan.ops) and are reset for each
 // execution: plans are checked out by one execution at a time
@@ -40,6 +41,7 @@ type selectOps struct {
 	distinct  exec.Filter
 	seen      distinctPred
 	limit     exec.Limit
+	sort      sortOp
 }
 
 // exprPred is an exec.Predicate: a condition evaluated by an execution.
@@ -54,16 +56,15 @@ func (x *exprPred) Keep(row Row) (bool, error) { return x.ex.EvalBool(x.e, row) 
 // operators builds the operator tree of an execution of p by ex (see
 // above); constFalse: a constant WHERE condition is false; offset and
 // limit are the statement's. The root is nil when there are no rows (no
-// aggregation over a false WHERE); join is the join, whose current row's
-// lock the sink records (nil without a join); project is the projection,
-// whose collations the sink sorts by. Call ops.release after the tree is
-// closed.
-func (p *selectPlan) operators(ex *execCtx, constFalse bool, offset, limit uint64) (ops *selectOps, root exec.Operator, join *joinOp) {
+// aggregation over a false WHERE); srt is the sort when the root is one.
+// Call ops.release after the tree is closed.
+func (p *selectPlan) operators(ex *execCtx, constFalse bool, offset, limit uint64) (ops *selectOps, root exec.Operator, srt *sortOp) {
 	ops = &p.ops
 	if ops.busy {
 		ops = &selectOps{}
 	}
 	ops.busy = true
+	var join *joinOp
 	if !constFalse {
 		ops.join.reset(ex, p.srcs, p.width, p.lock)
 		join = &ops.join
@@ -86,7 +87,7 @@ func (p *selectPlan) operators(ex *execCtx, constFalse bool, offset, limit uint6
 		root = &ops.filter
 	}
 	if root == nil {
-		return ops, nil, join
+		return ops, nil, nil
 	}
 	ops.project.reset(p, ex, root)
 	root = &ops.project
@@ -95,11 +96,12 @@ func (p *selectPlan) operators(ex *execCtx, constFalse bool, offset, limit uint6
 		ops.distinct.Input, ops.distinct.Pred = root, &ops.seen
 		root = &ops.distinct
 	}
-	if !p.sortNeed {
-		ops.limit.Input, ops.limit.Offset, ops.limit.Count = root, offset, limit
-		root = &ops.limit
+	if p.sortNeed {
+		ops.sort.reset(p, ex, root, join, &ops.project.colls, offset, limit)
+		return ops, &ops.sort, &ops.sort
 	}
-	return ops, root, join
+	ops.limit.Input, ops.limit.Offset, ops.limit.Count = root, offset, limit
+	return ops, &ops.limit, nil
 }
 
 // release ends an execution's use of the operators.
@@ -111,14 +113,14 @@ func (ops *selectOps) release() {
 	ops.seen.seen, ops.seen.colls = nil, nil
 	ops.distinct.Input, ops.distinct.Pred = nil, nil
 	ops.limit.Input = nil
+	ops.sort = sortOp{}
 	ops.busy = false
 }
 
 // pull runs the operator tree root and hands its rows to the sink until
-// the root ends (a Limit ends once LIMIT is met); join, when not nil,
-// tells each row's lock to a sorted locking read. root is closed before
-// pull returns.
-func (o *rowSink) pull(root exec.Operator, join *joinOp, project *projectOp) (err error) {
+// the root ends (a Limit ends once LIMIT is met); srt is the sort when
+// the root is one. root is closed before pull returns.
+func (o *rowSink) pull(root exec.Operator, srt *sortOp) (err error) {
 	defer func() {
 		if cerr := root.Close(); err == nil {
 			err = cerr
@@ -127,16 +129,22 @@ func (o *rowSink) pull(root exec.Operator, join *joinOp, project *projectOp) (er
 	if err := root.Open(o.ex.Context()); err != nil {
 		return err
 	}
-	o.colls = project.colls
+	spilled := srt != nil && srt.spilled()
+	if spilled && o.sortTo.streaming() {
+		o.dst = o.sortTo
+	}
 	for {
 		b, err := root.Next()
 		if err != nil || b == nil {
 			return err
 		}
-		for _, row := range b {
-			if o.locks != nil && join != nil {
-				o.locks.pk, o.locks.fresh = join.it.currentPK(0), join.it.freshLock(0)
+		if srt != nil {
+			if err := o.takeSorted(b, spilled); err != nil {
+				return err
 			}
+			continue
+		}
+		for _, row := range b {
 			if err := o.add(row); err != nil {
 				return err
 			}

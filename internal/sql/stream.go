@@ -18,7 +18,7 @@ import (
 // (selectPlan.runTo) sends them as they are produced, in batches of
 // batchRows rows or batchBytes bytes, whichever comes first, so a scan
 // of any size runs in bounded memory and LIMIT stops it early. The rows of a batch live in the row sink's buffers
-// (rowSink.copyOut), which are reused for the next batch once send has
+// (rowSink.arena), which are reused for the next batch once send has
 // returned: send must not keep the rows (the protocol layer writes them to
 // the connection inside the call). A top-level UNION ALL chain of such
 // SELECTs with static column types (unionPlan.runTo, union_stream.go) runs
