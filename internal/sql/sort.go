@@ -14,7 +14,8 @@ import (
 
 // Sorting a SELECT's result. A top-level or nested SELECT whose ORDER BY
 // no index order provides, and that takes no row locks, gathers its
-// projected rows (sort keys as hidden columns) as before and sorts them in
+// projected rows (sort keys as hidden columns) in its sort operator
+// (sortOp, the root of its operator tree) and sorts them in
 // memory (sortRows) while they take less than the session's
 // sort_buffer_size (at least minSortBuffer, counted as exec.Sort counts).
 // Past it the rows go to an exec.Sort, which writes sorted runs to files
