@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"context"
 	"encoding/binary"
 	"sort"
 	"strconv"
@@ -292,66 +293,116 @@ type group struct {
 	states []aggState
 }
 
-// runAggregate groups the joined rows and feeds the aggregated rows to out.
-func (p *selectPlan) runAggregate(ex *execCtx, out *rowSink, constFalse bool) error {
-	if p.streamAgg {
-		if constFalse {
-			return nil // GROUP BY over no rows: no groups
-		}
-		return p.runStreamAggregate(ex, out)
+// hashAggOp is the hash aggregation as an operator over the join (nil
+// when a constant WHERE condition is false): Open reads the whole input
+// into groups keyed by the GROUP BY values (the first row of each group
+// is its representative), and Next emits the aggregated rows one group at
+// a time, in the order the groups were first seen, so a LIMIT above
+// computes no aggregate past the groups it needs. A query with aggregates
+// and no GROUP BY over no rows has one group (of NULLs). The aggregated
+// row is [representative row..., aggregate values...]; HAVING is a Filter
+// above.
+type hashAggOp struct {
+	aggBase
+	groups map[string]*group
+	order  []*group
+	pos    int
+}
+
+// aggBase is what the hash and the stream aggregation share: the plan,
+// the execution, the input and the aggregated row they emit.
+type aggBase struct {
+	p     *selectPlan
+	ex    *execCtx
+	input exec.Operator
+	agRow Row
+	batch [1]Row
+}
+
+// emit returns, as a batch, the aggregated row of group g.
+func (a *aggBase) emit(g *group) ([]Row, error) {
+	if err := a.p.aggregated(a.ex, g, a.agRow); err != nil {
+		return nil, err
 	}
-	groups := map[string]*group{}
-	var order []*group
-	var keyBuf []byte
-	gvals := make(Row, len(p.groupBy))
-	gcolls := make([]collations.ID, len(p.groupBy))
-	if !constFalse {
-		ji := newJoinIter(ex, p.srcs, p.width, p.lock)
-		if ex.analyze != nil {
-			ji.stats = ex.joinStats(p.srcs)
+	a.batch[0] = a.agRow
+	return a.batch[:], nil
+}
+
+// closeInput closes the input, if there is one.
+func (a *aggBase) closeInput() error {
+	if a.input == nil {
+		return nil
+	}
+	return a.input.Close()
+}
+
+// reset prepares the aggregation of input for an execution by ex.
+func (o *hashAggOp) reset(p *selectPlan, ex *execCtx, input exec.Operator) {
+	*o = hashAggOp{aggBase: aggBase{p: p, ex: ex, input: input}}
+}
+
+// Open implements exec.Operator: it reads and groups the input.
+func (o *hashAggOp) Open(ctx context.Context) error {
+	p, ex := o.p, o.ex
+	o.groups = map[string]*group{}
+	if o.input != nil {
+		if err := o.input.Open(ctx); err != nil {
+			return err
 		}
-		defer ji.close()
+		var keyBuf []byte
+		gvals := make(Row, len(p.groupBy))
+		gcolls := make([]collations.ID, len(p.groupBy))
 		for {
-			row, ok, err := ji.next(ex)
+			b, err := o.input.Next()
 			if err != nil {
 				return err
 			}
-			if !ok {
+			if b == nil {
 				break
 			}
-			if keyBuf, err = p.groupKeyOf(ex, row, gvals, gcolls, keyBuf[:0]); err != nil {
-				return err
-			}
-			g := groups[string(keyBuf)]
-			if g == nil {
-				g = &group{rep: copyRow(nil, row), states: make([]aggState, len(p.aggs))}
-				groups[string(keyBuf)] = g
-				order = append(order, g)
-			}
-			for i, a := range p.aggs {
-				if err := a.add(ex, &g.states[i], row); err != nil {
+			for _, row := range b {
+				if keyBuf, err = p.groupKeyOf(ex, row, gvals, gcolls, keyBuf[:0]); err != nil {
 					return err
+				}
+				g := o.groups[string(keyBuf)]
+				if g == nil {
+					g = &group{rep: copyRow(nil, row), states: make([]aggState, len(p.aggs))}
+					o.groups[string(keyBuf)] = g
+					o.order = append(o.order, g)
+				}
+				for i, a := range p.aggs {
+					if err := a.add(ex, &g.states[i], row); err != nil {
+						return err
+					}
 				}
 			}
 		}
 	}
-	if len(order) == 0 && len(p.groupBy) == 0 {
+	if len(o.order) == 0 && len(p.groupBy) == 0 {
 		rep := make(Row, p.width)
 		for i := range rep {
 			rep[i] = sqltypes.NULL
 		}
-		order = append(order, &group{rep: rep, states: make([]aggState, len(p.aggs))})
+		o.order = append(o.order, &group{rep: rep, states: make([]aggState, len(p.aggs))})
 	}
-	agRow := make(Row, p.width+len(p.aggs))
-	for _, g := range order {
-		if out.full() {
-			break
-		}
-		if err := p.emitGroup(ex, out, g, agRow); err != nil {
-			return err
-		}
-	}
+	o.agRow = make(Row, p.width+len(p.aggs))
 	return nil
+}
+
+// Next implements exec.Operator: the next group's aggregated row.
+func (o *hashAggOp) Next() ([]Row, error) {
+	if o.pos >= len(o.order) {
+		return nil, nil
+	}
+	o.pos++
+	return o.emit(o.order[o.pos-1])
+}
+
+// Close implements exec.Operator: it closes the input and drops the groups.
+func (o *hashAggOp) Close() error {
+	err := o.closeInput()
+	*o = hashAggOp{}
+	return err
 }
 
 // groupKeyOf appends to dst the key of the group row belongs to (the
@@ -368,9 +419,9 @@ func (p *selectPlan) groupKeyOf(ex *execCtx, row, gvals Row, gcolls []collations
 	return groupKey(dst, gvals, gcolls), nil
 }
 
-// emitGroup computes a group's aggregates into agRow (after the group's
-// representative row) and passes it to out unless HAVING rejects it.
-func (p *selectPlan) emitGroup(ex *execCtx, out *rowSink, g *group, agRow Row) error {
+// aggregated computes a group's aggregates into agRow, after the group's
+// representative row.
+func (p *selectPlan) aggregated(ex *execCtx, g *group, agRow Row) error {
 	copy(agRow, g.rep)
 	for i, a := range p.aggs {
 		v, err := a.result(ex, &g.states[i])
@@ -379,13 +430,7 @@ func (p *selectPlan) emitGroup(ex *execCtx, out *rowSink, g *group, agRow Row) e
 		}
 		agRow[p.width+i] = v
 	}
-	if p.having != nil {
-		ok, err := ex.EvalBool(p.having, agRow)
-		if err != nil || !ok {
-			return err
-		}
-	}
-	return out.add(agRow)
+	return nil
 }
 
 func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {

@@ -2,12 +2,14 @@ package sql
 
 import (
 	"bytes"
+	"context"
 
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/eval"
+	"github.com/strata-db/strata/internal/sql/exec"
 	"github.com/strata-db/strata/internal/sql/plan"
 )
 
@@ -75,52 +77,98 @@ func (p *selectPlan) groupsContiguous(sc *eval.Scope, groupExprs []sqlparser.Exp
 	return len(want) == 0
 }
 
-// runStreamAggregate aggregates the groups of a join that yields them one
-// after another (selectPlan.streamAgg), emitting each when the next starts.
-func (p *selectPlan) runStreamAggregate(ex *execCtx, out *rowSink) error {
-	ji := newJoinIter(ex, p.srcs, p.width, p.lock)
-	if ex.analyze != nil {
-		ji.stats = ex.joinStats(p.srcs)
+// streamAggOp is the stream aggregation as an operator over the join (nil
+// when a constant WHERE condition is false: no groups). Next reads the
+// input until the group changes and emits the finished group's aggregated
+// row; the row that started the next group is kept (pending) and taken at
+// the following call, so a LIMIT above stops the read at the group it
+// needs. HAVING is a Filter above.
+type streamAggOp struct {
+	aggBase
+	gvals  Row
+	gcolls []collations.ID
+	g      group
+	key    []byte
+	cur    []byte
+	have   bool // g holds a group
+	// pending are the input rows not taken yet; keyed: o.key is the
+	// group key of the first.
+	pending []Row
+	keyed   bool
+	done    bool
+}
+
+// reset prepares the aggregation of input for an execution by ex.
+func (o *streamAggOp) reset(p *selectPlan, ex *execCtx, input exec.Operator) {
+	*o = streamAggOp{aggBase: aggBase{p: p, ex: ex, input: input}, done: input == nil}
+}
+
+// Open implements exec.Operator.
+func (o *streamAggOp) Open(ctx context.Context) error {
+	p := o.p
+	o.gvals = make(Row, len(p.groupBy))
+	o.gcolls = make([]collations.ID, len(p.groupBy))
+	o.agRow = make(Row, p.width+len(p.aggs))
+	o.g.states = make([]aggState, len(p.aggs))
+	if o.input == nil {
+		return nil
 	}
-	defer ji.close()
-	gvals := make(Row, len(p.groupBy))
-	gcolls := make([]collations.ID, len(p.groupBy))
-	agRow := make(Row, p.width+len(p.aggs))
-	g := &group{states: make([]aggState, len(p.aggs))}
-	var key, cur []byte
-	have := false
-	for !out.full() {
-		row, ok, err := ji.next(ex)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
-		if key, err = p.groupKeyOf(ex, row, gvals, gcolls, key[:0]); err != nil {
-			return err
-		}
-		if !have || !bytes.Equal(key, cur) {
-			if have {
-				if err := p.emitGroup(ex, out, g, agRow); err != nil {
-					return err
-				}
+	return o.input.Open(ctx)
+}
+
+// Next implements exec.Operator: the next group's aggregated row.
+func (o *streamAggOp) Next() ([]Row, error) {
+	p, ex := o.p, o.ex
+	for !o.done {
+		if len(o.pending) == 0 {
+			b, err := o.input.Next()
+			if err != nil {
+				return nil, err
 			}
-			cur = append(cur[:0], key...)
-			g.rep = copyRow(g.rep, row)
-			for i := range g.states {
-				g.states[i] = aggState{}
+			if b == nil {
+				o.done = true
+				break
 			}
-			have = true
+			o.pending = b
+		}
+		row := o.pending[0]
+		if !o.keyed {
+			var err error
+			if o.key, err = p.groupKeyOf(ex, row, o.gvals, o.gcolls, o.key[:0]); err != nil {
+				return nil, err
+			}
+		}
+		if o.have && !bytes.Equal(o.key, o.cur) {
+			// The group ends: emit it; row (its key in o.key) starts the
+			// next at the next call.
+			o.have, o.keyed = false, true
+			return o.emit(&o.g)
+		}
+		o.pending, o.keyed = o.pending[1:], false
+		if !o.have {
+			o.cur = append(o.cur[:0], o.key...)
+			o.g.rep = copyRow(o.g.rep, row)
+			for i := range o.g.states {
+				o.g.states[i] = aggState{}
+			}
+			o.have = true
 		}
 		for i, a := range p.aggs {
-			if err := a.add(ex, &g.states[i], row); err != nil {
-				return err
+			if err := a.add(ex, &o.g.states[i], row); err != nil {
+				return nil, err
 			}
 		}
 	}
-	if have && !out.full() {
-		return p.emitGroup(ex, out, g, agRow)
+	if o.have {
+		o.have = false
+		return o.emit(&o.g)
 	}
-	return nil
+	return nil, nil
+}
+
+// Close implements exec.Operator: it closes the input.
+func (o *streamAggOp) Close() error {
+	err := o.closeInput()
+	*o = streamAggOp{}
+	return err
 }

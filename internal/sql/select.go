@@ -5,14 +5,12 @@ import (
 	"strconv"
 	"strings"
 
-	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/sql/eval"
-	"github.com/strata-db/strata/internal/sql/exec"
 	"github.com/strata-db/strata/internal/sql/plan"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
@@ -71,6 +69,8 @@ type selectPlan struct {
 	// calcFound counts the rows without the LIMIT of a SELECT
 	// SQL_CALC_FOUND_ROWS (found_rows.go).
 	calcFound *selectPlan
+	// ops are the operators of an execution (select_ops.go).
+	ops selectOps
 }
 
 type sortKey struct {
@@ -522,52 +522,21 @@ func (p *selectPlan) runTo(ex *execCtx, dst *resultSink) (*sqltypes.Result, erro
 			constFalse = true
 		}
 	}
-	out := &rowSink{p: p, ex: ex, limit: limit, offset: offset, streaming: !p.sortNeed}
+	out := &rowSink{p: p, ex: ex, streaming: !p.sortNeed}
 	// A locking read is built whole: no row reaches the client before the
 	// statement has locked, and read the latest version of, every row.
 	if out.streaming && p.lock == lockNone && dst.streaming() {
 		out.dst = dst
 	}
-	if p.sortNeed && len(p.order) > 0 && p.lock == lockNone {
-		// sort.go: past the sort buffer the rows go to exec.Sort, which
-		// spills; a spilled sort streams its output.
-		out.sortBound = ex.s.sortBuffer()
+	if p.sortNeed && p.lock == lockNone {
+		// sort.go: a sort that spilled streams its output.
 		out.sortTo = dst
-		defer out.closeSort()
 	}
-	if p.distinct {
-		out.seen = map[string]struct{}{}
-	}
-	// A locking read sorted before LIMIT/OFFSET: remember each row's lock,
-	// to give back those of the rows the cut drops.
-	if p.lock != lockNone && p.sortNeed && !p.hasAgg && len(p.srcs) == 1 &&
-		p.srcs[0].tbl != nil && (p.limit != nil || p.offset != nil) {
-		out.locks = &rowLocks{}
-	}
-	if p.hasAgg {
-		if err := p.runAggregate(ex, out, constFalse); err != nil {
+	ops, root, srt := p.operators(ex, constFalse, offset, limit)
+	defer ops.release()
+	if root != nil {
+		if err := out.pull(root, srt); err != nil {
 			return nil, err
-		}
-	} else if !constFalse {
-		ji := newJoinIter(ex, p.srcs, p.width, p.lock)
-		if ex.analyze != nil {
-			ji.stats = ex.joinStats(p.srcs)
-		}
-		defer ji.close()
-		for !out.full() {
-			row, ok, err := ji.next(ex)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				break
-			}
-			if out.locks != nil {
-				out.locks.pk, out.locks.fresh = ji.currentPK(0), ji.freshLock(0)
-			}
-			if err := out.add(row); err != nil {
-				return nil, err
-			}
 		}
 	}
 	rows, err := out.finish()
@@ -620,114 +589,26 @@ func limitValue(v sqltypes.Value) (uint64, error) {
 	return u, nil
 }
 
-// rowSink projects rows and applies DISTINCT, ORDER BY and LIMIT.
+// rowSink takes the rows of a SELECT's operator tree (select_ops.go):
+// in their final order, projected and cut by LIMIT, it streams them to
+// the client in batches (dst) or gathers them; from the sort, it gathers
+// the sorted rows or streams those of a sort that spilled (sortTo).
 type rowSink struct {
 	p         *selectPlan
 	ex        *execCtx
-	limit     uint64
-	offset    uint64
-	streaming bool // no sort: LIMIT applies as rows arrive
-	skipped   uint64
+	streaming bool // no sort: the rows come projected, one at a time
 	rows      []Row
-	seen      map[string]struct{}
-	keyBuf    []byte
-	colls     []collations.ID
-	tmp       Row
-	valSlab   Row
-	byteSlab  []byte
-	slabs     int
-	// dst, when set, receives the rows in batches as they come (no sort);
-	// sent counts the rows it has had, bytes the value bytes in rows.
-	dst   *resultSink
-	sent  uint64
-	bytes int
-	// locks, when set, records the lock of each row (which carries its
-	// index in locks.rows as a hidden last value).
-	locks *rowLocks
-	// sortBound, when not 0, is the memory the rows to sort may take
-	// before they go to sorter (sort.go), which then sorts them and
-	// applies LIMIT and OFFSET, and sends them to sortTo if it streams;
-	// sortMem is the memory they took so far.
-	sortBound, sortMem int64
-	sorter             *exec.Sort
-	sortTo             *resultSink
+	arena     rowArena
+	// dst, when set, receives the rows in batches as they come.
+	dst *resultSink
+	// sortTo is where a sort that spilled streams its rows, if it streams.
+	sortTo *resultSink
 }
 
-// rowLocks are the locks a sorting locking read took on its result rows;
-// pk and fresh describe the row being added.
-type rowLocks struct {
-	pk    []byte
-	fresh bool
-	rows  []rowLock
-}
-
-// rowLock is the lock a locking read took on a result row.
-type rowLock struct {
-	pk    []byte
-	fresh bool
-}
-
-func (o *rowSink) full() bool {
-	return o.streaming && o.sent+uint64(len(o.rows)) >= o.limit
-}
-
-// add projects one input row (combined or aggregated).
-func (o *rowSink) add(in Row) error {
-	p := o.p
-	if p.rowFilter != nil {
-		ok, err := o.ex.EvalBool(p.rowFilter, in)
-		if err != nil || !ok {
-			return err
-		}
-	}
-	if cap(o.tmp) < len(p.proj) {
-		o.tmp = make(Row, len(p.proj))
-		o.colls = make([]collations.ID, len(p.proj))
-	}
-	o.tmp = o.tmp[:len(p.proj)]
-	for i, e := range p.proj {
-		if ci := p.projCols[i]; ci >= 0 && ci < len(in) {
-			o.tmp[i] = in[ci]
-			o.colls[i] = p.sc.Cols[ci].Type.Collation()
-			continue
-		}
-		v, coll, err := o.ex.EvalColl(e, in)
-		if err != nil {
-			return err
-		}
-		o.tmp[i] = v
-		// A NULL carries no collation: the column keeps the one its
-		// values have (an in-memory sort and DISTINCT use these for
-		// every row, so the last row's NULL must not make them binary).
-		if !v.IsNull() || o.colls[i] == collations.Unknown {
-			o.colls[i] = coll
-		}
-	}
-	if o.seen != nil {
-		o.keyBuf = groupKey(o.keyBuf[:0], o.tmp[:p.visible], o.colls)
-		if _, dup := o.seen[string(o.keyBuf)]; dup {
-			return nil
-		}
-		o.seen[string(o.keyBuf)] = struct{}{}
-	}
-	if o.sortBound > 0 {
-		if o.sorter != nil {
-			return o.sorter.Add(o.tmp, o.colls)
-		}
-		if o.sortMem += exec.RowMemory(o.tmp, len(p.order)); o.sortMem > o.sortBound {
-			return o.startSort()
-		}
-	}
-	if o.streaming && o.skipped < o.offset {
-		o.skipped++
-		return nil
-	}
-	if l := o.locks; l != nil {
-		o.tmp = append(o.tmp, sqltypes.NewInt64(int64(len(l.rows))))
-		l.rows = append(l.rows, rowLock{pk: append([]byte(nil), l.pk...), fresh: l.fresh})
-	}
-	o.rows = append(o.rows, o.copyOut(o.tmp))
-	if o.dst != nil && (len(o.rows) >= batchRows || o.bytes >= batchBytes) {
+// add takes one projected row (valid until the next call).
+func (o *rowSink) add(row Row) error {
+	o.rows = append(o.rows, o.arena.copyRow(row))
+	if o.dst != nil && (len(o.rows) >= batchRows || o.arena.n >= batchBytes) {
 		return o.flush()
 	}
 	return nil
@@ -736,116 +617,55 @@ func (o *rowSink) add(in Row) error {
 // flush sends the rows gathered so far to dst as one batch; their buffers
 // then hold the next batch's rows.
 func (o *rowSink) flush() error {
-	p := o.p
 	rows := o.rows
-	if p.visible < len(p.proj) {
-		for i := range rows {
-			rows[i] = rows[i][:p.visible]
-		}
-	}
-	if o.dst.fields == nil {
-		// The first batch fixes the result's columns. When they depend on
-		// the values (no static type, or values that do not fit the static
-		// type, which reconcileFields then changes), the whole result must
-		// decide them: the rows are kept and sent at the end.
-		f := p.fields(o.ex, rows)
-		if s := p.staticFields; len(s) == 0 || len(f) != len(s) || &f[0] != &s[0] {
-			o.dst = nil
-			return nil
-		}
-		o.dst.fields = f
+	o.visibleOnly(rows)
+	if !o.fixFields(rows) {
+		return nil
 	}
 	if err := o.dst.sendRows(rows); err != nil {
 		return err
 	}
-	o.sent += uint64(len(rows))
-	// One slab of each kind as large as this batch needed (the first
-	// batches grow them), reused from the start.
-	vals := 0
-	for _, r := range rows {
-		vals += cap(r) // the values copied, hidden ones included
-	}
-	if cap(o.valSlab) < vals {
-		o.valSlab = make(Row, 0, vals)
-	}
-	if cap(o.byteSlab) < o.bytes {
-		o.byteSlab = make([]byte, 0, o.bytes)
-	}
+	o.arena.reuse(rows)
 	clear(rows)
-	o.rows, o.valSlab, o.byteSlab, o.bytes = rows[:0], o.valSlab[:0], o.byteSlab[:0], 0
+	o.rows = rows[:0]
 	return nil
 }
 
-// unlockCut gives back the fresh locks of rows a sort-then-LIMIT dropped:
-// the statement does not return them.
-func (o *rowSink) unlockCut(rows []Row) {
-	src := o.p.srcs[0]
-	for _, r := range rows {
-		i, err := r[len(r)-1].ToInt64()
-		if err != nil || i < 0 || int(i) >= len(o.locks.rows) {
-			continue
-		}
-		if l := o.locks.rows[i]; l.fresh && l.pk != nil {
-			src.tbl.UnlockRow(o.ex.tx, l.pk)
-		}
+// fixFields makes sure the columns of the result dst streams are fixed
+// before batch is sent: the first batch fixes them. When they depend on
+// the values (no static type, or values that do not fit the static type,
+// which reconcileFields then changes), the whole result must decide them:
+// dst is dropped, the rows are kept and sent at the end, and fixFields
+// reports false.
+func (o *rowSink) fixFields(batch []Row) bool {
+	if o.dst.fields != nil {
+		return true
 	}
-}
-
-// copyOut copies a projected row into slabs shared by the result's rows
-// (two allocations per slab instead of two per row).
-func (o *rowSink) copyOut(src Row) Row {
-	n := 0
-	for _, v := range src {
-		n += len(v.Raw())
-	}
-	o.bytes += n
-	// Slabs start small (most results are a row or a few) and double.
-	grow := min(o.slabs, 7) // slab sizes stop growing at 64 rows / 16 KiB
-	if cap(o.valSlab)-len(o.valSlab) < len(src) {
-		o.valSlab = make(Row, 0, len(src)*min(64, 1<<grow))
-		o.slabs++
-	}
-	if cap(o.byteSlab)-len(o.byteSlab) < n {
-		o.byteSlab = make([]byte, 0, max(n, min(16384, 128<<grow)))
-	}
-	dst := o.valSlab[len(o.valSlab) : len(o.valSlab)+len(src) : len(o.valSlab)+len(src)]
-	o.valSlab = o.valSlab[:len(o.valSlab)+len(src)]
-	for i, v := range src {
-		if v.IsNull() {
-			dst[i] = sqltypes.NULL
-			continue
-		}
-		start := len(o.byteSlab)
-		o.byteSlab = append(o.byteSlab, v.Raw()...)
-		dst[i] = sqltypes.MakeTrusted(v.Type(), o.byteSlab[start:len(o.byteSlab):len(o.byteSlab)])
-	}
-	return dst
-}
-
-func (o *rowSink) finish() ([]Row, error) {
 	p := o.p
-	if o.sorter != nil {
-		return o.finishSorted()
+	f := p.fields(o.ex, batch)
+	if s := p.staticFields; len(s) == 0 || len(f) != len(s) || &f[0] != &s[0] {
+		o.dst = nil
+		return false
 	}
-	rows := o.rows
-	if p.sortNeed && len(p.order) > 0 {
-		if err := sortRows(rows, p.order, o.colls, o.ex); err != nil {
-			return nil, err
-		}
-		lo := min(o.offset, uint64(len(rows)))
-		hi := lo + min(o.limit, uint64(len(rows))-lo)
-		if o.locks != nil {
-			o.unlockCut(rows[:lo])
-			o.unlockCut(rows[hi:])
-		}
-		rows = rows[lo:hi]
-	}
-	if p.visible < len(p.proj) || o.locks != nil {
+	o.dst.fields = f
+	return true
+}
+
+// visibleOnly cuts the hidden sort-key columns off rows.
+func (o *rowSink) visibleOnly(rows []Row) {
+	if v := o.p.visible; v < len(o.p.proj) {
 		for i := range rows {
-			rows[i] = rows[i][:p.visible]
+			rows[i] = rows[i][:v]
 		}
 	}
-	return rows, nil
+}
+
+// finish returns the rows gathered (those not sent yet).
+func (o *rowSink) finish() ([]Row, error) {
+	if o.streaming {
+		o.visibleOnly(o.rows)
+	}
+	return o.rows, nil
 }
 
 // fields returns the result column metadata: static types where known

@@ -1,16 +1,21 @@
 package sql
 
 import (
+	"context"
 	"os"
 	"strconv"
 	"sync/atomic"
+
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/strata-db/strata/internal/sql/exec"
 )
 
 // Sorting a SELECT's result. A top-level or nested SELECT whose ORDER BY
 // no index order provides, and that takes no row locks, gathers its
-// projected rows (sort keys as hidden columns) as before and sorts them in
+// projected rows (sort keys as hidden columns) in its sort operator
+// (sortOp, the root of its operator tree) and sorts them in
 // memory (sortRows) while they take less than the session's
 // sort_buffer_size (at least minSortBuffer, counted as exec.Sort counts).
 // Past it the rows go to an exec.Sort, which writes sorted runs to files
@@ -87,84 +92,210 @@ func (ex *execCtx) newSort(p *selectPlan, offset, limit uint64) *exec.Sort {
 	})
 }
 
-// startSort moves the rows gathered so far, and the one being added, to a
-// new exec.Sort: they outgrew the sort buffer.
-func (o *rowSink) startSort() error {
-	o.sorter = o.ex.newSort(o.p, o.offset, o.limit)
-	for _, r := range o.rows {
-		// The collations of the last row, as sortRows uses.
-		if err := o.sorter.Add(r, o.colls); err != nil {
-			return err
-		}
-	}
-	clear(o.rows)
-	o.rows, o.valSlab, o.byteSlab = nil, nil, nil
-	return o.sorter.Add(o.tmp, o.colls)
+// sortOp is ORDER BY as an operator over the projection, for a SELECT
+// whose order no index provides: Open reads its input, Next returns the
+// sorted rows after OFFSET, at most LIMIT of them, without the hidden
+// sort-key columns. The rows are copied into the operator's arena and
+// sorted in memory (sortRows) while they take less than the sort buffer;
+// past it they go to an exec.Sort, which spills and keeps a top-N heap for
+// a LIMIT. A locking read sorts in memory and, when it has a LIMIT or an
+// OFFSET, gives back the locks it took on the rows the cut drops: each
+// row carries its index in locks as a hidden last value.
+//
+// Rows sorted in memory outlive Close (the result holds them); those of a
+// sort that spilled are valid until the next call to Next.
+type sortOp struct {
+	p     *selectPlan
+	ex    *execCtx
+	input exec.Operator
+	// join is the join whose current row's lock a locking read records.
+	join  *joinOp
+	colls *[]collations.ID // the projection's collations
+	// offset and limit are the statement's (limit 1<<63 when none).
+	offset, limit uint64
+	// bound, when not 0, is the memory the rows may take before they go
+	// to sorter; mem is the memory they took so far.
+	bound, mem int64
+	rows       []Row
+	arena      rowArena
+	sorter     *exec.Sort
+	locks      *rowLocks
+	pos        int
 }
 
-// finishSorted sorts the rows added to o.sorter. A sort that fit in
-// memory returns its rows (which live in the sorter's memory); one that
-// spilled sends them to o.dst in batches when the result streams and its
-// columns are static, and otherwise copies them into the result.
-func (o *rowSink) finishSorted() ([]Row, error) {
-	p, srt := o.p, o.sorter
-	if err := srt.Open(o.ex.Context()); err != nil {
-		return nil, err
+// rowLocks are the locks a sorting locking read took on its result rows.
+type rowLocks struct {
+	rows []rowLock
+}
+
+// rowLock is the lock a locking read took on a result row.
+type rowLock struct {
+	pk    []byte
+	fresh bool
+}
+
+// reset prepares the sort of input for an execution by ex; join is the
+// join under it (nil when there is none), colls the projection's
+// collations. The rows of the previous execution stay with its result.
+func (o *sortOp) reset(p *selectPlan, ex *execCtx, input exec.Operator, join *joinOp, colls *[]collations.ID, offset, limit uint64) {
+	*o = sortOp{p: p, ex: ex, input: input, colls: colls, offset: offset, limit: limit}
+	if p.lock == lockNone {
+		o.bound = ex.s.sortBuffer()
+	} else if !p.hasAgg && len(p.srcs) == 1 && p.srcs[0].tbl != nil && (p.limit != nil || p.offset != nil) && join != nil {
+		// A locking read sorted before LIMIT/OFFSET: remember each row's
+		// lock, to give back those of the rows the cut drops.
+		o.join, o.locks = join, &rowLocks{}
 	}
-	o.dst = nil
-	if srt.Spilled() && o.sortTo.streaming() {
-		o.dst = o.sortTo
+}
+
+// Open implements exec.Operator: it reads the input and sorts it.
+func (o *sortOp) Open(ctx context.Context) error {
+	if err := o.input.Open(ctx); err != nil {
+		return err
 	}
-	var rows []Row
 	for {
-		b, err := srt.Next()
+		b, err := o.input.Next()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if b == nil {
 			break
 		}
-		for i := range b {
-			b[i] = b[i][:p.visible]
-		}
-		if o.dst != nil && o.dst.fields == nil && len(rows) == 0 {
-			// As rowSink.flush: the first batch fixes the columns, or the
-			// result is built whole when they depend on the values.
-			f := p.fields(o.ex, b)
-			if s := p.staticFields; len(s) == 0 || len(f) != len(s) || &f[0] != &s[0] {
-				o.dst = nil
-			} else {
-				o.dst.fields = f
+		for _, row := range b {
+			if err := o.add(row); err != nil {
+				return err
 			}
-		}
-		if o.dst != nil {
-			if err := o.dst.sendRows(b); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if !srt.Spilled() {
-			rows = append(rows, b...)
-			continue
-		}
-		for _, r := range b {
-			rows = append(rows, o.copyOut(r))
 		}
 	}
-	return rows, nil
+	if o.sorter != nil {
+		return o.sorter.Open(ctx)
+	}
+	rows := o.rows
+	if err := sortRows(rows, o.p.order, *o.colls, o.ex); err != nil {
+		return err
+	}
+	lo := min(o.offset, uint64(len(rows)))
+	hi := lo + min(o.limit, uint64(len(rows))-lo)
+	if o.locks != nil {
+		o.unlockCut(rows[:lo])
+		o.unlockCut(rows[hi:])
+	}
+	o.rows = rows[lo:hi]
+	for i := range o.rows {
+		o.rows[i] = o.rows[i][:o.p.visible]
+	}
+	return nil
 }
 
-// closeSort ends o's sort, removing its files, and counts its merges.
-func (o *rowSink) closeSort() error {
-	if o.sorter == nil {
+// add takes one projected row.
+func (o *sortOp) add(row Row) error {
+	if o.bound > 0 {
+		if o.sorter != nil {
+			return o.sorter.Add(row, *o.colls)
+		}
+		if o.mem += exec.RowMemory(row, len(o.p.order)); o.mem > o.bound {
+			return o.startSort(row)
+		}
+	}
+	if l := o.locks; l != nil {
+		row = append(row, sqltypes.NewInt64(int64(len(l.rows))))
+		it := &o.join.it
+		l.rows = append(l.rows, rowLock{pk: append([]byte(nil), it.currentPK(0)...), fresh: it.freshLock(0)})
+	}
+	o.rows = append(o.rows, o.arena.copyRow(row))
+	return nil
+}
+
+// startSort moves the rows gathered so far, and row, the one being
+// added, to a new exec.Sort: they outgrew the sort buffer.
+func (o *sortOp) startSort(row Row) error {
+	o.sorter = o.ex.newSort(o.p, o.offset, o.limit)
+	for _, r := range o.rows {
+		// The collations of the last row, as sortRows uses.
+		if err := o.sorter.Add(r, *o.colls); err != nil {
+			return err
+		}
+	}
+	clear(o.rows)
+	o.rows, o.arena = nil, rowArena{}
+	return o.sorter.Add(row, *o.colls)
+}
+
+// unlockCut gives back the fresh locks of rows a sort-then-LIMIT dropped:
+// the statement does not return them.
+func (o *sortOp) unlockCut(rows []Row) {
+	src := o.p.srcs[0]
+	for _, r := range rows {
+		i, err := r[len(r)-1].ToInt64()
+		if err != nil || i < 0 || int(i) >= len(o.locks.rows) {
+			continue
+		}
+		if l := o.locks.rows[i]; l.fresh && l.pk != nil {
+			src.tbl.UnlockRow(o.ex.tx, l.pk)
+		}
+	}
+}
+
+// spilled reports whether the sort wrote its rows to disk: they are then
+// valid only until the next call to Next.
+func (o *sortOp) spilled() bool { return o.sorter != nil && o.sorter.Spilled() }
+
+// Next implements exec.Operator.
+func (o *sortOp) Next() ([]Row, error) {
+	if o.sorter != nil {
+		b, err := o.sorter.Next()
+		if err != nil || b == nil {
+			return nil, err
+		}
+		for i := range b {
+			b[i] = b[i][:o.p.visible]
+		}
+		return b, nil
+	}
+	if o.pos >= len(o.rows) {
+		return nil, nil
+	}
+	end := min(o.pos+exec.BatchRows, len(o.rows))
+	b := o.rows[o.pos:end:end]
+	o.pos = end
+	return b, nil
+}
+
+// Close implements exec.Operator: it closes the input and the exec.Sort,
+// removing its files, and counts its merges (Sort_merge_passes).
+func (o *sortOp) Close() error {
+	err := o.input.Close()
+	if o.sorter != nil {
+		if e := o.sorter.Close(); err == nil {
+			err = e
+		}
+		if n := o.sorter.MergePasses(); n > 0 {
+			o.ex.s.sorts.mergePasses.Add(uint64(n))
+		}
+	}
+	return err
+}
+
+// takeSorted takes a batch of the sort's rows: rows sorted in memory join
+// the result as they are; those of a sort that spilled are sent to the
+// client when the result streams (the first batch fixes the columns, as
+// rowSink.flush does), else copied into the result.
+func (o *rowSink) takeSorted(b []Row, spilled bool) error {
+	if o.dst != nil && o.fixFields(b) {
+		return o.dst.sendRows(b)
+	}
+	if !spilled {
+		if o.rows == nil {
+			o.rows = b
+		} else {
+			o.rows = append(o.rows, b...)
+		}
 		return nil
 	}
-	err := o.sorter.Close()
-	if n := o.sorter.MergePasses(); n > 0 {
-		o.ex.s.sorts.mergePasses.Add(uint64(n))
+	for _, r := range b {
+		o.rows = append(o.rows, o.arena.copyRow(r))
 	}
-	o.sorter = nil
-	return err
+	return nil
 }
 
 // sortStatus holds MySQL's Sort_merge_passes status counter (read by other

@@ -15,10 +15,10 @@ import (
 // back in one piece.
 //
 // A top-level SELECT whose rows need no sort and take no row locks
-// (selectPlan.runTo) sends them as they are produced, in batches of batchRows rows or batchBytes bytes,
-// whichever comes first, so a scan of any size runs in bounded memory and
-// LIMIT stops it early. The rows of a batch live in the row sink's buffers
-// (rowSink.copyOut), which are reused for the next batch once send has
+// (selectPlan.runTo) sends them as they are produced, in batches of
+// batchRows rows or batchBytes bytes, whichever comes first, so a scan
+// of any size runs in bounded memory and LIMIT stops it early. The rows of a batch live in the row sink's buffers
+// (rowSink.arena), which are reused for the next batch once send has
 // returned: send must not keep the rows (the protocol layer writes them to
 // the connection inside the call). A top-level UNION ALL chain of such
 // SELECTs with static column types (unionPlan.runTo, union_stream.go) runs
@@ -29,8 +29,8 @@ import (
 // a locking read (FOR UPDATE / FOR SHARE: no row is sent before the
 // statement holds every lock), any other statement — is built whole and
 // sent as one batch after the statement ends, as are the last rows of a
-// streamed SELECT. DISTINCT, LIMIT and OFFSET keep their state in the row
-// sink across batches.
+// streamed SELECT. DISTINCT, LIMIT and OFFSET are operators of the
+// SELECT's tree (select_ops.go) and keep their state across batches.
 //
 // The fields of a streamed result are those of its first batch: later
 // batches carry the same slice. A result whose column metadata depends on

@@ -1,7 +1,13 @@
 // Package exec holds the SQL layer's execution operators (the sql/exec of
-// the SQL-engine design): building blocks that a plan strings together and
-// that produce rows in batches. It starts with the sort: ORDER BY in
-// bounded memory, spilling sorted runs to disk.
+// the SQL-engine design): building blocks that a plan strings together
+// into a tree and that produce rows in batches. It holds the contract
+// (Operator) and the operators that need no session: Filter (rows an
+// exec.Predicate keeps), Limit (OFFSET and LIMIT counted across batches;
+// it stops pulling its input once LIMIT is met), Values (rows in memory)
+// and the sort: ORDER BY in bounded memory, spilling sorted runs to disk.
+// Operators that evaluate expressions or take row locks (the join, the
+// aggregations, the projection) implement Operator in the sql package,
+// which builds a SELECT's tree (select_ops.go there).
 //
 // # Operator contract
 //
@@ -14,9 +20,17 @@
 //	                       every file the operator created
 //
 // A batch and its rows' values are valid until the next call to Next or
-// Close: a consumer that keeps rows copies them. Batches hold at most
-// BatchRows rows or about BatchBytes bytes of values. Operators are not
-// safe for use by more than one goroutine; every execution has its own.
+// Close: a consumer that keeps rows copies them. An operator opens its
+// input in Open and closes it in Close, so the root's life cycle runs the
+// whole tree. A batch holds at least one row: nil is the end. An operator
+// whose rows live in buffers it reuses (a scan's entry, an evaluated value)
+// yields one row per batch; Limit reads no further than its count only when
+// its input's batches are no larger than the rows it still wants. Batches
+// hold at most BatchRows rows or about BatchBytes bytes of values.
+// Operators are not safe for use by more than one goroutine; every
+// execution has its own (the sql package keeps a SELECT's in its plan,
+// which one execution at a time checks out, and resets them at each
+// execution).
 //
 // # Sort
 //

@@ -102,8 +102,9 @@ func reference(t *testing.T, rows []Row, keys []Key, offset, limit uint64) []Row
 	return out
 }
 
-// drain runs s to the end, copying the rows.
-func drain(t *testing.T, s *Sort) []Row {
+// drain runs an opened operator to the end, copying the rows; it fails
+// on an empty batch (nil is the end).
+func drain(t *testing.T, s Operator) []Row {
 	t.Helper()
 	var out []Row
 	for {
@@ -113,6 +114,9 @@ func drain(t *testing.T, s *Sort) []Row {
 		}
 		if b == nil {
 			return out
+		}
+		if len(b) == 0 {
+			t.Fatal("empty batch before the end")
 		}
 		for _, r := range b {
 			c := make(Row, len(r))
