@@ -679,13 +679,19 @@ func jsonLegs(jp *json.Path) ([]jsonLeg, error) {
 	return legs, nil
 }
 
-// cell resolves an array leg against an array of length n; -1 when it
-// names no cell (last-n before the start).
-func (l jsonLeg) cell(n int) int {
-	if l.fromEnd {
-		return n - 1 - l.index
+// cell resolves an array leg against an array of n elements as MySQL's
+// Json_array_index: the position it names (from the end: n-1-index, or 0
+// before the start; from the start: at most n) and whether that is an
+// element of the array.
+func (l jsonLeg) cell(n int) (pos int, within bool) {
+	within = l.index < n
+	switch {
+	case !l.fromEnd:
+		return min(l.index, n), within
+	case within:
+		return n - 1 - l.index, true
 	}
-	return l.index
+	return 0, false
 }
 
 // jsonSlot is a place in a document: its value and how to replace it.
@@ -714,13 +720,13 @@ func jsonWalk(slot jsonSlot, legs []jsonLeg) (jsonSlot, bool) {
 		}
 		a, ok := v.Array()
 		if !ok {
-			if leg.cell(1) != 0 {
+			if _, within := leg.cell(1); !within {
 				return jsonSlot{}, false
 			}
 			continue
 		}
-		i := leg.cell(len(a))
-		if i < 0 || i >= len(a) {
+		i, within := leg.cell(len(a))
+		if !within {
 			return jsonSlot{}, false
 		}
 		slot = jsonSlot{v: a[i], set: func(nv *json.Value) { v.SetArrayItem(i, nv, json.Set) }}
@@ -818,47 +824,37 @@ func jsonModify(name string, root jsonSlot, legs []jsonLeg, value *json.Value) e
 	}
 	a, isArray := parent.v.Array()
 	if !isArray {
+		// A non-array is a one-element array: cell 0 is the value itself,
+		// another cell wraps it.
 		if name == "JSON_ARRAY_INSERT" {
 			return nil
 		}
-		if last.cell(1) == 0 {
-			// The cell is the value itself.
-			if name != "JSON_INSERT" {
-				parent.set(value)
-			}
-			return nil
-		}
-		if name != "JSON_REPLACE" && last.cell(1) > 0 {
-			parent.set(json.NewArray([]*json.Value{parent.v, value}))
+		pos, within := last.cell(1)
+		switch {
+		case within && name != "JSON_INSERT":
+			parent.set(value)
+		case !within && name != "JSON_REPLACE":
+			wrapped := []*json.Value{parent.v}
+			parent.set(json.NewArray(insertAt(wrapped, pos, value)))
 		}
 		return nil
 	}
-	i := last.cell(len(a))
-	switch name {
-	case "JSON_ARRAY_INSERT":
-		if i < 0 {
-			i = 0
-		}
-		if i > len(a) {
-			i = len(a)
-		}
-		na := make([]*json.Value, 0, len(a)+1)
-		na = append(na, a[:i]...)
-		na = append(na, value)
-		na = append(na, a[i:]...)
-		parent.set(json.NewArray(na))
-	case "JSON_SET", "JSON_REPLACE":
-		if i >= 0 && i < len(a) {
-			parent.v.SetArrayItem(i, value, json.Set)
-		} else if i >= len(a) && name == "JSON_SET" {
-			parent.v.SetArrayItem(len(a), value, json.Set)
-		}
-	case "JSON_INSERT":
-		if i >= len(a) {
-			parent.v.SetArrayItem(len(a), value, json.Set)
-		}
+	pos, within := last.cell(len(a))
+	switch {
+	case name == "JSON_ARRAY_INSERT" || (!within && name != "JSON_REPLACE"):
+		parent.set(json.NewArray(insertAt(a, pos, value)))
+	case within && name != "JSON_INSERT":
+		parent.v.SetArrayItem(pos, value, json.Set)
 	}
 	return nil
+}
+
+// insertAt returns a copy of a with v inserted at position pos.
+func insertAt(a []*json.Value, pos int, v *json.Value) []*json.Value {
+	out := make([]*json.Value, 0, len(a)+1)
+	out = append(out, a[:pos]...)
+	out = append(out, v)
+	return append(out, a[pos:]...)
 }
 
 // jsonMergePatch is JSON_MERGE_PATCH(doc, patch...) (RFC 7396). A NULL
