@@ -9,8 +9,10 @@ package evalengine
 // instruction popping the arguments), so the two cannot disagree.
 
 import (
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/collations/charset"
@@ -211,6 +213,8 @@ func jsonCall(name string, args TupleExpr) (IR, bool, error) {
 		ir := newJSONCall(name, args, fn, typ).(*builtinJSONStrata)
 		ir.isValue = func(i int) bool { return i >= 2 && i%2 == 0 }
 		return ir, true, nil
+	case "JSON_SEARCH":
+		err, fn = arity(3, -1), jsonSearch
 	case "JSON_MERGE_PATCH":
 		err, fn = arity(2, -1), jsonMergePatch
 	case "JSON_MERGE_PRESERVE", "JSON_MERGE":
@@ -958,4 +962,154 @@ func mergePreserve(a, b *json.Value) *json.Value {
 		out = append(out, b)
 	}
 	return json.NewArray(out)
+}
+
+// jsonSearch is JSON_SEARCH(doc, 'one'|'all', pattern[, escape[, path]]):
+// the paths of the string values (not keys) under path that match the LIKE
+// pattern, in document order (object members in MySQL's key order: by
+// length, then bytes); a JSON string for one, an array for several, NULL
+// for none. The pattern compares as utf8mb4_bin unless it comes from a
+// column, as MySQL's LIKE against its utf8mb4_bin source string. Several
+// paths answer 1235: MySQL's order for them is not reproduced.
+func jsonSearch(args []eval) (eval, error) {
+	if args[0] == nil || args[1] == nil || args[2] == nil {
+		return nil, nil
+	}
+	for _, p := range args[min(4, len(args)):] {
+		if p == nil {
+			return nil, nil
+		}
+	}
+	doc, err := jsonDocArg("JSON_SEARCH", args, 0)
+	if err != nil {
+		return nil, err
+	}
+	one, err := jsonCheckOneOrAll(args[1])
+	if err != nil {
+		return nil, err
+	}
+	var escape rune
+	if len(args) > 3 && args[3] != nil {
+		e := []rune(evalToBinary(args[3]).string())
+		switch {
+		case len(e) > 1:
+			return nil, sqlerror.NewSQLErrorf(sqlerror.ERWrongArguments, "HY000", "Incorrect arguments to ESCAPE")
+		case len(e) == 1:
+			escape = e[0]
+		}
+	}
+	if len(args) > 5 {
+		return nil, vterrors.Errorf(vtrpcpb.Code_UNIMPLEMENTED, "JSON_SEARCH with more than one path")
+	}
+	coll := collationJSON.Collation
+	pattern, ok := args[2].(*evalBytes)
+	if !ok {
+		b, err := evalToVarchar(args[2], collations.CollationUtf8mb4ID, true)
+		if err != nil {
+			return nil, err
+		}
+		pattern = b
+	} else if sqltypes.IsText(pattern.SQLType()) && pattern.col.Coercibility <= collations.CoerceImplicit {
+		coll = pattern.col.Collation
+	}
+	text, err := charset.Convert(nil, colldata.Lookup(coll).Charset(), pattern.bytes, colldata.Lookup(pattern.col.Collation).Charset())
+	if err != nil {
+		return nil, err
+	}
+	wc := colldata.Lookup(coll).Wildcard(text, 0, 0, escape)
+
+	selected := map[*json.Value]bool{doc: true}
+	if len(args) > 4 {
+		jp, err := jsonPathArg(args, 4)
+		if err != nil {
+			return nil, err
+		}
+		selected = map[*json.Value]bool{}
+		jp.Match(doc, true, func(v *json.Value) { selected[v] = true })
+	}
+
+	var found []*json.Value
+	var walk func(v *json.Value, path []byte, inside bool) bool
+	walk = func(v *json.Value, path []byte, inside bool) bool {
+		inside = inside || selected[v]
+		switch v.Type() {
+		case json.TypeString:
+			if s, _ := v.StringBytes(); inside && wc.Match(s) {
+				found = append(found, json.NewString(string(path)))
+				return one
+			}
+		case json.TypeArray:
+			a, _ := v.Array()
+			for i, e := range a {
+				p := strconv.AppendInt(append(append([]byte(nil), path...), '['), int64(i), 10)
+				if walk(e, append(p, ']'), inside) {
+					return true
+				}
+			}
+		case json.TypeObject:
+			o, _ := v.Object()
+			keys := o.Keys()
+			sortMySQLKeys(keys)
+			for _, k := range keys {
+				p := append(append([]byte(nil), path...), '.')
+				if jsonIsIdentifier(k) {
+					p = append(p, k...)
+				} else {
+					p = jsonQuoteString(p, k)
+				}
+				if walk(o.Get(k), p, inside) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	walk(doc, []byte("$"), false)
+	switch len(found) {
+	case 0:
+		return nil, nil
+	case 1:
+		return found[0], nil
+	}
+	return json.NewArray(found), nil
+}
+
+// sortMySQLKeys sorts object keys as MySQL stores them: shorter first, then
+// by bytes.
+func sortMySQLKeys(keys []string) {
+	slices.SortFunc(keys, func(a, b string) int {
+		if len(a) != len(b) {
+			return len(a) - len(b)
+		}
+		return strings.Compare(a, b)
+	})
+}
+
+// jsonIsIdentifier reports whether a member name prints unquoted in a path
+// (an ECMAScript identifier).
+func jsonIsIdentifier(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i, r := range k {
+		ok := r == '_' || r == '$' || unicode.IsLetter(r)
+		if i > 0 {
+			ok = ok || unicode.IsDigit(r)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonCheckOneOrAll reads JSON_SEARCH's second argument: true for 'one'.
+func jsonCheckOneOrAll(e eval) (bool, error) {
+	switch strings.ToLower(evalToBinary(e).string()) {
+	case "one":
+		return true, nil
+	case "all":
+		return false, nil
+	}
+	return false, errJSONOneOrAll("JSON_SEARCH")
 }

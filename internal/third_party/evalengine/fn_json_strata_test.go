@@ -72,6 +72,53 @@ func evalJSONTest(t *testing.T, mode, src string, bv map[string]string) string {
 	return v.Value(collations.ID(45)).String()
 }
 
+// TestJSONSearch runs the MySQL manual's JSON_SEARCH examples.
+func TestJSONSearch(t *testing.T) {
+	const j = `["abc", [{"k": "10"}, "def"], {"x":"abc"}, {"y":"bcd"}]`
+	cases := []struct{ args, want string }{
+		{`'one', 'abc'`, `JSON("\"$[0]\"")`},
+		{`'all', 'abc'`, `JSON("[\"$[0]\", \"$[2].x\"]")`},
+		{`'all', 'ghi'`, `NULL`},
+		{`'all', '10'`, `JSON("\"$[1][0].k\"")`},
+		{`'all', '10', NULL, '$'`, `JSON("\"$[1][0].k\"")`},
+		{`'all', '10', NULL, '$[*]'`, `JSON("\"$[1][0].k\"")`},
+		{`'all', '10', NULL, '$**.k'`, `JSON("\"$[1][0].k\"")`},
+		{`'all', '10', NULL, '$[*][0].k'`, `JSON("\"$[1][0].k\"")`},
+		{`'all', '10', NULL, '$[1]'`, `JSON("\"$[1][0].k\"")`},
+		{`'all', '10', NULL, '$[1][0]'`, `JSON("\"$[1][0].k\"")`},
+		{`'all', 'abc', NULL, '$[2]'`, `JSON("\"$[2].x\"")`},
+		{`'all', '%a%'`, `JSON("[\"$[0]\", \"$[2].x\"]")`},
+		{`'all', '%b%'`, `JSON("[\"$[0]\", \"$[2].x\", \"$[3].y\"]")`},
+		{`'all', '%b%', NULL, '$[0]'`, `JSON("\"$[0]\"")`},
+		{`'all', '%b%', NULL, '$[2]'`, `JSON("\"$[2].x\"")`},
+		{`'all', '%b%', NULL, '$[1]'`, `NULL`},
+		{`'all', '%b%', '', '$[1]'`, `NULL`},
+		{`'all', '%b%', '', '$[3]'`, `JSON("\"$[3].y\"")`},
+		{`'all', 'ABC'`, `NULL`},
+		{`'all', 'a|%', '|'`, `NULL`},
+		{`'any', 'abc'`, `error 3154`},
+		{`NULL, 'abc'`, `NULL`},
+		{`'all', NULL`, `NULL`},
+		{`'all', 'abc', NULL, NULL`, `NULL`},
+		{`'all', 'abc', NULL, '$', '$[0]'`, `error 1235`},
+	}
+	for _, mode := range []string{"compiled", "interpreted"} {
+		for _, tc := range cases {
+			expr := "JSON_SEARCH('" + j + "', " + tc.args + ")"
+			got := evalJSONTest(t, mode, expr, nil)
+			if tc.want == "error 1235" && strings.HasPrefix(got, "error: ") && strings.Contains(got, "more than one path") {
+				got = tc.want
+			}
+			if got != tc.want {
+				t.Errorf("%s %s: got %s, want %s", mode, expr, got, tc.want)
+			}
+		}
+	}
+	if got := evalJSONTest(t, "compiled", `JSON_SEARCH('{"bb": "x", "c": "x", "a b": "x"}', 'all', 'x')`, nil); got != `JSON("[\"$.c\", \"$.bb\", \"$.\\\"a b\\\"\"]")` {
+		t.Errorf("key order: got %s", got)
+	}
+}
+
 func TestJSONFunctions(t *testing.T) {
 	cases := []struct {
 		expr string

@@ -702,7 +702,7 @@ func (ast *astCompiler) translateCallable(call sqlparser.Callable) (IR, error) {
 
 	case *sqlparser.JSONAttributesExpr, *sqlparser.JSONQuoteExpr, *sqlparser.JSONContainsExpr,
 		*sqlparser.JSONOverlapsExpr, *sqlparser.JSONPrettyExpr, *sqlparser.JSONValueModifierExpr,
-		*sqlparser.JSONValueMergeExpr:
+		*sqlparser.JSONValueMergeExpr, *sqlparser.JSONSearchExpr:
 		// strata: MySQL 8.0's JSON functions (fn_json_strata.go).
 		return ast.translateJSONCall(call)
 
@@ -1285,6 +1285,15 @@ func (ast *astCompiler) translateJSONCall(call sqlparser.Callable) (IR, error) {
 		exprs = []sqlparser.Expr{call.JSONDoc}
 		for _, p := range call.Params {
 			exprs = append(exprs, p.Key, p.Value)
+		}
+	case *sqlparser.JSONSearchExpr:
+		name, exprs = "JSON_SEARCH", []sqlparser.Expr{call.JSONDoc, call.OneOrAll, call.SearchStr}
+		if call.EscapeChar != nil || len(call.PathList) > 0 {
+			esc := call.EscapeChar
+			if esc == nil {
+				esc = &sqlparser.NullVal{}
+			}
+			exprs = append(append(exprs, esc), call.PathList...)
 		}
 	case *sqlparser.JSONValueMergeExpr:
 		switch call.Type {
