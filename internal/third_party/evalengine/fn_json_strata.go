@@ -389,8 +389,17 @@ func jsonQuoteString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// jsonEqual reports whether a and b are equal JSON values (numbers by value).
-func jsonEqual(a, b *json.Value) bool {
+// jsonCmp compares JSON values for JSON_CONTAINS and JSON_OVERLAPS. MySQL's
+// manual calls two numbers of different JSON types (INTEGER and DOUBLE, say)
+// not comparable, where its comparison calls them equal: a result that
+// depends on such an equality is not answered (unsure), rather than
+// answered perhaps wrongly.
+type jsonCmp struct {
+	unsure bool
+}
+
+// equal reports whether a and b are equal JSON values (numbers by value).
+func (c *jsonCmp) equal(a, b *json.Value) bool {
 	switch a.Type() {
 	case json.TypeArray:
 		aa, _ := a.Array()
@@ -399,7 +408,7 @@ func jsonEqual(a, b *json.Value) bool {
 			return false
 		}
 		for i := range aa {
-			if !jsonEqual(aa[i], ba[i]) {
+			if !c.equal(aa[i], ba[i]) {
 				return false
 			}
 		}
@@ -412,7 +421,7 @@ func jsonEqual(a, b *json.Value) bool {
 		}
 		equal := true
 		ao.Visit(func(k string, v *json.Value) {
-			if w := bo.Get(k); equal && (w == nil || !jsonEqual(v, w)) {
+			if w := bo.Get(k); equal && (w == nil || !c.equal(v, w)) {
 				equal = false
 			}
 		})
@@ -422,27 +431,46 @@ func jsonEqual(a, b *json.Value) bool {
 		return false
 	}
 	cmp, err := compareJSONValue(a, b)
-	return err == nil && cmp == 0
+	if err != nil || cmp != 0 {
+		return false
+	}
+	if a.Type() == json.TypeNumber && a.NumberType() != b.NumberType() {
+		c.unsure = true
+	}
+	return true
+}
+
+// errJSONNumberTypes is the answer when a result depends on the equality
+// of numbers of different JSON types.
+var errJSONNumberTypes = vterrors.Errorf(vtrpcpb.Code_UNIMPLEMENTED, "comparison of JSON numbers of different types")
+
+// result returns b as the function's result, or the error when it depends on
+// an unsure comparison.
+func (c *jsonCmp) result(b bool) (eval, error) {
+	if c.unsure {
+		return nil, errJSONNumberTypes
+	}
+	return newEvalBool(b), nil
 }
 
 // jsonContained reports whether candidate is contained in target by
 // MySQL's rules: a scalar in an equal scalar, an array's every element in
 // some element of a target array, a non-array in some element of a target
 // array, an object's every key in the target object with a contained value.
-func jsonContained(target, candidate *json.Value) bool {
+func (c *jsonCmp) contained(target, candidate *json.Value) bool {
 	switch target.Type() {
 	case json.TypeArray:
 		ta, _ := target.Array()
 		if ca, ok := candidate.Array(); ok {
-			for _, c := range ca {
-				if !jsonContained(target, c) {
+			for _, e := range ca {
+				if !c.contained(target, e) {
 					return false
 				}
 			}
 			return true
 		}
 		for _, t := range ta {
-			if jsonContained(t, candidate) {
+			if c.contained(t, candidate) {
 				return true
 			}
 		}
@@ -455,13 +483,13 @@ func jsonContained(target, candidate *json.Value) bool {
 		}
 		contained := true
 		co.Visit(func(k string, v *json.Value) {
-			if t := to.Get(k); contained && (t == nil || !jsonContained(t, v)) {
+			if t := to.Get(k); contained && (t == nil || !c.contained(t, v)) {
 				contained = false
 			}
 		})
 		return contained
 	}
-	return jsonEqual(target, candidate)
+	return c.equal(target, candidate)
 }
 
 // jsonContains is JSON_CONTAINS(target, candidate[, path]).
@@ -489,7 +517,8 @@ func jsonContains(args []eval) (eval, error) {
 			return nil, nil
 		}
 	}
-	return newEvalBool(jsonContained(target, candidate)), nil
+	var c jsonCmp
+	return c.result(c.contained(target, candidate))
 }
 
 // jsonOverlaps is JSON_OVERLAPS(a, b): two objects share a key with equal
@@ -507,6 +536,7 @@ func jsonOverlaps(args []eval) (eval, error) {
 	if err != nil {
 		return nil, err
 	}
+	var c jsonCmp
 	aa, aIsArray := a.Array()
 	ba, bIsArray := b.Array()
 	switch {
@@ -519,24 +549,24 @@ func jsonOverlaps(args []eval) (eval, error) {
 		}
 		for _, x := range aa {
 			for _, y := range ba {
-				if jsonEqual(x, y) {
-					return newEvalBool(true), nil
+				if c.equal(x, y) {
+					return c.result(true)
 				}
 			}
 		}
-		return newEvalBool(false), nil
+		return c.result(false)
 	case a.Type() == json.TypeObject && b.Type() == json.TypeObject:
 		ao, _ := a.Object()
 		bo, _ := b.Object()
 		overlap := false
 		ao.Visit(func(k string, v *json.Value) {
-			if w := bo.Get(k); w != nil && jsonEqual(v, w) {
+			if w := bo.Get(k); w != nil && c.equal(v, w) {
 				overlap = true
 			}
 		})
-		return newEvalBool(overlap), nil
+		return c.result(overlap)
 	}
-	return newEvalBool(jsonEqual(a, b)), nil
+	return c.result(c.equal(a, b))
 }
 
 // jsonPretty is JSON_PRETTY(doc): two-space indents, one member or element
