@@ -1267,19 +1267,6 @@ func (cached *builtinJSONObject) CachedSize(alloc bool) int64 {
 	return size
 }
 
-func (cached *builtinJSONRemove) CachedSize(alloc bool) int64 {
-	if cached == nil {
-		return int64(0)
-	}
-	size := int64(0)
-	if alloc {
-		size += int64(48)
-	}
-	// field CallExpr vitess.io/vitess/go/vt/vtgate/evalengine.CallExpr
-	size += cached.CallExpr.CachedSize(false)
-	return size
-}
-
 func (cached *builtinJSONUnquote) CachedSize(alloc bool) int64 {
 	if cached == nil {
 		return int64(0)

@@ -30,10 +30,6 @@ type (
 		CallExpr
 	}
 
-	builtinJSONRemove struct {
-		CallExpr
-	}
-
 	builtinJSONUnquote struct {
 		CallExpr
 	}
@@ -57,7 +53,6 @@ type (
 
 var (
 	_ IR = (*builtinJSONExtract)(nil)
-	_ IR = (*builtinJSONRemove)(nil)
 	_ IR = (*builtinJSONUnquote)(nil)
 	_ IR = (*builtinJSONObject)(nil)
 	_ IR = (*builtinJSONArray)(nil)
@@ -168,95 +163,8 @@ func (call *builtinJSONExtract) compile(c *compiler) (ctype, error) {
 	return jt, nil
 }
 
-func (call *builtinJSONRemove) eval(env *ExpressionEnv) (eval, error) {
-	args, err := call.args(env)
-	if err != nil {
-		return nil, err
-	}
-
-	if args[0] == nil {
-		return nil, nil
-	}
-
-	doc, err := intoJSON(call.Method, args[0])
-	if err != nil {
-		return nil, err
-	}
-
-	paths := make([]*json.Path, 0, len(args[1:]))
-	for _, p := range args[1:] {
-		if p == nil {
-			return nil, nil
-		}
-
-		path, err := intoJSONPath(p)
-		if err != nil {
-			return nil, err
-		}
-
-		if path.ContainsWildcards() {
-			return nil, errInvalidPathForTransform
-		}
-
-		paths = append(paths, path)
-	}
-
-	if err := json.ApplyTransform(json.Remove, doc, paths, nil); err != nil {
-		return nil, err
-	}
-
-	return doc, nil
-}
-
-func (call *builtinJSONRemove) compile(c *compiler) (ctype, error) {
-	doct, err := call.Arguments[0].compile(c)
-	if err != nil {
-		return ctype{}, err
-	}
-
-	nullable := doct.nullable()
-	skip := c.compileNullCheck1(doct)
-
-	jt, err := c.compileParseJSON("JSON_REMOVE", doct, 1)
-	if err != nil {
-		return ctype{}, err
-	}
-
-	staticPaths := make([]staticPath, 0, len(call.Arguments[1:]))
-	for _, arg := range call.Arguments[1:] {
-		argType, err := arg.compile(c)
-		if err != nil {
-			return ctype{}, err
-		}
-
-		if !nullable {
-			nullable = argType.nullable()
-		}
-
-		if arg.constant() {
-			staticEnv := EmptyExpressionEnv(c.env)
-			arg, err = simplifyExpr(staticEnv, arg)
-			if err != nil {
-				return ctype{}, err
-			}
-
-			p, err := c.jsonExtractPath(arg)
-			staticPaths = append(staticPaths, staticPath{p, err})
-		} else {
-			staticPaths = append(staticPaths, staticPath{nil, nil})
-		}
-	}
-
-	c.asm.Fn_JSON_REMOVE(len(call.Arguments[1:]), staticPaths)
-	c.asm.jumpDestination(skip)
-
-	if nullable {
-		// If any argument is nullable, the result is nullable too
-		jt.Flag |= flagNullable
-	}
-
-	return jt, nil
-}
+// strata: JSON_REMOVE is in fn_json_strata.go (MySQL's error codes, and
+// paths resolved as the other modification functions).
 
 func (call *builtinJSONUnquote) eval(env *ExpressionEnv) (eval, error) {
 	arg, err := call.arg1(env)

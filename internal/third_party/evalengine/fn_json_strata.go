@@ -215,6 +215,8 @@ func jsonCall(name string, args TupleExpr) (IR, bool, error) {
 		return ir, true, nil
 	case "JSON_SEARCH":
 		err, fn = arity(3, -1), jsonSearch
+	case "JSON_REMOVE":
+		err, fn = arity(2, -1), jsonRemove
 	case "JSON_MERGE_PATCH":
 		err, fn = arity(2, -1), jsonMergePatch
 	case "JSON_MERGE_PRESERVE", "JSON_MERGE":
@@ -1143,3 +1145,51 @@ func jsonCheckOneOrAll(e eval) (bool, error) {
 	}
 	return false, errJSONOneOrAll("JSON_SEARCH")
 }
+
+// jsonRemove is JSON_REMOVE(doc, path...): each path's member or array
+// cell removed in turn from a copy of doc; a path to nothing is ignored.
+func jsonRemove(args []eval) (eval, error) {
+	if anyNull(args) {
+		return nil, nil
+	}
+	doc, err := jsonDocArg("JSON_REMOVE", args, 0)
+	if err != nil {
+		return nil, err
+	}
+	doc = jsonClone(doc)
+	for i := 1; i < len(args); i++ {
+		jp, err := jsonPathArg(args, i)
+		if err != nil {
+			return nil, err
+		}
+		if jp.ContainsWildcards() {
+			return nil, errJSONPathWildcard
+		}
+		legs, err := jsonLegs(jp)
+		if err != nil {
+			return nil, err
+		}
+		if len(legs) == 0 {
+			return nil, errJSONVacuousPath
+		}
+		parent, ok := jsonWalk(jsonSlot{v: doc, set: func(nv *json.Value) { doc = nv }}, legs[:len(legs)-1])
+		if !ok {
+			continue
+		}
+		last := legs[len(legs)-1]
+		if last.member {
+			if o, isObject := parent.v.Object(); isObject {
+				o.Del(last.name)
+			}
+			continue
+		}
+		if a, isArray := parent.v.Array(); isArray {
+			if pos, within := last.cell(len(a)); within {
+				parent.v.DelArrayItem(pos)
+			}
+		}
+	}
+	return doc, nil
+}
+
+var errJSONVacuousPath = sqlerror.NewSQLErrorf(3153, "42000", "The path expression '$' is not allowed in this context.")

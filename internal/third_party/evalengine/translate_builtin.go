@@ -702,7 +702,7 @@ func (ast *astCompiler) translateCallable(call sqlparser.Callable) (IR, error) {
 
 	case *sqlparser.JSONAttributesExpr, *sqlparser.JSONQuoteExpr, *sqlparser.JSONContainsExpr,
 		*sqlparser.JSONOverlapsExpr, *sqlparser.JSONPrettyExpr, *sqlparser.JSONValueModifierExpr,
-		*sqlparser.JSONValueMergeExpr, *sqlparser.JSONSearchExpr:
+		*sqlparser.JSONValueMergeExpr, *sqlparser.JSONSearchExpr, *sqlparser.JSONRemoveExpr:
 		// strata: MySQL 8.0's JSON functions (fn_json_strata.go).
 		return ast.translateJSONCall(call)
 
@@ -715,18 +715,6 @@ func (ast *astCompiler) translateCallable(call sqlparser.Callable) (IR, error) {
 			CallExpr: CallExpr{
 				Arguments: args,
 				Method:    "JSON_EXTRACT",
-			},
-		}, nil
-
-	case *sqlparser.JSONRemoveExpr:
-		args, err := ast.translateFuncArgs(append([]sqlparser.Expr{call.JSONDoc}, call.PathList...))
-		if err != nil {
-			return nil, err
-		}
-		return &builtinJSONRemove{
-			CallExpr: CallExpr{
-				Arguments: args,
-				Method:    "JSON_REMOVE",
 			},
 		}, nil
 
@@ -1286,6 +1274,8 @@ func (ast *astCompiler) translateJSONCall(call sqlparser.Callable) (IR, error) {
 		for _, p := range call.Params {
 			exprs = append(exprs, p.Key, p.Value)
 		}
+	case *sqlparser.JSONRemoveExpr:
+		name, exprs = "JSON_REMOVE", append([]sqlparser.Expr{call.JSONDoc}, call.PathList...)
 	case *sqlparser.JSONSearchExpr:
 		name, exprs = "JSON_SEARCH", []sqlparser.Expr{call.JSONDoc, call.OneOrAll, call.SearchStr}
 		if call.EscapeChar != nil || len(call.PathList) > 0 {
