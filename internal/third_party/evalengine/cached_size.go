@@ -1228,19 +1228,6 @@ func (cached *builtinJSONContainsPath) CachedSize(alloc bool) int64 {
 	return size
 }
 
-func (cached *builtinJSONDepth) CachedSize(alloc bool) int64 {
-	if cached == nil {
-		return int64(0)
-	}
-	size := int64(0)
-	if alloc {
-		size += int64(48)
-	}
-	// field CallExpr vitess.io/vitess/go/vt/vtgate/evalengine.CallExpr
-	size += cached.CallExpr.CachedSize(false)
-	return size
-}
-
 func (cached *builtinJSONExtract) CachedSize(alloc bool) int64 {
 	if cached == nil {
 		return int64(0)
@@ -1267,33 +1254,7 @@ func (cached *builtinJSONKeys) CachedSize(alloc bool) int64 {
 	return size
 }
 
-func (cached *builtinJSONLength) CachedSize(alloc bool) int64 {
-	if cached == nil {
-		return int64(0)
-	}
-	size := int64(0)
-	if alloc {
-		size += int64(48)
-	}
-	// field CallExpr vitess.io/vitess/go/vt/vtgate/evalengine.CallExpr
-	size += cached.CallExpr.CachedSize(false)
-	return size
-}
-
 func (cached *builtinJSONObject) CachedSize(alloc bool) int64 {
-	if cached == nil {
-		return int64(0)
-	}
-	size := int64(0)
-	if alloc {
-		size += int64(48)
-	}
-	// field CallExpr vitess.io/vitess/go/vt/vtgate/evalengine.CallExpr
-	size += cached.CallExpr.CachedSize(false)
-	return size
-}
-
-func (cached *builtinJSONRemove) CachedSize(alloc bool) int64 {
 	if cached == nil {
 		return int64(0)
 	}

@@ -366,18 +366,10 @@ func (ast *astCompiler) translateFuncExpr(fn *sqlparser.FuncExpr) (IR, error) {
 			return nil, argError(method)
 		}
 		return &builtinToBase64{CallExpr: call, collate: ast.cfg.Collation}, nil
-	case "json_depth":
-		if len(args) != 1 {
-			return nil, argError(method)
-		}
-		return &builtinJSONDepth{CallExpr: call}, nil
-	case "json_length":
-		switch len(args) {
-		case 1, 2:
-			return &builtinJSONLength{CallExpr: call}, nil
-		default:
-			return nil, argError(method)
-		}
+	case "json_depth", "json_length":
+		// strata: compiled (evalengine's own could only be interpreted).
+		ir, _, err := jsonCall(strings.ToUpper(method), args)
+		return ir, err
 	case "curdate", "current_date":
 		if len(args) != 0 {
 			return nil, argError(method)
@@ -708,6 +700,12 @@ func (ast *astCompiler) translateCallable(call sqlparser.Callable) (IR, error) {
 		}
 		return ws, nil
 
+	case *sqlparser.JSONAttributesExpr, *sqlparser.JSONQuoteExpr, *sqlparser.JSONContainsExpr,
+		*sqlparser.JSONOverlapsExpr, *sqlparser.JSONPrettyExpr, *sqlparser.JSONValueModifierExpr,
+		*sqlparser.JSONValueMergeExpr, *sqlparser.JSONSearchExpr, *sqlparser.JSONRemoveExpr:
+		// strata: MySQL 8.0's JSON functions (fn_json_strata.go).
+		return ast.translateJSONCall(call)
+
 	case *sqlparser.JSONExtractExpr:
 		args, err := ast.translateFuncArgs(append([]sqlparser.Expr{call.JSONDoc}, call.PathList...))
 		if err != nil {
@@ -717,18 +715,6 @@ func (ast *astCompiler) translateCallable(call sqlparser.Callable) (IR, error) {
 			CallExpr: CallExpr{
 				Arguments: args,
 				Method:    "JSON_EXTRACT",
-			},
-		}, nil
-
-	case *sqlparser.JSONRemoveExpr:
-		args, err := ast.translateFuncArgs(append([]sqlparser.Expr{call.JSONDoc}, call.PathList...))
-		if err != nil {
-			return nil, err
-		}
-		return &builtinJSONRemove{
-			CallExpr: CallExpr{
-				Arguments: args,
-				Method:    "JSON_REMOVE",
 			},
 		}, nil
 
@@ -1240,4 +1226,86 @@ func builtinIfRewrite(args []IR) (IR, error) {
 		}},
 		Else: args[2],
 	}, nil
+}
+
+// translateJSONCall translates the JSON functions fn_json_strata.go
+// implements from their parser nodes. strata: added.
+func (ast *astCompiler) translateJSONCall(call sqlparser.Callable) (IR, error) {
+	var name string
+	var exprs []sqlparser.Expr
+	switch call := call.(type) {
+	case *sqlparser.JSONAttributesExpr:
+		switch call.Type {
+		case sqlparser.DepthAttributeType:
+			name = "JSON_DEPTH"
+		case sqlparser.ValidAttributeType:
+			name = "JSON_VALID"
+		case sqlparser.TypeAttributeType:
+			name = "JSON_TYPE"
+		case sqlparser.LengthAttributeType:
+			name = "JSON_LENGTH"
+		}
+		exprs = []sqlparser.Expr{call.JSONDoc}
+		if call.Path != nil {
+			exprs = append(exprs, call.Path)
+		}
+	case *sqlparser.JSONQuoteExpr:
+		name, exprs = "JSON_QUOTE", []sqlparser.Expr{call.StringArg}
+	case *sqlparser.JSONContainsExpr:
+		name, exprs = "JSON_CONTAINS", append([]sqlparser.Expr{call.Target, call.Candidate}, call.PathList...)
+	case *sqlparser.JSONOverlapsExpr:
+		name, exprs = "JSON_OVERLAPS", []sqlparser.Expr{call.JSONDoc1, call.JSONDoc2}
+	case *sqlparser.JSONPrettyExpr:
+		name, exprs = "JSON_PRETTY", []sqlparser.Expr{call.JSONVal}
+	case *sqlparser.JSONValueModifierExpr:
+		switch call.Type {
+		case sqlparser.JSONArrayAppendType:
+			name = "JSON_ARRAY_APPEND"
+		case sqlparser.JSONArrayInsertType:
+			name = "JSON_ARRAY_INSERT"
+		case sqlparser.JSONInsertType:
+			name = "JSON_INSERT"
+		case sqlparser.JSONReplaceType:
+			name = "JSON_REPLACE"
+		case sqlparser.JSONSetType:
+			name = "JSON_SET"
+		}
+		exprs = []sqlparser.Expr{call.JSONDoc}
+		for _, p := range call.Params {
+			exprs = append(exprs, p.Key, p.Value)
+		}
+	case *sqlparser.JSONRemoveExpr:
+		name, exprs = "JSON_REMOVE", append([]sqlparser.Expr{call.JSONDoc}, call.PathList...)
+	case *sqlparser.JSONSearchExpr:
+		name, exprs = "JSON_SEARCH", []sqlparser.Expr{call.JSONDoc, call.OneOrAll, call.SearchStr}
+		if call.EscapeChar != nil || len(call.PathList) > 0 {
+			esc := call.EscapeChar
+			if esc == nil {
+				esc = &sqlparser.NullVal{}
+			}
+			exprs = append(append(exprs, esc), call.PathList...)
+		}
+	case *sqlparser.JSONValueMergeExpr:
+		switch call.Type {
+		case sqlparser.JSONMergeType:
+			name = "JSON_MERGE"
+		case sqlparser.JSONMergePatchType:
+			name = "JSON_MERGE_PATCH"
+		case sqlparser.JSONMergePreserveType:
+			name = "JSON_MERGE_PRESERVE"
+		}
+		exprs = append([]sqlparser.Expr{call.JSONDoc}, call.JSONDocList...)
+	}
+	args, err := ast.translateFuncArgs(exprs)
+	if err != nil {
+		return nil, err
+	}
+	ir, ok, err := jsonCall(name, args)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, translateExprNotSupported(call)
+	}
+	return ir, nil
 }
