@@ -608,7 +608,7 @@ func (c *compiler) compileParseJSON(fn string, doct ctype, offset int) (ctype, e
 	switch doct.Type {
 	case sqltypes.TypeJSON:
 	case sqltypes.VarChar, sqltypes.VarBinary:
-		c.asm.Parse_j(offset)
+		c.asm.Parse_j(offset, fn)
 	case sqltypes.Null:
 		return ctype{Type: sqltypes.Null, Flag: flagNull | flagNullable, Col: collationNull}, nil
 	default:

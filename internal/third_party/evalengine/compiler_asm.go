@@ -2377,6 +2377,25 @@ func (asm *assembler) Fn_JSON_OBJECT(args int) {
 	}, "FN JSON_ARRAY (SP-%d)...(SP-1)", args)
 }
 
+// Fn_JSON_UNQUOTE_text is JSON_UNQUOTE of a string (jsonUnquoteText).
+// strata.
+func (asm *assembler) Fn_JSON_UNQUOTE_text() {
+	asm.emit(func(env *ExpressionEnv) int {
+		arg := env.vm.stack[env.vm.sp-1].(*evalBytes)
+		out, err := jsonUnquoteText(arg.bytes)
+		if err != nil {
+			env.vm.err = err
+			return 1
+		}
+		b := env.vm.arena.newEvalBytesEmpty()
+		b.tt = int16(sqltypes.Text)
+		b.col = collationJSON
+		b.bytes = out
+		env.vm.stack[env.vm.sp-1] = b
+		return 1
+	}, "FN JSON_UNQUOTE VARCHAR(SP-1)")
+}
+
 func (asm *assembler) Fn_JSON_UNQUOTE() {
 	asm.emit(func(env *ExpressionEnv) int {
 		j := env.vm.stack[env.vm.sp-1].(*evalJSON)
@@ -3562,11 +3581,17 @@ func (asm *assembler) PackTuple(tlen int) {
 	}, "TUPLE (SP-%d)...(SP-1)", tlen)
 }
 
-func (asm *assembler) Parse_j(offset int) {
+func (asm *assembler) Parse_j(offset int, fname string) {
 	asm.emit(func(env *ExpressionEnv) int {
 		var p json.Parser
 		arg := env.vm.stack[env.vm.sp-offset].(*evalBytes)
-		env.vm.stack[env.vm.sp-offset], env.vm.err = p.ParseBytes(arg.bytes)
+		v, err := p.ParseBytes(arg.bytes)
+		if err != nil {
+			// strata: MySQL's 3141, not a generic error.
+			env.vm.err = errJSONText(1, fname, err)
+			return 1
+		}
+		env.vm.stack[env.vm.sp-offset] = v
 		return 1
 	}, "PARSE_JSON VARCHAR(SP-%d)", offset)
 }

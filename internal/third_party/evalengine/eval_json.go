@@ -51,7 +51,13 @@ func intoJSON(fn string, e eval) (*evalJSON, error) {
 		return e, nil
 	case *evalBytes:
 		var p json.Parser
-		return p.ParseBytes(e.bytes)
+		v, err := p.ParseBytes(e.bytes)
+		if err != nil {
+			// strata: MySQL's 3141 for the document argument (the
+			// first of every caller), not a generic error.
+			return nil, errJSONText(1, fn, err)
+		}
+		return v, nil
 	default:
 		return nil, errJSONType(fn)
 	}

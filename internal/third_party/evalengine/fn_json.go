@@ -166,6 +166,26 @@ func (call *builtinJSONExtract) compile(c *compiler) (ctype, error) {
 // strata: JSON_REMOVE is in fn_json_strata.go (MySQL's error codes, and
 // paths resolved as the other modification functions).
 
+// jsonUnquoteText is JSON_UNQUOTE of a string (strata): one that starts
+// and ends with a double quote is a JSON string literal, unquoted (3141
+// when it is not a valid one); any other string comes back as it is, as
+// MySQL's JSON_UNQUOTE('abc') is 'abc' (Vitess parsed every string as
+// JSON and failed).
+func jsonUnquoteText(b []byte) ([]byte, error) {
+	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
+		return b, nil
+	}
+	var p json.Parser
+	j, err := p.ParseBytes(b)
+	if err != nil {
+		return nil, errJSONText(1, "JSON_UNQUOTE", err)
+	}
+	if s, ok := j.StringBytes(); ok {
+		return s, nil
+	}
+	return j.MarshalTo(nil), nil
+}
+
 func (call *builtinJSONUnquote) eval(env *ExpressionEnv) (eval, error) {
 	arg, err := call.arg1(env)
 	if err != nil {
@@ -173,6 +193,13 @@ func (call *builtinJSONUnquote) eval(env *ExpressionEnv) (eval, error) {
 	}
 	if arg == nil {
 		return nil, nil
+	}
+	if b, ok := arg.(*evalBytes); ok {
+		out, err := jsonUnquoteText(b.bytes)
+		if err != nil {
+			return nil, err
+		}
+		return newEvalRaw(sqltypes.Text, out, collationJSON), nil
 	}
 	j, err := intoJSON(call.Method, arg)
 	if err != nil {
@@ -193,12 +220,15 @@ func (call *builtinJSONUnquote) compile(c *compiler) (ctype, error) {
 	}
 
 	skip := c.compileNullCheck1(arg)
-	_, err = c.compileParseJSON("JSON_UNQUOTE", arg, 1)
-	if err != nil {
-		return ctype{}, err
+	if arg.Type == sqltypes.VarChar || arg.Type == sqltypes.VarBinary {
+		c.asm.Fn_JSON_UNQUOTE_text()
+	} else {
+		_, err = c.compileParseJSON("JSON_UNQUOTE", arg, 1)
+		if err != nil {
+			return ctype{}, err
+		}
+		c.asm.Fn_JSON_UNQUOTE()
 	}
-
-	c.asm.Fn_JSON_UNQUOTE()
 	c.asm.jumpDestination(skip)
 	return ctype{Type: sqltypes.Text, Flag: flagNullable, Col: collationJSON}, nil // strata: Text, as eval
 }
