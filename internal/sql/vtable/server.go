@@ -247,14 +247,11 @@ func processlistRows(src Source, out *Rows) error {
 // when it holds none), as MySQL lists them to an account without SELECT on
 // the mysql schema.
 func userPrivilegesRows(src Source, out *Rows) error {
-	grantable := "YES"
 	global := privilege.All(privilege.Global) | privilege.GrantOption
 	if sub := src.Subject(); sub != nil {
 		global = sub.Grants.Global
-		if !global.Has(privilege.GrantOption) {
-			grantable = "NO"
-		}
 	}
+	grantable := yesNo(global.Has(privilege.GrantOption))
 	grantee := "'" + src.Conn().User + "'@'" + src.AccountHost() + "'"
 	names := (global &^ privilege.GrantOption).Names()
 	if len(names) == 0 {
@@ -287,10 +284,7 @@ func columnPrivilegesRows(src Source, out *Rows) error {
 		for _, k := range sortedKeys(u.Column) {
 			db, table, col := privilege.SplitColumnKey(k)
 			p, _ := privilege.FromColumnList(u.Column[k])
-			grantable := "NO"
-			if g.Table[privilege.TableKey(db, table)].Has(privilege.GrantOption) {
-				grantable = "YES"
-			}
+			grantable := yesNo(g.Table[privilege.TableKey(db, table)].Has(privilege.GrantOption))
 			for _, name := range p.Names() {
 				out.Add(grantee, "def", db, table, col, name, grantable)
 			}
@@ -363,12 +357,7 @@ func yesNo(b bool) string {
 // ("Select,Update").
 func columnsPrivRows(src Source, out *Rows) error {
 	for _, u := range src.Catalog().Users() {
-		keys := make([]string, 0, len(u.Column))
-		for k := range u.Column {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range sortedKeys(u.Column) {
 			db, table, col := privilege.SplitColumnKey(k)
 			p, _ := privilege.FromColumnList(u.Column[k])
 			var set []string

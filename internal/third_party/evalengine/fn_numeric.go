@@ -1019,36 +1019,30 @@ func (expr *builtinRound) compile(c *compiler) (ctype, error) {
 	}
 
 	c.asm.jumpDestination(skip1, skip2)
-	// strata: a DECIMAL rounded to a constant number of decimals D has
-	// max(D, 0) of them (at most 30); with one argument, none.
-	if arg.Type == sqltypes.Decimal {
-		switch {
-		case len(expr.Arguments) == 1:
-			arg.Scale = 0
-		default:
-			if lit, ok := expr.Arguments[1].(*Literal); ok {
-				if d, ok := lit.inner.(*evalInt64); ok {
-					arg.Scale = min(max(int32(d.i), 0), 30)
-				}
+	return roundingResult(arg, expr.Arguments), nil
+}
+
+// roundingResult is the type of ROUND or TRUNCATE of arg with args
+// (strata): with a constant number of decimals D, a DECIMAL has max(D, 0)
+// of them and a DOUBLE prints D (at most 30; MySQL prints ROUND(2E0, 1) as
+// 2.0, see fixedFloatSize); ROUND with one argument gives a DECIMAL none.
+func roundingResult(arg ctype, args []IR) ctype {
+	d, known := int32(0), len(args) == 1
+	if len(args) > 1 {
+		if lit, ok := args[1].(*Literal); ok {
+			if n, ok := lit.inner.(*evalInt64); ok {
+				d, known = min(max(int32(n.i), 0), 30), true
 			}
 		}
 	}
-	return fixedFloatScale(roundedType(arg), expr.Arguments), nil
-}
-
-// fixedFloatScale gives a DOUBLE result of ROUND or TRUNCATE to a constant
-// number of decimals D those D decimals (at most 30; MySQL prints
-// ROUND(2E0, 1) as 2.0); other results keep t. strata.
-func fixedFloatScale(t ctype, args []IR) ctype {
-	if t.Type != sqltypes.Float64 {
-		return t
+	if arg.Type == sqltypes.Decimal && known {
+		arg.Scale = d
 	}
-	t.Size, t.Scale = 0, 0
-	if len(args) > 1 {
-		if lit, ok := args[1].(*Literal); ok {
-			if d, ok := lit.inner.(*evalInt64); ok && d.i > 0 {
-				t.Size, t.Scale = fixedFloatSize, min(int32(d.i), 30)
-			}
+	t := roundedType(arg)
+	if t.Type == sqltypes.Float64 {
+		t.Size, t.Scale = 0, 0
+		if d > 0 {
+			t.Size, t.Scale = fixedFloatSize, d
 		}
 	}
 	return t
@@ -1235,15 +1229,7 @@ func (expr *builtinTruncate) compile(c *compiler) (ctype, error) {
 	}
 
 	c.asm.jumpDestination(skip1, skip2)
-	// strata: a DECIMAL truncated to a constant D has max(D, 0) decimals.
-	if arg.Type == sqltypes.Decimal {
-		if lit, ok := expr.Arguments[1].(*Literal); ok {
-			if d, ok := lit.inner.(*evalInt64); ok {
-				arg.Scale = min(max(int32(d.i), 0), 30)
-			}
-		}
-	}
-	return fixedFloatScale(roundedType(arg), expr.Arguments), nil
+	return roundingResult(arg, expr.Arguments), nil
 }
 
 type builtinCrc32 struct {
