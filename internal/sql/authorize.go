@@ -881,16 +881,17 @@ func (s *Session) checkKill(target *Session, id uint64) error {
 	if sub == nil {
 		return nil
 	}
-	return sub.CheckKill(id, target.User, target.systemUser())
+	tid := target.shownIdentity()
+	return sub.CheckKill(id, tid.user, s.eng.systemUser(tid))
 }
 
-// systemUser reports whether the session's account holds SYSTEM_USER
-// (root does). It reads only the catalog, so any session may ask about
-// another.
-func (s *Session) systemUser() bool {
-	if s.isRoot() {
+// systemUser reports whether the account id holds SYSTEM_USER (root
+// does). It reads only the catalog and the identity a session publishes,
+// so any session may ask about another.
+func (e *Engine) systemUser(id identity) bool {
+	if id.user == "root" || id.user == "" {
 		return true
 	}
-	u := s.account()
+	u := e.Cat.MatchUser(id.user, id.host, id.host == "localhost")
 	return u != nil && privilege.FromUser(u).Global.Has(privilege.SystemUser)
 }

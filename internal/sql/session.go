@@ -91,6 +91,8 @@ type Session struct {
 	// other sessions.
 	current runningStmt
 	shownDB atomic.Pointer[string]
+	// shownID is the account the session acts as (change_user.go).
+	shownID atomic.Pointer[identity]
 
 	// nextIso: SET TRANSACTION ISOLATION LEVEL (no scope) applies to the
 	// next transaction only.
@@ -135,6 +137,7 @@ func (e *Engine) NewSession(user, host string) *Session {
 		userVars: map[string]sqltypes.Value{},
 	}
 	s.loadVarCaches()
+	s.publishIdentity()
 	s.lastActive.Store(time.Now().UnixNano())
 	e.register(s, true)
 	return s

@@ -100,7 +100,7 @@ CHECKSUM TABLE c1, c2, c3;
 // ROUND/TRUNCATE to D decimals, PI() and arithmetic over them; and the client
 // logs in as root over the server's Unix socket (DATADIR/mysql.sock)
 // without a password, from this (the server's own) OS user. ZEROFILL
-// columns print zero-padded.
+// columns print zero-padded; mysqladmin status (COM_STATISTICS) answers.
 func TestFixedDecimalsAndSocket(t *testing.T) {
 	if _, err := exec.LookPath("mysql"); err != nil {
 		t.Skip("mysql client not installed (scripts/test.sh installs mariadb-client)")
@@ -139,6 +139,14 @@ SELECT a, b, c, d, y, a + 1 AS e, f, g FROM z ORDER BY a;
 		"123456\tNULL\t1234.56\t255\t2024\t123457\t000000000000\t000.00\n"
 	if out != want {
 		t.Errorf("zerofill output %q, want %q", out, want)
+	}
+
+	// mysqladmin status is COM_STATISTICS.
+	if _, err := exec.LookPath("mysqladmin"); err == nil {
+		st, err := exec.Command("mysqladmin", "--protocol=tcp", "-h", "127.0.0.1", "-P", strconv.Itoa(srv.Port), "-uroot", "status").CombinedOutput()
+		if err != nil || !strings.HasPrefix(string(st), "Uptime: ") || !strings.Contains(string(st), "Questions: ") {
+			t.Errorf("mysqladmin status: %v\n%s", err, st)
+		}
 	}
 
 	sock := filepath.Join(srv.DataDir, "mysql.sock")
