@@ -233,6 +233,9 @@ func (s *Session) buildTableDef(db, name string, spec *sqlparser.TableSpec, chec
 	if err != nil {
 		return nil, err
 	}
+	if err := s.finishGenerated(t); err != nil {
+		return nil, err
+	}
 	specs, err := schemachange.CheckSpecsOfTable(spec, checkCols)
 	if err != nil {
 		return nil, err
@@ -337,6 +340,11 @@ func (s *Session) rebuildConverter(ex *execCtx, nt *catalog.Table, mapping []int
 	return func(row Row, rowNum int, nrow Row) error {
 		for i := range nt.Columns {
 			c := &nt.Columns[i]
+			if c.Generated != "" {
+				// Computed with the CHECK constraints (generated.go).
+				nrow[i] = sqltypes.NULL
+				continue
+			}
 			oi := mapping[i]
 			var v sqltypes.Value
 			if oi < 0 {

@@ -177,6 +177,11 @@ func (b *rowBuilder) finishRow(row Row, given []bool, rowNum int, multi bool) er
 	t := b.t
 	for i := range t.Columns {
 		c := &t.Columns[i]
+		if c.Generated != "" {
+			// Computed with the CHECK constraints (generated.go).
+			row[i] = sqltypes.NULL
+			continue
+		}
 		if !given[i] {
 			if i == t.AutoIncCol {
 				row[i] = sqltypes.NULL
@@ -200,7 +205,7 @@ func (b *rowBuilder) finishRow(row Row, given []bool, rowNum int, multi bool) er
 	}
 	for i := range t.Columns {
 		c := &t.Columns[i]
-		if row[i].IsNull() && !c.Nullable && i != t.AutoIncCol {
+		if row[i].IsNull() && !c.Nullable && i != t.AutoIncCol && c.Generated == "" {
 			if c.Type == sqltypes.Timestamp && given[i] && c.DefaultExpr != "" {
 				v, err := b.s.evalDefaultExpr(b.ex, c, b.now)
 				if err != nil {
@@ -358,6 +363,9 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 		}
 		if source != nil {
 			for k, ci := range b.cols {
+				if err := refuseGeneratedValue(t, ci, nil); err != nil {
+					return nil, err
+				}
 				v, err := b.convert(ci, source[r][k], r+1)
 				if err != nil {
 					return nil, err
@@ -373,6 +381,9 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 			}
 			for k := 0; k < len(vals); k++ {
 				ci := b.cols[k]
+				if err := refuseGeneratedValue(t, ci, vals[k]); err != nil {
+					return nil, err
+				}
 				v, err := b.valueFor(vals[k], ci)
 				if err != nil {
 					return nil, err
@@ -543,6 +554,9 @@ func (s *Session) planOnDup(t *catalog.Table, upd sqlparser.OnDup, names *[]stri
 		ci := t.ColumnIndex(ue.Name.Name.String())
 		if ci < 0 {
 			return nil, sqlerr.BadField(ue.Name.Name.String(), "field list")
+		}
+		if err := refuseGeneratedValue(t, ci, ue.Expr); err != nil {
+			return nil, err
 		}
 		var rerr error
 		e := sqlparser.Rewrite(sqlparser.Clone(ue.Expr), nil, func(cur *sqlparser.Cursor) bool {

@@ -99,6 +99,11 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 				lvl = k
 			}
 		}
+		if lvl >= 0 && p.srcs[lvl].def != nil {
+			if err := refuseGeneratedValue(p.srcs[lvl].def, i-p.srcs[lvl].off, ue.Expr); err != nil {
+				return nil, err
+			}
+		}
 		x, err := c.Compile(ue.Expr)
 		if err != nil {
 			return nil, err

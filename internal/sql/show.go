@@ -450,6 +450,9 @@ func (s *Session) showColumns(t *catalog.Table, full bool, like string) *sqltype
 			}
 			extra += "on update " + c.OnUpdateExpr
 		}
+		if g := vtable.GeneratedExtra(c); g != "" {
+			extra = g
+		}
 		r := []string{c.Name, coltype.FormatType(c)}
 		if full {
 			coll := nullStr

@@ -227,6 +227,9 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 			if ci < 0 {
 				return nil, sqlerr.BadField(ue.Name.Name.String(), "field list")
 			}
+			if err := refuseGeneratedValue(t, ci, ue.Expr); err != nil {
+				return nil, err
+			}
 			p.cols = append(p.cols, ci)
 			if _, isDef := ue.Expr.(*sqlparser.Default); isDef {
 				p.exprs = append(p.exprs, nil)

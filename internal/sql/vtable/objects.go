@@ -217,7 +217,7 @@ func columnsRows(src Source, out *Rows) error {
 				out.Add("def", db, t.Name, c.Name, i+1, columnDefault(c), nullable,
 					c.TypeName, charMax, octetMax, prec, scale, dtPrec, csName, collName,
 					coltype.FormatType(c), ColumnKey(t, i), columnExtra(c),
-					privs, c.Comment, "", nil)
+					privs, c.Comment, c.Generated, nil)
 			}
 		}
 	}
@@ -255,7 +255,22 @@ func columnExtra(c *catalog.Column) string {
 	if c.OnUpdateExpr != "" {
 		parts = append(parts, "on update "+c.OnUpdateExpr)
 	}
+	if g := GeneratedExtra(c); g != "" {
+		parts = append(parts, g)
+	}
 	return strings.Join(parts, " ")
+}
+
+// GeneratedExtra is the EXTRA of a generated column ("VIRTUAL GENERATED"
+// or "STORED GENERATED"), "" for another column.
+func GeneratedExtra(c *catalog.Column) string {
+	switch {
+	case c.Generated == "":
+		return ""
+	case c.GeneratedStored:
+		return "STORED GENERATED"
+	}
+	return "VIRTUAL GENERATED"
 }
 
 // charLengths returns CHARACTER_MAXIMUM_LENGTH and CHARACTER_OCTET_LENGTH.
