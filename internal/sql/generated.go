@@ -23,7 +23,8 @@ import (
 // table rebuild writes — in column order, before the constraints, converted
 // to the column's type as an assigned value is. VIRTUAL columns are
 // computed and stored like STORED ones (they read the same and can be
-// indexed); a statement may give a generated column only DEFAULT (3105).
+// indexed); a statement may give a generated column only DEFAULT (3105; ignored
+// with a warning outside strict mode, for MariaDB's dumps).
 
 // finishGenerated checks t's generation expressions and puts them in
 // MySQL's form (the form is stable: a formatted expression formats to
@@ -116,15 +117,24 @@ func (s *Session) computeGenerated(ex *execCtx, cs *checkSet, row Row, ignore bo
 }
 
 // refuseGeneratedValue answers 3105 when a statement gives generated
-// column ci of t a value other than DEFAULT (e nil: a value from a SELECT).
-func refuseGeneratedValue(t *catalog.Table, ci int, e sqlparser.Expr) error {
+// column ci of t a value other than DEFAULT (e nil: a value from a
+// SELECT). Outside strict mode the value is ignored with a 3105 warning
+// instead, as MariaDB does: its mysqldump writes the generated columns'
+// values into the INSERTs of a dump (under a non-strict sql_mode), and a
+// dump must load.
+func (s *Session) refuseGeneratedValue(t *catalog.Table, ci int, e sqlparser.Expr) error {
 	if t.Columns[ci].Generated == "" {
 		return nil
 	}
 	if _, ok := e.(*sqlparser.Default); ok {
 		return nil
 	}
-	return sqlerr.New(schemachange.WrongValueForGenerated, sqlerror.SSUnknownSQLState, "The value specified for generated column '%s' in table '%s' is not allowed.", t.Columns[ci].Name, t.Name)
+	msg := fmt.Sprintf("The value specified for generated column '%s' in table '%s' is not allowed.", t.Columns[ci].Name, t.Name)
+	if !s.strict() {
+		s.warn("Warning", uint16(schemachange.WrongValueForGenerated), msg)
+		return nil
+	}
+	return sqlerr.New(schemachange.WrongValueForGenerated, sqlerror.SSUnknownSQLState, "%s", msg)
 }
 
 // alterGenerated applies the generated-column rules to an ALTER TABLE

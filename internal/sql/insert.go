@@ -363,7 +363,7 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 		}
 		if source != nil {
 			for k, ci := range b.cols {
-				if err := refuseGeneratedValue(t, ci, nil); err != nil {
+				if err := s.refuseGeneratedValue(t, ci, nil); err != nil {
 					return nil, err
 				}
 				v, err := b.convert(ci, source[r][k], r+1)
@@ -381,7 +381,7 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 			}
 			for k := 0; k < len(vals); k++ {
 				ci := b.cols[k]
-				if err := refuseGeneratedValue(t, ci, vals[k]); err != nil {
+				if err := s.refuseGeneratedValue(t, ci, vals[k]); err != nil {
 					return nil, err
 				}
 				v, err := b.valueFor(vals[k], ci)
@@ -555,7 +555,7 @@ func (s *Session) planOnDup(t *catalog.Table, upd sqlparser.OnDup, names *[]stri
 		if ci < 0 {
 			return nil, sqlerr.BadField(ue.Name.Name.String(), "field list")
 		}
-		if err := refuseGeneratedValue(t, ci, ue.Expr); err != nil {
+		if err := s.refuseGeneratedValue(t, ci, ue.Expr); err != nil {
 			return nil, err
 		}
 		var rerr error

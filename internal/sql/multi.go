@@ -100,7 +100,7 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 			}
 		}
 		if lvl >= 0 && p.srcs[lvl].def != nil {
-			if err := refuseGeneratedValue(p.srcs[lvl].def, i-p.srcs[lvl].off, ue.Expr); err != nil {
+			if err := s.refuseGeneratedValue(p.srcs[lvl].def, i-p.srcs[lvl].off, ue.Expr); err != nil {
 				return nil, err
 			}
 		}

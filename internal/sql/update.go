@@ -227,7 +227,7 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 			if ci < 0 {
 				return nil, sqlerr.BadField(ue.Name.Name.String(), "field list")
 			}
-			if err := refuseGeneratedValue(t, ci, ue.Expr); err != nil {
+			if err := s.refuseGeneratedValue(t, ci, ue.Expr); err != nil {
 				return nil, err
 			}
 			p.cols = append(p.cols, ci)
