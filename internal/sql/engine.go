@@ -44,6 +44,8 @@ type Engine struct {
 	settings   map[planSettings]*planSettings
 	// plans is the plan cache all sessions share (plancache.go).
 	plans planCache
+	// fks is the foreign keys of the current catalog version (fk.go).
+	fks fkCache
 	// normRejects remembers normalised keys whose statements may not bind
 	// their constants as parameters; noNormalize turns normalisation off
 	// (tests compare with it).

@@ -448,8 +448,11 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 func (s *Session) insertRow(ex *execCtx, tbl *table.Table, row Row, replace, ignore bool, onDup *onDupPlan, keyBuf []byte) (uint64, error) {
 	var affected uint64
 	for attempt := 0; ; attempt++ {
-		_, err := tbl.Insert(ex.tx, row, keyBuf)
+		_, inserted, err := s.fkInsert(ex, tbl, row, keyBuf, ignore)
 		if err == nil {
+			if !inserted {
+				return affected, nil // IGNORE: no parent row
+			}
 			return affected + 1, nil
 		}
 		var dup *table.DupKeyError
@@ -465,7 +468,7 @@ func (s *Session) insertRow(ex *execCtx, tbl *table.Table, row Row, replace, ign
 			if old == nil {
 				return 0, err
 			}
-			if err := tbl.Delete(ex.tx, pk, old); err != nil {
+			if err := s.fkDelete(ex, tbl, pk, old); err != nil {
 				return 0, err
 			}
 			affected++
@@ -631,7 +634,7 @@ func (s *Session) applyOnDup(ex *execCtx, tbl *table.Table, p *onDupPlan, pk []b
 		}
 		return 0, nil
 	}
-	if _, err := tbl.Update(ex.tx, pk, old, newRow); err != nil {
+	if _, err := s.fkUpdate(ex, tbl, pk, old, newRow); err != nil {
 		return 0, err
 	}
 	if t.AutoIncCol >= 0 {

@@ -171,7 +171,7 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 			if !isChanged {
 				continue
 			}
-			if _, err := tbl.Update(ex.tx, tr.pk, tr.row, newRow); err != nil {
+			if _, err := s.fkUpdate(ex, tbl, tr.pk, tr.row, newRow); err != nil {
 				return nil, err
 			}
 			changed++
@@ -216,7 +216,7 @@ func (s *Session) execMultiDelete(ex *execCtx, st *sqlparser.Delete) (*sqltypes.
 	var n uint64
 	for _, tg := range targets {
 		for _, tr := range tg.rows {
-			if err := tg.src.tbl.Delete(ex.tx, tr.pk, tr.row); err != nil {
+			if err := s.fkDelete(ex, tg.src.tbl, tr.pk, tr.row); err != nil {
 				return nil, err
 			}
 			n++

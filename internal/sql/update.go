@@ -301,7 +301,7 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 		if !isChanged {
 			continue
 		}
-		if _, err := tbl.Update(ex.tx, tr.pk, tr.row, newRow); err != nil {
+		if _, err := s.fkUpdate(ex, tbl, tr.pk, tr.row, newRow); err != nil {
 			if st.Ignore {
 				if dup, ok := err.(*table.DupKeyError); ok {
 					se := dup.SQLError()
@@ -351,7 +351,7 @@ func (s *Session) execDelete(ex *execCtx, st *sqlparser.Delete) (*sqltypes.Resul
 		return nil, err
 	}
 	for _, tr := range targets {
-		if err := p.tbl.Delete(ex.tx, tr.pk, tr.row); err != nil {
+		if err := s.fkDelete(ex, p.tbl, tr.pk, tr.row); err != nil {
 			return nil, err
 		}
 	}

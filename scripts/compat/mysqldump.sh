@@ -81,7 +81,8 @@ CREATE TABLE orders (
   placed TIMESTAMP NULL DEFAULT NULL,
   payload VARBINARY(32) DEFAULT NULL,
   KEY idx_cust (customer_id, placed),
-  CHECK (amount >= 0)
+  CHECK (amount >= 0),
+  CONSTRAINT fk_orders_customer FOREIGN KEY (customer_id) REFERENCES customers (id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 CREATE TABLE tags (name VARCHAR(20), weight SMALLINT) ENGINE=InnoDB;
 SQL
@@ -123,13 +124,15 @@ SELECT 'tags', COUNT(*), COALESCE(SUM(CRC32(CONCAT_WS('|', IFNULL(name,'~'), IFN
 }
 
 # checks DB CLI...: the number of CHECK constraints of DB, then whether a
-# row violating one is refused (1) or not (0).
+# row violating one is refused (1) or not (0); the same for the foreign key.
 checks() {
 	local db=$1
 	shift
 	local cli=("$@")
 	"${cli[@]}" -N -e "SELECT COUNT(*) FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = '$db'"
 	if "${cli[@]}" "$db" -e "INSERT INTO orders (customer_id, amount) VALUES (1, -1)" 2>/dev/null; then echo 0; else echo 1; fi
+	"${cli[@]}" -N -e "SELECT COUNT(*) FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = '$db'"
+	if "${cli[@]}" "$db" -e "INSERT INTO orders (customer_id, amount) VALUES (999999, 1)" 2>/dev/null; then echo 0; else echo 1; fi
 }
 
 fail=0
