@@ -89,6 +89,10 @@ type Index struct {
 	Unique  bool          `json:"unique,omitempty"`
 	Columns []IndexColumn `json:"columns"`
 	Comment string        `json:"comment,omitempty"`
+	// Implicit marks the index MySQL creates for a foreign key's columns
+	// when no index starts with them; another index that can serve the
+	// key replaces it (it is dropped), as in MySQL.
+	Implicit bool `json:"implicit,omitempty"`
 }
 
 // Table is a table definition.
