@@ -173,6 +173,12 @@ func (s *Session) query(ctx context.Context, sql string) (*sqltypes.Result, erro
 // parameter count and result columns (when known before execution).
 func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.Field, error) {
 	s.countCom(comStmtPrepare)
+	return s.prepareText(ctx, sql)
+}
+
+// prepareText prepares a statement for Prepare and SQL-level PREPARE
+// (prepare_sql.go).
+func (s *Session) prepareText(ctx context.Context, sql string) (uint16, []*querypb.Field, error) {
 	if reShowCount.MatchString(sql) || reNamesCollate.MatchString(sql) {
 		return 0, nil, nil
 	}
@@ -198,6 +204,9 @@ func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.F
 	cp := s.newCachedPlan(sql)
 	stmt, n, err := s.parse(sql)
 	if err != nil {
+		return 0, nil, s.noteError(err)
+	}
+	if err := notPreparable(stmt); err != nil {
 		return 0, nil, s.noteError(err)
 	}
 	// MySQL checks privileges when a statement is prepared (and again at
@@ -238,6 +247,12 @@ func (s *Session) executePrepared(ctx context.Context, sql string, bv map[string
 	s.setStatementText(sql)
 	ctx, cancel := s.statementContext(ctx, sql)
 	defer s.endStatementContext(cancel)
+	return s.runPrepared(ctx, sql, bv)
+}
+
+// runPrepared executes a prepared statement's text with its parameters
+// bound, for executePrepared and SQL-level EXECUTE (prepare_sql.go).
+func (s *Session) runPrepared(ctx context.Context, sql string, bv map[string]*querypb.BindVariable) (*sqltypes.Result, error) {
 	if cp := s.checkoutPlan(sql); cp != nil {
 		s.beginStatementWarnings(cp.stmt)
 		res, err := s.execCached(ctx, cp, bv)
@@ -510,8 +525,12 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 		return nil, sqlerr.Unsupported("LOAD DATA")
 	case *sqlparser.CallProc:
 		return nil, sqlerr.Unsupported("CALL")
-	case *sqlparser.PrepareStmt, *sqlparser.ExecuteStmt, *sqlparser.DeallocateStmt:
-		return nil, sqlerr.Unsupported("SQL-level PREPARE/EXECUTE")
+	case *sqlparser.PrepareStmt:
+		return s.execPrepareSQL(ctx, st)
+	case *sqlparser.ExecuteStmt:
+		return s.execExecuteSQL(ctx, st)
+	case *sqlparser.DeallocateStmt:
+		return s.execDeallocateSQL(st)
 	case *sqlparser.Kill:
 		var target *Session
 		if st.ProcesslistID <= math.MaxUint32 {

@@ -42,6 +42,9 @@ type Session struct {
 
 	vars     map[string]sqltypes.Value // session overrides of system variables
 	userVars map[string]sqltypes.Value
+	// sqlStmts are the SQL-level prepared statements by lower-case name
+	// (prepare_sql.go).
+	sqlStmts map[string]*sqlPrepared
 
 	// Transaction state.
 	tx         *txn.Txn
@@ -349,6 +352,7 @@ func (s *Session) ResetConnection() {
 	s.vars = map[string]sqltypes.Value{}
 	s.planOK = false
 	s.userVars = map[string]sqltypes.Value{}
+	s.sqlStmts = nil
 	s.lastInsertID = 0
 	s.warnings = nil
 	s.loadVarCaches()
