@@ -216,7 +216,7 @@ func (s *Session) prepareText(ctx context.Context, sql string) (uint16, []*query
 	}
 	cp.stmt, cp.params = stmt, n
 	var fields []*querypb.Field
-	if sel, ok := stmt.(*sqlparser.Select); ok {
+	if sel, ok := stmt.(*sqlparser.Select); ok && sel.Into == nil {
 		if p, err := s.planSelect(ctx, sel); err == nil {
 			ex := s.newExecCtx(ctx, nil, nil)
 			fields = p.fields(ex, nil)
@@ -402,6 +402,9 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 	}
 	switch st := stmt.(type) {
 	case *sqlparser.Select:
+		if st.Into != nil {
+			return s.execSelectInto(ctx, st, bv)
+		}
 		var cp *cachedPlan
 		if sql != "" {
 			cp = s.newCachedPlan(sql)
@@ -419,6 +422,9 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 		}
 		return res, err
 	case *sqlparser.Union:
+		if unionInto(st) {
+			return s.execSelectInto(ctx, st, bv)
+		}
 		if first, _ := sqlparser.GetFirstSelect(st); first != nil && first.SQLCalcFoundRows && st.Limit != nil {
 			return nil, sqlerr.Unsupported("SQL_CALC_FOUND_ROWS with UNION and LIMIT")
 		}

@@ -36,6 +36,7 @@ const (
 	JSONNullKey      sqlerror.ErrorCode = 3158 // ER_JSON_DOCUMENT_NULL_KEY
 	SecureFilePriv   sqlerror.ErrorCode = 1290 // ER_OPTION_PREVENTS_STATEMENT
 	FileExists       sqlerror.ErrorCode = 1086 // ER_FILE_EXISTS_ERROR
+	UndeclaredVar    sqlerror.ErrorCode = 1327 // ER_SP_UNDECLARED_VAR
 )
 
 // SQLSTATEs strata uses that sqlerror lacks names for.
