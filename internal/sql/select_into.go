@@ -64,13 +64,15 @@ func (s *Session) execSelectInto(ctx context.Context, stmt sqlparser.TableStatem
 		return nil, sqlerr.Unsupported("SELECT ... INTO OUTFILE S3")
 	}
 	p, err := s.planQuery(ctx, stmt, nil)
+	if err == nil && into.Type == sqlparser.IntoVariables && len(p.outputs()) != len(into.VarList) {
+		err = sqlerr.New(sqlerror.ERWrongNumberOfColumnsInSelect, sqlerror.SSWrongNumberOfColumns, "The used SELECT statements have a different number of columns")
+	}
 	if err != nil {
+		if out != nil {
+			out.abort()
+		}
 		s.releaseIfIdle()
 		return nil, err
-	}
-	if into.Type == sqlparser.IntoVariables && len(p.outputs()) != len(into.VarList) {
-		s.releaseIfIdle()
-		return nil, sqlerr.New(sqlerror.ERWrongNumberOfColumnsInSelect, sqlerror.SSWrongNumberOfColumns, "The used SELECT statements have a different number of columns")
 	}
 	// The rows come back whole: none may reach the client.
 	send := s.out.send
@@ -78,10 +80,17 @@ func (s *Session) execSelectInto(ctx context.Context, stmt sqlparser.TableStatem
 	res, err := s.runSelect(ctx, p, bv)
 	s.out.send = send
 	if err != nil {
+		if out != nil {
+			out.abort()
+		}
 		return nil, err
 	}
 	if out != nil {
-		return out.write(res)
+		res, err := out.write(res)
+		if err == nil {
+			s.rowCount = int64(res.RowsAffected)
+		}
+		return res, err
 	}
 	if len(res.Rows) == 0 {
 		s.warn("Warning", uint16(sqlerr.NoDataFetched), "No data - zero rows were fetched, selected, or processed")

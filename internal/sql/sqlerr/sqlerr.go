@@ -30,13 +30,14 @@ const (
 	CantCreateUserWithGrant sqlerror.ErrorCode = 1410 // ER_CANT_CREATE_USER_WITH_GRANT
 	IllegalPrivilegeLevel   sqlerror.ErrorCode = 3619 // ER_ILLEGAL_PRIVILEGE_LEVEL
 
-	MaxPreparedStmts sqlerror.ErrorCode = 1461 // ER_MAX_PREPARED_STMT_COUNT_REACHED
-	CutGroupConcat   sqlerror.ErrorCode = 1260 // ER_CUT_VALUE_GROUP_CONCAT
-	NoDataFetched    sqlerror.ErrorCode = 1329 // ER_SP_FETCH_NO_DATA
-	JSONNullKey      sqlerror.ErrorCode = 3158 // ER_JSON_DOCUMENT_NULL_KEY
-	SecureFilePriv   sqlerror.ErrorCode = 1290 // ER_OPTION_PREVENTS_STATEMENT
-	FileExists       sqlerror.ErrorCode = 1086 // ER_FILE_EXISTS_ERROR
-	UndeclaredVar    sqlerror.ErrorCode = 1327 // ER_SP_UNDECLARED_VAR
+	MaxPreparedStmts    sqlerror.ErrorCode = 1461 // ER_MAX_PREPARED_STMT_COUNT_REACHED
+	CutGroupConcat      sqlerror.ErrorCode = 1260 // ER_CUT_VALUE_GROUP_CONCAT
+	NoDataFetched       sqlerror.ErrorCode = 1329 // ER_SP_FETCH_NO_DATA
+	JSONNullKey         sqlerror.ErrorCode = 3158 // ER_JSON_DOCUMENT_NULL_KEY
+	SecureFilePriv      sqlerror.ErrorCode = 1290 // ER_OPTION_PREVENTS_STATEMENT
+	FileExists          sqlerror.ErrorCode = 1086 // ER_FILE_EXISTS_ERROR
+	UndeclaredVar       sqlerror.ErrorCode = 1327 // ER_SP_UNDECLARED_VAR
+	CantCreateWriteFile sqlerror.ErrorCode = 1    // EE_CANTCREATEFILE (a file of SELECT ... INTO OUTFILE)
 )
 
 // SQLSTATEs strata uses that sqlerror lacks names for.

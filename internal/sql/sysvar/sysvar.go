@@ -132,6 +132,10 @@ var defs = func() map[string]Def {
 		roVar(strVar("hostname", host, Global)),
 		roVar(strVar("datadir", "", Global)),
 		roVar(strVar("tmpdir", os.TempDir(), Global)),
+		// The directory SELECT ... INTO OUTFILE may write to ("" any,
+		// NULL none: the default of an engine that strata serve did not
+		// configure).
+		roVar(Def{Name: "secure_file_priv", Default: sqltypes.NULL, Scope: Global, Kind: String}),
 		roVar(strVar("socket", "", Global)),
 		roVar(strVar("license", "Apache-2.0", Global)),
 		roVar(strVar("have_ssl", "DISABLED", Global)),
