@@ -45,6 +45,8 @@ type Session struct {
 	// sqlStmts are the SQL-level prepared statements by lower-case name
 	// (prepare_sql.go).
 	sqlStmts map[string]*sqlPrepared
+	// fixedTime is SET timestamp's time (zero: the clock; timestamp.go).
+	fixedTime time.Time
 
 	// Transaction state.
 	tx         *txn.Txn
@@ -353,6 +355,7 @@ func (s *Session) ResetConnection() {
 	s.planOK = false
 	s.userVars = map[string]sqltypes.Value{}
 	s.sqlStmts = nil
+	s.fixedTime = time.Time{}
 	s.lastInsertID = 0
 	s.warnings = nil
 	s.loadVarCaches()
