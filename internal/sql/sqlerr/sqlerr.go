@@ -34,6 +34,7 @@ const (
 	CutGroupConcat      sqlerror.ErrorCode = 1260 // ER_CUT_VALUE_GROUP_CONCAT
 	NoDataFetched       sqlerror.ErrorCode = 1329 // ER_SP_FETCH_NO_DATA
 	JSONNullKey         sqlerror.ErrorCode = 3158 // ER_JSON_DOCUMENT_NULL_KEY
+	InvalidJSONText     sqlerror.ErrorCode = 3141 // ER_INVALID_JSON_TEXT_IN_PARAM
 	SecureFilePriv      sqlerror.ErrorCode = 1290 // ER_OPTION_PREVENTS_STATEMENT
 	FileExists          sqlerror.ErrorCode = 1086 // ER_FILE_EXISTS_ERROR
 	UndeclaredVar       sqlerror.ErrorCode = 1327 // ER_SP_UNDECLARED_VAR
@@ -46,7 +47,7 @@ const (
 	StateReadOnlyTxn = "25006" // read-only SQL transaction
 	StateNullValue   = "22004" // null value not allowed
 	StateNoData      = "02000" // no data
-	StateJSONNullKey = "22032" // JSON document null key
+	StateJSON        = "22032" // JSON errors (invalid text, NULL member name)
 )
 
 // New returns the MySQL error code with SQLSTATE state and the message
