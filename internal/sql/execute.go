@@ -75,7 +75,7 @@ func (s *Session) parse(sql string) (stmt sqlparser.Statement, params int, err e
 			return nil, 0, parseErr(err)
 		}
 	}
-	stmt = parse.AnyValueCalls(stmt, sql)
+	stmt = parse.FunctionCalls(stmt, sql)
 	if ddl, ok := stmt.(sqlparser.DDLStatement); ok && !ddl.IsFullyParsed() {
 		if _, err := s.eng.Parser.ParseStrictDDL(sql); err != nil {
 			return nil, 0, parseErr(err)
