@@ -23,13 +23,9 @@ import (
 // the engine-wide plan cache: the plan belongs to the cache, the session
 // keeps only the text. Parameters are bound from the user variables named
 // in USING with their types (an integer variable binds an integer, a
-// string a string, an unset variable NULL), as MySQL does.
-
-// maxSQLPrepared bounds a session's SQL-level prepared statements
-// (MySQL's max_prepared_stmt_count default, 16382, counted per session
-// here: the binary protocol's statements are counted by the protocol
-// layer).
-const maxSQLPrepared = 16382
+// string a string, an unset variable NULL), as MySQL does. At most
+// max_prepared_stmt_count of them exist at once across all sessions
+// (1461); the binary protocol's statements are not counted against it.
 
 // sqlPrepared is one SQL-level prepared statement.
 type sqlPrepared struct {
@@ -42,14 +38,20 @@ func (s *Session) execPrepareSQL(ctx context.Context, st *sqlparser.PrepareStmt)
 	name := st.Name.Lowered()
 	// MySQL drops a statement of the same name first, even when the new
 	// text then fails to prepare.
-	delete(s.sqlStmts, name)
+	s.deallocate(name)
 	text, err := s.prepareSource(st.Statement)
 	if err != nil {
 		return nil, err
 	}
-	if len(s.sqlStmts) >= maxSQLPrepared {
+	limit := int64(16382)
+	if v, ok := s.sysVar("max_prepared_stmt_count"); ok {
+		if n, err := v.ToInt64(); err == nil {
+			limit = n
+		}
+	}
+	if s.eng.sqlPrepared.Load() >= limit {
 		return nil, sqlerr.New(sqlerr.MaxPreparedStmts, "42000",
-			"Can't create more than max_prepared_stmt_count statements (current value: %d)", maxSQLPrepared)
+			"Can't create more than max_prepared_stmt_count statements (current value: %d)", limit)
 	}
 	if err := s.checkPreparable(text); err != nil {
 		return nil, err
@@ -62,6 +64,7 @@ func (s *Session) execPrepareSQL(ctx context.Context, st *sqlparser.PrepareStmt)
 		s.sqlStmts = map[string]*sqlPrepared{}
 	}
 	s.sqlStmts[name] = &sqlPrepared{text: text, params: int(n)}
+	s.eng.sqlPrepared.Add(1)
 	return &sqltypes.Result{Info: "Statement prepared"}, nil
 }
 
@@ -131,11 +134,27 @@ func (s *Session) execExecuteSQL(ctx context.Context, st *sqlparser.ExecuteStmt)
 // execDeallocateSQL runs DEALLOCATE PREPARE / DROP PREPARE.
 func (s *Session) execDeallocateSQL(st *sqlparser.DeallocateStmt) (*sqltypes.Result, error) {
 	name := st.Name.Lowered()
-	if s.sqlStmts[name] == nil {
+	if !s.deallocate(name) {
 		return nil, unknownHandler(st.Name.String(), "DEALLOCATE PREPARE")
 	}
-	delete(s.sqlStmts, name)
 	return &sqltypes.Result{}, nil
+}
+
+// deallocate drops the statement name, reporting whether there was one.
+func (s *Session) deallocate(name string) bool {
+	if s.sqlStmts[name] == nil {
+		return false
+	}
+	delete(s.sqlStmts, name)
+	s.eng.sqlPrepared.Add(-1)
+	return true
+}
+
+// dropSQLPrepared drops all the session's statements (the session ends or
+// is reset).
+func (s *Session) dropSQLPrepared() {
+	s.eng.sqlPrepared.Add(-int64(len(s.sqlStmts)))
+	s.sqlStmts = nil
 }
 
 func unknownHandler(name, verb string) error {

@@ -343,6 +343,7 @@ func (s *Session) rollback() {
 // Close ends the session, rolling back any open transaction.
 func (s *Session) Close() {
 	s.eng.unregister(s)
+	s.dropSQLPrepared()
 	s.flushStatus()
 	s.rollback()
 	s.releaseUserLocks()
@@ -354,7 +355,7 @@ func (s *Session) ResetConnection() {
 	s.vars = map[string]sqltypes.Value{}
 	s.planOK = false
 	s.userVars = map[string]sqltypes.Value{}
-	s.sqlStmts = nil
+	s.dropSQLPrepared()
 	s.fixedTime = time.Time{}
 	s.lastInsertID = 0
 	s.warnings = nil
