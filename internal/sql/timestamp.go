@@ -69,3 +69,14 @@ func (s *Session) timestampValue() sqltypes.Value {
 	f := float64(t.Unix()) + float64(t.Nanosecond()/1000)/1e6
 	return sqltypes.MakeTrusted(sqltypes.Float64, strconv.AppendFloat(nil, f, 'f', 6, 64))
 }
+
+// sessionSysVar is the session value of a system variable as SHOW
+// VARIABLES and performance_schema.session_variables list it (timestamp
+// is the session's time).
+func (s *Session) sessionSysVar(name string) sqltypes.Value {
+	if name == "timestamp" {
+		return s.timestampValue()
+	}
+	v, _ := s.sysVar(name)
+	return v
+}
