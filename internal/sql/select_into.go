@@ -74,23 +74,31 @@ func (s *Session) execSelectInto(ctx context.Context, stmt sqlparser.TableStatem
 		s.releaseIfIdle()
 		return nil, err
 	}
-	// The rows come back whole: none may reach the client.
-	send := s.out.send
-	s.out.send = nil
-	res, err := s.runSelect(ctx, p, bv)
-	s.out.send = send
-	if err != nil {
-		if out != nil {
-			out.abort()
-		}
-		return nil, err
-	}
+	// No row may reach the client: the sink collects them (variables) or
+	// writes them to the file as they come (OUTFILE, DUMPFILE).
+	saved := s.out
+	s.out.begin(nil)
 	if out != nil {
-		res, err := out.write(res)
+		s.out.begin(out.writeBatch)
+	}
+	res, err := s.runSelect(ctx, p, bv)
+	s.out = saved
+	if out != nil {
+		if err == nil {
+			err = out.writeBatch(res)
+		}
+		if err != nil {
+			out.abort()
+			return nil, err
+		}
+		res, err := out.finish()
 		if err == nil {
 			s.rowCount = int64(res.RowsAffected)
 		}
 		return res, err
+	}
+	if err != nil {
+		return nil, err
 	}
 	if len(res.Rows) == 0 {
 		s.warn("Warning", uint16(sqlerr.NoDataFetched), "No data - zero rows were fetched, selected, or processed")

@@ -47,8 +47,9 @@ import (
 // values back to back with no separators, NULL as one NUL byte (more than
 // one row: 1172).
 //
-// The file is written whole after the query ran; on any error it is
-// removed.
+// The rows are written as the query produces them (a streamed SELECT's
+// batches go to the file instead of the client, so an export of any size
+// runs in bounded memory); on any error the file is removed.
 
 // outfile is an INTO OUTFILE / DUMPFILE target, created (empty) before
 // the query runs.
@@ -59,6 +60,12 @@ type outfile struct {
 	exportFormat
 	// warn records a warning of the statement.
 	warn func(level string, code uint16, msg string)
+
+	// Writing state (writeBatch).
+	w         *bufio.Writer
+	stringCol []bool // per column: a string type (escaped, OPTIONALLY enclosed)
+	buf       []byte
+	rows      uint64
 }
 
 // exportFormat is the FIELDS and LINES options of INTO OUTFILE.
@@ -301,10 +308,54 @@ func sqlStringValue(q string) string {
 	return b.String()
 }
 
-// write writes the result to the file and closes it: the statement's OK
-// result counts the rows written.
-func (o *outfile) write(res *sqltypes.Result) (*sqltypes.Result, error) {
-	err := o.writeRows(res)
+// writeBatch writes rows of the result: it is the row sink's send
+// function while the query runs (batches of a streamed SELECT, whose rows
+// are reused once it returns) and then takes the rows returned at the
+// end. The first batch's fields fix the column kinds.
+func (o *outfile) writeBatch(res *sqltypes.Result) error {
+	if o.w == nil {
+		o.w = bufio.NewWriterSize(o.f, 64<<10)
+		o.stringCol = make([]bool, len(res.Fields))
+		for i, f := range res.Fields {
+			o.stringCol[i] = !sqltypes.IsNumber(f.Type) && f.Type != sqltypes.Year && f.Type != sqltypes.Bit
+		}
+		if !o.dump && o.ambiguousTerm(o.stringCol) && o.warn != nil {
+			o.warn("Warning", 1475, "First character of the FIELDS TERMINATED string is ambiguous; please use non-optional and non-empty FIELDS ENCLOSED BY")
+		}
+	}
+	for _, r := range res.Rows {
+		o.rows++
+		if o.dump {
+			if o.rows > 1 {
+				return sqlerr.New(sqlerror.ERTooManyRows, "42000", "Result consisted of more than one row")
+			}
+			for _, v := range r {
+				if v.IsNull() {
+					// MySQL writes one NUL byte for NULL.
+					_ = o.w.WriteByte(0)
+					continue
+				}
+				_, _ = o.w.Write(v.Raw())
+			}
+			continue
+		}
+		o.buf = o.appendRow(o.buf[:0], r, o.stringCol)
+		if _, err := o.w.Write(o.buf); err != nil {
+			return cantCreate(o.path, err)
+		}
+	}
+	return nil
+}
+
+// finish flushes and closes the file; the statement's OK result counts
+// the rows written. On error the file is removed.
+func (o *outfile) finish() (*sqltypes.Result, error) {
+	var err error
+	if o.w != nil {
+		if ferr := o.w.Flush(); ferr != nil {
+			err = cantCreate(o.path, ferr)
+		}
+	}
 	if cerr := o.f.Close(); err == nil && cerr != nil {
 		err = cantCreate(o.path, cerr)
 	}
@@ -312,51 +363,13 @@ func (o *outfile) write(res *sqltypes.Result) (*sqltypes.Result, error) {
 		_ = os.Remove(o.path)
 		return nil, err
 	}
-	return &sqltypes.Result{RowsAffected: uint64(len(res.Rows))}, nil
+	return &sqltypes.Result{RowsAffected: o.rows}, nil
 }
 
-// abort removes the file of a statement that failed before writing.
+// abort removes the file of a statement that failed.
 func (o *outfile) abort() {
 	_ = o.f.Close()
 	_ = os.Remove(o.path)
-}
-
-func (o *outfile) writeRows(res *sqltypes.Result) error {
-	w := bufio.NewWriterSize(o.f, 64<<10)
-	if o.dump {
-		if len(res.Rows) > 1 {
-			return sqlerr.New(sqlerror.ERTooManyRows, "42000", "Result consisted of more than one row")
-		}
-		for _, r := range res.Rows {
-			for _, v := range r {
-				if v.IsNull() {
-					// MySQL writes one NUL byte for NULL.
-					_ = w.WriteByte(0)
-					continue
-				}
-				_, _ = w.Write(v.Raw())
-			}
-		}
-	} else {
-		stringCol := make([]bool, len(res.Fields))
-		for i, f := range res.Fields {
-			stringCol[i] = !sqltypes.IsNumber(f.Type) && f.Type != sqltypes.Year && f.Type != sqltypes.Bit
-		}
-		if o.ambiguousTerm(stringCol) && o.warn != nil {
-			o.warn("Warning", 1475, "First character of the FIELDS TERMINATED string is ambiguous; please use non-optional and non-empty FIELDS ENCLOSED BY")
-		}
-		var buf []byte
-		for _, r := range res.Rows {
-			buf = o.appendRow(buf[:0], r, stringCol)
-			if _, err := w.Write(buf); err != nil {
-				return cantCreate(o.path, err)
-			}
-		}
-	}
-	if err := w.Flush(); err != nil {
-		return cantCreate(o.path, err)
-	}
-	return nil
 }
 
 // appendRow appends one line of INTO OUTFILE (Query_result_export's

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -109,5 +110,43 @@ func TestOutfileRefused(t *testing.T) {
 	s.eng.Globals.Set("secure_file_priv", sqltypes.NULL)
 	if _, err := s.Query(ctx, "SELECT 1 INTO OUTFILE '"+filepath.Join(dir, "y.txt")+"'"); err == nil || err.(*sqlerror.SQLError).Num != 1290 {
 		t.Errorf("secure_file_priv NULL: %v, want 1290", err)
+	}
+}
+
+// TestOutfileStreamed: a result larger than a streamed batch is written
+// whole, in order, and counted.
+func TestOutfileStreamed(t *testing.T) {
+	s, dir := outfileEngine(t)
+	ctx := context.Background()
+	checkExec(t, s, "CREATE TABLE big (id INT PRIMARY KEY, v VARCHAR(10))")
+	var sb strings.Builder
+	sb.WriteString("INSERT INTO big VALUES ")
+	const n = 1000
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		sb.WriteString("(" + strconv.Itoa(i) + ", 'v" + strconv.Itoa(i) + "')")
+	}
+	checkExec(t, s, sb.String())
+	path := filepath.Join(dir, "big.txt")
+	res, err := s.Query(ctx, "SELECT id, v FROM big INTO OUTFILE '"+path+"'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.RowsAffected != n {
+		t.Fatalf("%d rows affected, want %d", res.RowsAffected, n)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(lines) != n || lines[0] != "0\tv0" || lines[n-1] != "999\tv999" {
+		t.Fatalf("%d lines, first %q, last %q", len(lines), lines[0], lines[len(lines)-1])
+	}
+	res, err = s.Query(ctx, "SELECT ROW_COUNT()")
+	if err != nil || res.Rows[0][0].ToString() != "1000" {
+		t.Fatalf("ROW_COUNT() = %v, %v", res, err)
 	}
 }
