@@ -32,8 +32,9 @@ import (
 // The statement needs the FILE privilege (authorize.go).
 //
 // Format (OUTFILE): FIELDS TERMINATED BY (default tab), [OPTIONALLY]
-// ENCLOSED BY (default none), ESCAPED BY (default backslash), LINES
-// STARTING BY (default none) and TERMINATED BY (default newline), with
+// ENCLOSED BY (default none), ESCAPED BY (default backslash, none under
+// NO_BACKSLASH_ESCAPES), LINES STARTING BY (default none) and TERMINATED
+// BY (default newline), with
 // MySQL's rules: NULL is the escape character and N (the word NULL
 // without one), never enclosed; OPTIONALLY encloses only string-typed
 // columns (text, binary, temporal, JSON, ENUM, SET); in string-typed
@@ -43,7 +44,9 @@ import (
 // terminator), the first character of the line terminator and NUL
 // (written as escape + '0'). Only the first byte of the enclosing and
 // escape strings counts, as in MySQL. Fixed-width output (empty
-// terminator and enclosure) answers 1235. DUMPFILE writes the one row's
+// terminator and enclosure) answers 1235, as does a CHARACTER SET other
+// than utf8mb4 or binary (values are written as the result holds them,
+// utf8mb4 text). DUMPFILE writes the one row's
 // values back to back with no separators, NULL as one NUL byte (more than
 // one row: 1172).
 //
@@ -89,9 +92,15 @@ func (s *Session) openOutfile(into *sqlparser.SelectInto) (*outfile, error) {
 	o := &outfile{dump: into.Type == sqlparser.IntoDumpfile, warn: s.warn}
 	o.exportFormat = exportFormat{fieldTerm: "\t", lineTerm: "\n", escape: '\\'}
 	if !o.dump {
-		if err := o.parseOptions(into.ExportOption); err != nil {
+		if err := o.parseOptions(into.ExportOption, s.sqlMode.noBackslashEscapes); err != nil {
 			return nil, err
 		}
+	}
+	switch cs := strings.ToLower(into.Charset.Name); cs {
+	case "", "binary", "utf8mb4", "utf8", "utf8mb3":
+		// Values are written as the result holds them (utf8mb4 text).
+	default:
+		return nil, sqlerr.Unsupported("SELECT ... INTO OUTFILE ... CHARACTER SET %s", cs)
 	}
 	name := sqlStringValue(into.FileName)
 	path, err := s.securePath(name)
@@ -163,12 +172,16 @@ func cantCreate(path string, err error) error {
 // parseOptions reads Vitess's text of the FIELDS and LINES options
 // (" fields terminated by ',' optionally enclosed by '\"' lines ...",
 // strings SQL-quoted).
-func (e *exportFormat) parseOptions(text string) error {
+func (e *exportFormat) parseOptions(text string, noBackslashEscapes bool) error {
 	toks, err := optionTokens(text)
 	if err != nil {
 		return err
 	}
 	escaped := "\\"
+	if noBackslashEscapes {
+		// MySQL: no default escape character under NO_BACKSLASH_ESCAPES.
+		escaped = ""
+	}
 	enclosed := ""
 	lineTermGiven := false
 	section := ""

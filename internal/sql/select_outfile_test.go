@@ -150,3 +150,23 @@ func TestOutfileStreamed(t *testing.T) {
 		t.Fatalf("ROW_COUNT() = %v, %v", res, err)
 	}
 }
+
+// TestOutfileOptions: NO_BACKSLASH_ESCAPES drops the default escape
+// character (NULL is written as the word), a character set the file
+// cannot be converted to answers 1235.
+func TestOutfileOptions(t *testing.T) {
+	s, dir := outfileEngine(t)
+	ctx := context.Background()
+	checkExec(t, s, "SET sql_mode = 'NO_BACKSLASH_ESCAPES'")
+	path := filepath.Join(dir, "nobs.txt")
+	if _, err := s.Query(ctx, "SELECT CONCAT('a', CHAR(92), 'b'), NULL INTO OUTFILE '"+path+"'"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "a\\b\tNULL\n" {
+		t.Errorf("got %q", b)
+	}
+	_, err := s.Query(ctx, "SELECT 1 INTO OUTFILE '"+filepath.Join(dir, "l1.txt")+"' CHARACTER SET latin1")
+	if se, ok := err.(*sqlerror.SQLError); !ok || se.Num != 1235 {
+		t.Errorf("CHARACTER SET latin1: %v, want 1235", err)
+	}
+}
