@@ -146,6 +146,9 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 			return nil
 		}
 	}
+	if hasOverClause(af) {
+		return sqlerr.Unsupported("window functions (%s ... OVER)", strings.ToUpper(af.AggrName()))
+	}
 	spec := &aggSpec{key: key, name: af.AggrName(), distinct: sqlparser.IsDistinct(af), argCol: -1, divPrec: int32(c.s.plan().DivPrecision)}
 	var argExprs []sqlparser.Expr
 	switch f := af.(type) {
