@@ -230,6 +230,8 @@ func (s *Session) statementNeeds(stmt sqlparser.Statement, sql string) ([]privil
 		}
 	case *sqlparser.UnlockTables:
 		n.kind(privilege.KindUnlockTables, "", "")
+	case *sqlparser.PrepareStmt, *sqlparser.ExecuteStmt, *sqlparser.DeallocateStmt:
+		n.kind(privilege.KindPrepareSQL, "", "")
 	case *sqlparser.Show:
 		n.show(st)
 	case *sqlparser.ExplainTab:
@@ -292,7 +294,7 @@ func (s *Session) statementNeeds(stmt sqlparser.Statement, sql string) ([]privil
 			n.table(privilege.KindDropView, tn)
 		}
 	default:
-		// CALL, LOAD DATA, PREPARE/EXECUTE, comment-only and Vitess-only
+		// CALL, LOAD DATA, comment-only and Vitess-only
 		// statements: unclassified, so denied by default.
 		n.kind(privilege.KindUnknown, "", "")
 	}

@@ -34,6 +34,9 @@ type Engine struct {
 	StartTime time.Time
 
 	nextConnID atomic.Uint32
+	// sqlPrepared counts the SQL-level prepared statements of all
+	// sessions (max_prepared_stmt_count; prepare_sql.go).
+	sqlPrepared atomic.Int64
 
 	sessMu   sync.Mutex
 	sessions map[uint32]*Session

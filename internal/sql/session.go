@@ -42,6 +42,11 @@ type Session struct {
 
 	vars     map[string]sqltypes.Value // session overrides of system variables
 	userVars map[string]sqltypes.Value
+	// sqlStmts are the SQL-level prepared statements by lower-case name
+	// (prepare_sql.go).
+	sqlStmts map[string]*sqlPrepared
+	// fixedTime is SET timestamp's time (zero: the clock; timestamp.go).
+	fixedTime time.Time
 
 	// Transaction state.
 	tx         *txn.Txn
@@ -341,6 +346,7 @@ func (s *Session) rollback() {
 // Close ends the session, rolling back any open transaction.
 func (s *Session) Close() {
 	s.eng.unregister(s)
+	s.dropSQLPrepared()
 	s.flushStatus()
 	s.rollback()
 	s.releaseUserLocks()
@@ -352,6 +358,8 @@ func (s *Session) ResetConnection() {
 	s.vars = map[string]sqltypes.Value{}
 	s.planOK = false
 	s.userVars = map[string]sqltypes.Value{}
+	s.dropSQLPrepared()
+	s.fixedTime = time.Time{}
 	s.lastInsertID = 0
 	s.warnings = nil
 	s.loadVarCaches()

@@ -18,6 +18,7 @@ import (
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
+	"github.com/strata-db/strata/internal/sql/sysvar"
 	"github.com/strata-db/strata/internal/sql/vtable"
 )
 
@@ -186,9 +187,12 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 			}
 			var v sqltypes.Value
 			if global {
+				if d, ok := sysvar.Lookup(n); ok && d.Scope == sysvar.Session {
+					continue // session-only (timestamp)
+				}
 				v, _ = s.eng.Globals.Get(n)
 			} else {
-				v, _ = s.sysVar(n)
+				v = s.sessionSysVar(n)
 			}
 			rows = append(rows, []string{n, vtable.VarText(n, v)})
 		}
