@@ -739,7 +739,7 @@ func groupKey(dst []byte, vals Row, colls []collations.ID) []byte {
 			// Length-prefixed weight string, written in place.
 			start := len(dst)
 			dst = append(dst, 0, 0, 0, 0)
-			dst = c.WeightString(dst, raw, 0)
+			dst = collation.AppendWeightString(dst, coll, c, raw)
 			binary.BigEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
 		case v.IsIntegral() || v.Type() == sqltypes.Decimal || v.IsFloat():
 			dst = append(dst, 2)
