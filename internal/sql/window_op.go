@@ -48,9 +48,9 @@ type windowOp struct {
 	pos     int   // next row of part to return
 	batch   []Row
 
-	scratch Row
-	colls   []collations.ID
-	keyBuf  []byte
+	scratch            Row
+	colls              []collations.ID
+	keyBuf             []byte
 	peerStart, peerEnd []int
 	los, his           []int
 	cur                frameCursor
