@@ -343,6 +343,9 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 
 	// Aggregation: aggregates are replaced by Offsets into the aggregated
 	// row [representative row..., aggregate values...].
+	if err := windowAliasUse(sel, sc); err != nil {
+		return nil, err
+	}
 	if err := p.planAggregates(c, sel); err != nil {
 		return nil, err
 	}

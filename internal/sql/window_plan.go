@@ -54,6 +54,7 @@ func (k winKind) usesFrame() bool { return k >= winFirstValue }
 // ORDER BY.
 type windowStage struct {
 	key       string // PARTITION BY and ORDER BY as text (stage identity)
+	sortText  string // the sort's keys as EXPLAIN shows them
 	partition []*eval.Expr
 	order     []*eval.Expr
 	desc      []bool
@@ -73,6 +74,7 @@ func (st *windowStage) nkeys() int { return len(st.partition) + len(st.order) }
 type windowFunc struct {
 	kind winKind
 	name string // lower-case, for errors
+	text string // the call as written (EXPLAIN)
 	slot int    // index among the plan's window values
 	arg  *eval.Expr
 	// n: NTILE's bucket count, LAG's and LEAD's offset, NTH_VALUE's N
@@ -276,7 +278,7 @@ func (p *selectPlan) planWindowFunc(c *compiler, wf sqlparser.WindowFunc, defs m
 	if err != nil {
 		return nil, err
 	}
-	f := &windowFunc{name: strings.ToLower(wf.WindowFuncName()), win: ws.name, startCol: -1, endCol: -1}
+	f := &windowFunc{name: strings.ToLower(wf.WindowFuncName()), text: sqlparser.String(wf), win: ws.name, startCol: -1, endCol: -1}
 	bigint := evalengine.NewTypeEx(sqltypes.Int64, collations.CollationBinaryID, false, 21, 0, nil)
 	double := evalengine.NewTypeEx(sqltypes.Float64, collations.CollationBinaryID, true, 23, 31, nil)
 	compile := func(e sqlparser.Expr) (*eval.Expr, error) {
@@ -452,6 +454,18 @@ func (p *selectPlan) windowStage(c *compiler, ws *winSpec) (*windowStage, error)
 		}
 	}
 	st := &windowStage{key: key}
+	var sortKeys []string
+	for _, e := range ws.partition {
+		sortKeys = append(sortKeys, sqlparser.String(e))
+	}
+	for _, o := range ws.order {
+		k := sqlparser.String(o.Expr)
+		if o.Direction == sqlparser.DescOrder {
+			k += " DESC"
+		}
+		sortKeys = append(sortKeys, k)
+	}
+	st.sortText = strings.Join(sortKeys, ", ")
 	add := func(e sqlparser.Expr, desc bool) error {
 		if w := plan.ContainsWindowFunc(e); w != nil {
 			return sqlerr.Window(sqlerr.WindowNestedFuncInSpec, "You cannot nest a window function in the specification of window '%s'.", ws.name)
@@ -630,4 +644,58 @@ func ptrInt(n int) *int { return &n }
 // wrongArgs is 1210 for a window function's bad constant argument.
 func wrongArgs(fname string) error {
 	return sqlerr.New(sqlerror.ERWrongArguments, sqlerror.SSUnknownSQLState, "Incorrect arguments to %s", fname)
+}
+
+// windowAliasUse answers MySQL's 3594 for a GROUP BY or HAVING that names
+// the alias of a select-list expression with a window function (whose
+// value exists only after grouping and HAVING).
+func windowAliasUse(sel *sqlparser.Select, sc *eval.Scope) error {
+	aliases := map[string]bool{}
+	for _, se := range sel.SelectExprs.Exprs {
+		if ae, ok := se.(*sqlparser.AliasedExpr); ok && !ae.As.IsEmpty() && plan.ContainsWindowFunc(ae.Expr) != nil {
+			aliases[ae.As.Lowered()] = true
+		}
+	}
+	if len(aliases) == 0 {
+		return nil
+	}
+	var nodes []sqlparser.SQLNode
+	if sel.Having != nil {
+		nodes = append(nodes, sel.Having.Expr)
+	}
+	if sel.GroupBy != nil {
+		for _, g := range sel.GroupBy.Exprs {
+			nodes = append(nodes, g)
+		}
+	}
+	var err error
+	for _, n := range nodes {
+		_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+			if _, ok := n.(*sqlparser.Subquery); ok || err != nil {
+				return false, nil
+			}
+			if cn, ok := n.(*sqlparser.ColName); ok && cn.Qualifier.IsEmpty() && aliases[cn.Name.Lowered()] {
+				if _, rerr := sc.Resolve(cn); rerr != nil {
+					err = sqlerr.Window(sqlerr.WindowInvalidFuncAliasUse, "You cannot use the alias '%s' of an expression containing a window function in this context.'", cn.Name.String())
+				}
+			}
+			return true, nil
+		}, n)
+	}
+	return err
+}
+
+// explainText is the stage's node in EXPLAIN FORMAT=TREE, as MySQL 8.0
+// names it.
+func (st *windowStage) explainText() string {
+	texts := make([]string, len(st.funcs))
+	buffered := false
+	for i, f := range st.funcs {
+		texts[i] = f.text
+		buffered = buffered || f.kind.usesFrame() || f.kind == winPercentRank || f.kind == winCumeDist || f.kind == winNtile || f.kind == winLead
+	}
+	if buffered {
+		return "Window aggregate with buffering: " + strings.Join(texts, ", ")
+	}
+	return "Window aggregate: " + strings.Join(texts, ", ")
 }
