@@ -99,9 +99,9 @@ func (c *frameCursor) startOf(i int) int {
 	case boundPreceding, boundFollowing:
 		if c.fr.unit == frameRows {
 			if c.fr.start == boundPreceding {
-				return clampRow(int64(i)-c.startN, c.n)
+				return clampRow(int64(i)-c.capN(c.startN), c.n)
 			}
-			return clampRow(int64(i)+c.startN, c.n)
+			return clampRow(int64(i)+c.capN(c.startN), c.n)
 		}
 		if c.vals.null(i) {
 			return c.peerStart[i]
@@ -127,9 +127,9 @@ func (c *frameCursor) endOf(i int) int {
 	case boundPreceding, boundFollowing:
 		if c.fr.unit == frameRows {
 			if c.fr.end == boundPreceding {
-				return clampRow(int64(i)-c.endN+1, c.n)
+				return clampRow(int64(i)-c.capN(c.endN)+1, c.n)
 			}
-			return clampRow(int64(i)+c.endN+1, c.n)
+			return clampRow(int64(i)+c.capN(c.endN)+1, c.n)
 		}
 		if c.vals.null(i) {
 			return c.peerEnd[i]
@@ -141,6 +141,10 @@ func (c *frameCursor) endOf(i int) int {
 	}
 	return 0
 }
+
+// capN limits a ROWS offset to the partition's size plus one (the same
+// frames; no overflow in the arithmetic).
+func (c *frameCursor) capN(n int64) int64 { return min(n, int64(c.n)+1) }
 
 // clampRow bounds a row position to [0, n].
 func clampRow(r int64, n int) int {
