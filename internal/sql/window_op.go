@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -90,6 +91,9 @@ func (o *windowOp) Open(ctx context.Context) error {
 	for i, f := range st.funcs {
 		if err := o.evalConsts(f, &o.consts[i]); err != nil {
 			return err
+		}
+		if f.framed && !f.kind.usesFrame() {
+			ex.s.warn("Note", uint16(sqlerr.WindowIgnoresFrame), fmt.Sprintf("Window function '%s' ignores the frame clause of window '%s' and aggregates over the whole partition", f.name, f.win))
 		}
 	}
 	if err := o.input.Open(ctx); err != nil {

@@ -85,6 +85,9 @@ type windowFunc struct {
 	typ evalengine.Type
 	win string // the window's printable name
 	fr  frame
+	// framed: the window has a frame clause (which the ranking
+	// functions, LAG and LEAD ignore, with MySQL's note 3599).
+	framed bool
 	// startN, endN are the ROWS offsets of N PRECEDING/FOLLOWING bounds,
 	// and the N of RANGE bounds (checked per execution: not negative).
 	startN, endN *eval.Expr
@@ -517,6 +520,7 @@ func (p *selectPlan) planFrame(c *compiler, st *windowStage, f *windowFunc, ws *
 		return nil
 	}
 	name := ws.name
+	f.framed = true
 	fr := frame{unit: frameRows}
 	if fc.Unit == sqlparser.FrameRangeType {
 		fr.unit = frameRange

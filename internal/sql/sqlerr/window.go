@@ -21,6 +21,7 @@ const (
 	WindowInvalidFuncAliasUse   sqlerror.ErrorCode = 3594 // ER_WINDOW_INVALID_WINDOW_FUNC_ALIAS_USE
 	WindowNestedFuncInSpec      sqlerror.ErrorCode = 3595 // ER_WINDOW_NESTED_WINDOW_FUNC_USE_IN_WINDOW_SPEC
 	WindowRowsIntervalUse       sqlerror.ErrorCode = 3596 // ER_WINDOW_ROWS_INTERVAL_USE
+	WindowIgnoresFrame          sqlerror.ErrorCode = 3599 // ER_WINDOW_FUNCTION_IGNORES_FRAME (a note)
 )
 
 // Window returns the window error code with MySQL's SQLSTATE HY000.
