@@ -703,3 +703,18 @@ func (st *windowStage) explainText() string {
 	}
 	return "Window aggregate: " + strings.Join(texts, ", ")
 }
+
+// recursiveGrouping answers MySQL's 3575 for the recursive member of
+// recursive CTE name when it groups or computes window functions (it
+// sees one iteration's rows at a time, so neither would mean what it
+// says).
+func recursiveGrouping(member sqlparser.TableStatement, name string) error {
+	sel, ok := member.(*sqlparser.Select)
+	if !ok {
+		return nil
+	}
+	if plan.HasAggregates(sel) || plan.HasWindowFuncs(sel) || sel.GroupBy != nil && len(sel.GroupBy.Exprs) > 0 {
+		return sqlerr.New(sqlerr.CTERecursiveForbidsAggregation, sqlerror.SSUnknownSQLState, "Recursive Common Table Expression '%s' can contain neither aggregation nor window functions in recursive query block", name)
+	}
+	return nil
+}

@@ -22,6 +22,10 @@ const (
 	WindowNestedFuncInSpec      sqlerror.ErrorCode = 3595 // ER_WINDOW_NESTED_WINDOW_FUNC_USE_IN_WINDOW_SPEC
 	WindowRowsIntervalUse       sqlerror.ErrorCode = 3596 // ER_WINDOW_ROWS_INTERVAL_USE
 	WindowIgnoresFrame          sqlerror.ErrorCode = 3599 // ER_WINDOW_FUNCTION_IGNORES_FRAME (a note)
+
+	// CTERecursiveForbidsAggregation: a recursive CTE's recursive member
+	// groups or computes window functions.
+	CTERecursiveForbidsAggregation sqlerror.ErrorCode = 3575 // ER_CTE_RECURSIVE_FORBIDS_AGGREGATION
 )
 
 // Window returns the window error code with MySQL's SQLSTATE HY000.
