@@ -57,6 +57,7 @@ type windowOp struct {
 	cur                frameCursor
 	vals               rangeVals
 	acc                winAcc
+	slide              slideAcc
 }
 
 // winConsts are a window function's constants for one execution.
@@ -420,8 +421,9 @@ func (o *windowOp) computeFunc(f *windowFunc, k *winConsts) error {
 
 // aggregate computes an aggregate over each row's frame: adding rows as
 // frames grow (or, for frames that end at the partition's end, from the
-// end backwards), else anew for each frame that differs from the row
-// before's.
+// end backwards); COUNT, SUM and AVG over other frames by adding the rows
+// that enter and subtracting those that leave (slideAcc); the others anew
+// for each frame that differs from the row before's.
 func (o *windowOp) aggregate(f *windowFunc, col int) error {
 	part, n := o.part, len(o.part)
 	a := &o.acc
@@ -463,6 +465,25 @@ func (o *windowOp) aggregate(f *windowFunc, col int) error {
 				}
 			}
 			part[i][col] = v
+		}
+	case f.kind == winAgg && slides(f.agg):
+		// Both bounds move forward: rows enter at the end (the end first,
+		// so every row that leaves was added) and leave at the start.
+		s := &o.slide
+		s.reset(o.ex, f.agg)
+		lo, hi := 0, 0
+		for i, r := range part {
+			for ; hi < o.his[i]; hi++ {
+				if err := s.add(part[hi], 1); err != nil {
+					return err
+				}
+			}
+			for ; lo < o.los[i]; lo++ {
+				if err := s.add(part[lo], -1); err != nil {
+					return err
+				}
+			}
+			r[col] = s.result()
 		}
 	default:
 		var v sqltypes.Value
