@@ -58,6 +58,7 @@ type windowOp struct {
 	vals               rangeVals
 	acc                winAcc
 	slide              slideAcc
+	extreme            extremeAcc
 }
 
 // winConsts are a window function's constants for one execution.
@@ -422,7 +423,8 @@ func (o *windowOp) computeFunc(f *windowFunc, k *winConsts) error {
 // aggregate computes an aggregate over each row's frame: adding rows as
 // frames grow (or, for frames that end at the partition's end, from the
 // end backwards); COUNT, SUM and AVG over other frames by adding the rows
-// that enter and subtracting those that leave (slideAcc); the others anew
+// that enter and subtracting those that leave (slideAcc), MIN and MAX
+// through a deque of the frame's candidates (extremeAcc); the others anew
 // for each frame that differs from the row before's.
 func (o *windowOp) aggregate(f *windowFunc, col int) error {
 	part, n := o.part, len(o.part)
@@ -484,6 +486,21 @@ func (o *windowOp) aggregate(f *windowFunc, col int) error {
 				}
 			}
 			r[col] = s.result()
+		}
+	case f.kind == winAgg && slidesExtreme(f.agg):
+		x := &o.extreme
+		if err := x.reset(o.ex, f.agg, part); err != nil {
+			return err
+		}
+		hi := 0
+		for i, r := range part {
+			for ; hi < o.his[i]; hi++ {
+				if err := x.enter(hi); err != nil {
+					return err
+				}
+			}
+			x.leave(o.los[i])
+			r[col] = x.result()
 		}
 	default:
 		var v sqltypes.Value

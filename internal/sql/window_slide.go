@@ -3,9 +3,12 @@ package sql
 import (
 	"strings"
 
+	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/decimal"
 	"vitess.io/vitess/go/mysql/fastparse"
 	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
 // slideAcc is COUNT, SUM or AVG over frames that slide: as the current
@@ -111,4 +114,86 @@ func (a *slideAcc) result() sqltypes.Value {
 		scale = min(scale+spec.divPrec, 30)
 	}
 	return sqltypes.MakeTrusted(sqltypes.Decimal, []byte(d.StringFixed(scale)))
+}
+
+// extremeAcc is MIN or MAX over frames that slide: a deque of the rows of
+// the frame that can still be its extreme (each one's value beats the
+// values of all rows after it), so each row enters and leaves it once. On
+// equal values the earlier row stays first, as aggState keeps the first
+// extreme it meets.
+type extremeAcc struct {
+	ex    *execCtx
+	spec  *aggSpec
+	max   bool
+	vals  []sqltypes.Value // the argument of each row of the partition
+	colls []collations.ID
+	dq    []int // rows of the frame, their values in order (MIN: ascending)
+	head  int
+}
+
+// slidesExtreme reports whether spec is MIN or MAX without DISTINCT.
+func slidesExtreme(spec *aggSpec) bool {
+	return (spec.name == "min" || spec.name == "max") && !spec.distinct && len(spec.args) == 1
+}
+
+// reset evaluates the argument for the partition's rows.
+func (a *extremeAcc) reset(ex *execCtx, spec *aggSpec, part []Row) error {
+	a.ex, a.spec, a.max = ex, spec, spec.name == "max"
+	a.vals, a.colls = a.vals[:0], a.colls[:0]
+	a.dq, a.head = a.dq[:0], 0
+	for _, row := range part {
+		var v sqltypes.Value
+		coll := spec.argColl
+		if spec.argCol >= 0 && spec.argCol < len(row) {
+			v = row[spec.argCol]
+		} else {
+			var err error
+			if v, coll, err = ex.EvalColl(spec.args[0], row); err != nil {
+				return err
+			}
+			v = cloneValue(v)
+		}
+		a.vals, a.colls = append(a.vals, v), append(a.colls, coll)
+	}
+	return nil
+}
+
+// enter adds row j (the next after the frame's end) to the frame.
+func (a *extremeAcc) enter(j int) error {
+	v := a.vals[j]
+	if v.IsNull() {
+		return nil
+	}
+	env := a.ex.s.eng.Env.CollationEnv()
+	for len(a.dq) > a.head {
+		back := a.dq[len(a.dq)-1]
+		c, err := evalengine.NullsafeCompare(v, a.vals[back], env, a.colls[j], nil)
+		if err != nil {
+			return err
+		}
+		if a.max {
+			c = -c
+		}
+		if c >= 0 {
+			break
+		}
+		a.dq = a.dq[:len(a.dq)-1]
+	}
+	a.dq = append(a.dq, j)
+	return nil
+}
+
+// leave drops the rows before lo from the frame.
+func (a *extremeAcc) leave(lo int) {
+	for a.head < len(a.dq) && a.dq[a.head] < lo {
+		a.head++
+	}
+}
+
+// result is the frame's extreme (NULL for no value).
+func (a *extremeAcc) result() sqltypes.Value {
+	if a.head == len(a.dq) {
+		return sqltypes.NULL
+	}
+	return a.vals[a.dq[a.head]]
 }

@@ -110,12 +110,14 @@ func TestWindowSpill(t *testing.T) {
 	}
 }
 
-// Bounded frames slide (rows that leave are subtracted): COUNT, SUM and
-// AVG agree with the same frame summed anew by a correlated subquery, for
-// integers, decimals and doubles with NULLs between them.
+// Bounded frames slide (rows that leave are subtracted, or leave MIN's
+// and MAX's deque): COUNT, SUM, AVG, MIN and MAX agree with the same frame
+// aggregated anew by a correlated subquery, for integers, decimals,
+// doubles and text under a case-insensitive collation (equal extremes:
+// the first row's), with NULLs between them.
 func TestWindowSlidingFrames(t *testing.T) {
 	_, s := newCheckEngine(t)
-	checkExec(t, s, "CREATE TABLE sl (id INT PRIMARY KEY, i INT, d DECIMAL(8,3), f DOUBLE)")
+	checkExec(t, s, "CREATE TABLE sl (id INT PRIMARY KEY, i INT, d DECIMAL(8,3), f DOUBLE, s VARCHAR(5))")
 	var b strings.Builder
 	b.WriteString("INSERT INTO sl VALUES ")
 	for i := 1; i <= 200; i++ {
@@ -132,7 +134,11 @@ func TestWindowSlidingFrames(t *testing.T) {
 		if i%3 == 0 {
 			fv = "NULL"
 		}
-		fmt.Fprintf(&b, "(%d, %s, %s, %s)", i, iv, dv, fv)
+		sv := fmt.Sprintf("'%s'", []string{"b", "B", "a", "A", "c", "b ", "C"}[(i*5)%7])
+		if i%9 == 0 {
+			sv = "NULL"
+		}
+		fmt.Fprintf(&b, "(%d, %s, %s, %s, %s)", i, iv, dv, fv, sv)
 	}
 	checkExec(t, s, b.String())
 	for _, c := range []struct{ frame, lo, hi string }{
@@ -141,7 +147,7 @@ func TestWindowSlidingFrames(t *testing.T) {
 		{"ROWS BETWEEN 1 FOLLOWING AND 4 FOLLOWING", "sl.id + 1", "sl.id + 4"},
 		{"RANGE BETWEEN 10 PRECEDING AND 10 FOLLOWING", "sl.id - 10", "sl.id + 10"},
 	} {
-		for _, fn := range []string{"COUNT(*)", "COUNT(d)", "SUM(i)", "AVG(i)", "SUM(d)", "AVG(d)", "SUM(f)", "AVG(f)"} {
+		for _, fn := range []string{"COUNT(*)", "COUNT(d)", "SUM(i)", "AVG(i)", "SUM(d)", "AVG(d)", "SUM(f)", "AVG(f)", "MIN(i)", "MAX(d)", "MIN(f)", "MAX(s)", "MIN(s)", "MAX(i + 1)"} {
 			win := fmt.Sprintf("SELECT %s OVER (ORDER BY id %s) FROM sl ORDER BY id", fn, c.frame)
 			sub := fmt.Sprintf("SELECT (SELECT %s FROM sl s2 WHERE s2.id BETWEEN %s AND %s) FROM sl ORDER BY id", fn, c.lo, c.hi)
 			w, err := s.Query(context.Background(), win)
