@@ -35,6 +35,7 @@ type windowOp struct {
 	input exec.Operator
 	width int // winBase + nWin: the row the stage emits
 	env   *collations.Environment
+	ctx   context.Context
 
 	// The functions' constants of this execution (NTILE's buckets, LAG's
 	// offset, NTH_VALUE's N; ROWS offsets).
@@ -88,7 +89,7 @@ func (o *windowOp) rowLen() int { return o.width + o.st.nkeys() + o.st.nbounds }
 // input and sorts it.
 func (o *windowOp) Open(ctx context.Context) error {
 	ex, st := o.ex, o.st
-	o.env = ex.s.eng.Env.CollationEnv()
+	o.env, o.ctx = ex.s.eng.Env.CollationEnv(), ctx
 	o.consts = make([]winConsts, len(st.funcs))
 	for i, f := range st.funcs {
 		if err := o.evalConsts(f, &o.consts[i]); err != nil {
@@ -281,6 +282,9 @@ func (o *windowOp) sameKeys(a, b Row, from, to int) (bool, error) {
 
 // compute computes the stage's functions for the rows of part.
 func (o *windowOp) compute() error {
+	if err := o.ctx.Err(); err != nil {
+		return fmt.Errorf("window: %w", err)
+	}
 	part, n := o.part, len(o.part)
 	// Peers: rows with equal ORDER BY values (all rows without ORDER BY).
 	o.peerStart = resizeInts(o.peerStart, n)
