@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"vitess.io/vitess/go/mysql/collations"
-	"vitess.io/vitess/go/mysql/fastparse"
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/strata-db/strata/internal/sql/eval"
@@ -641,48 +640,10 @@ type winAcc struct {
 	f  *windowFunc
 	ex *execCtx
 	st aggState
-	// STD and VARIANCE: count, mean and sum of squared deviations
-	// (Welford's method).
-	n        int64
-	mean, m2 float64
 }
 
-func (a *winAcc) reset() {
-	a.st = aggState{}
-	a.n, a.mean, a.m2 = 0, 0, 0
-}
+func (a *winAcc) reset() { a.st = aggState{} }
 
-func (a *winAcc) add(row Row) error {
-	if a.f.kind == winAgg {
-		return a.f.agg.add(a.ex, &a.st, row)
-	}
-	v, err := a.ex.Eval(a.f.arg, row)
-	if err != nil || v.IsNull() {
-		return err
-	}
-	x, _ := fastparse.ParseFloat64(v.ToString())
-	a.n++
-	d := x - a.mean
-	a.mean += d / float64(a.n)
-	a.m2 += d * (x - a.mean)
-	return nil
-}
+func (a *winAcc) add(row Row) error { return a.f.agg.add(a.ex, &a.st, row) }
 
-func (a *winAcc) result() (sqltypes.Value, error) {
-	if a.f.kind == winAgg {
-		return a.f.agg.result(a.ex, &a.st)
-	}
-	samp := a.f.name == "stddev_samp" || a.f.name == "var_samp"
-	if a.n == 0 || samp && a.n == 1 {
-		return sqltypes.NULL, nil
-	}
-	d := float64(a.n)
-	if samp {
-		d--
-	}
-	r := a.m2 / d
-	if strings.HasPrefix(a.f.name, "std") {
-		r = math.Sqrt(r)
-	}
-	return sqltypes.NewFloat64(r), nil
-}
+func (a *winAcc) result() (sqltypes.Value, error) { return a.f.agg.result(a.ex, &a.st) }

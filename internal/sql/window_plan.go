@@ -42,8 +42,10 @@ const (
 	winFirstValue
 	winLastValue
 	winNthValue
-	winAgg // COUNT, SUM, AVG, MIN, MAX, BIT_AND/OR/XOR (aggSpec)
-	winVar // STD, STDDEV, STDDEV_POP/SAMP, VARIANCE, VAR_POP/SAMP
+	// winAgg: an aggregate over the frame (aggSpec): COUNT, SUM, AVG,
+	// MIN, MAX, BIT_AND/OR/XOR, STD and VARIANCE and their forms,
+	// JSON_ARRAYAGG, JSON_OBJECTAGG.
+	winAgg
 )
 
 // usesFrame reports whether the function reads its frame (the ranking
@@ -375,19 +377,11 @@ func (p *selectPlan) planWindowFunc(c *compiler, wf sqlparser.WindowFunc, defs m
 		if sqlparser.IsDistinct(w) {
 			return nil, sqlerr.Unsupported("<window function>(DISTINCT ..)")
 		}
-		switch name := w.AggrName(); name {
-		case "std", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp":
-			f.kind, f.typ = winVar, double
-			if f.arg, err = compile(w.GetArg()); err != nil {
-				return nil, err
-			}
-		default:
-			f.kind = winAgg
-			if f.agg, err = newAggSpec(c, w, sqlparser.String(w)); err != nil {
-				return nil, err
-			}
-			f.typ = f.agg.typ
+		f.kind = winAgg
+		if f.agg, err = newAggSpec(c, w, sqlparser.String(w)); err != nil {
+			return nil, err
 		}
+		f.typ = f.agg.typ
 	default:
 		return nil, sqlerr.Unsupported("window function %s", strings.ToUpper(f.name))
 	}
