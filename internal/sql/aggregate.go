@@ -69,7 +69,9 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 		var err error
 		_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
 			af, ok := node.(sqlparser.AggrFunc)
-			if !ok {
+			if !ok || plan.IsWindowFunc(af) {
+				// A windowed aggregate is computed by the window
+				// stage; aggregates in its arguments are not.
 				if _, sub := node.(*sqlparser.Subquery); sub {
 					return false, nil
 				}
@@ -146,9 +148,21 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 			return nil
 		}
 	}
-	if hasOverClause(af) {
-		return sqlerr.Unsupported("window functions (%s ... OVER)", strings.ToUpper(af.AggrName()))
+	spec, err := newAggSpec(c, af, key)
+	if err != nil {
+		return err
 	}
+	p.aggs = append(p.aggs, spec)
+	if c.Scope.OffsetTypes != nil {
+		// The Offset that replaces the call is typed as the aggregate.
+		c.Scope.OffsetTypes[spec.key] = spec.typ
+	}
+	return nil
+}
+
+// newAggSpec compiles the aggregate call af (canonical text key): its
+// arguments and its result type.
+func newAggSpec(c *compiler, af sqlparser.AggrFunc, key string) (*aggSpec, error) {
 	spec := &aggSpec{key: key, name: af.AggrName(), distinct: sqlparser.IsDistinct(af), argCol: -1, divPrec: int32(c.s.plan().DivPrecision)}
 	var argExprs []sqlparser.Expr
 	switch f := af.(type) {
@@ -176,17 +190,17 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 			if varianceAgg(spec.name) {
 				break
 			}
-			return sqlerr.Unsupported("aggregate %s", strings.ToUpper(spec.name))
+			return nil, sqlerr.Unsupported("aggregate %s", strings.ToUpper(spec.name))
 		}
 		argExprs = af.GetArgs()
 	}
 	for _, a := range argExprs {
 		if plan.ContainsAggr(a) {
-			return sqlerr.New(sqlerror.ERInvalidGroupFuncUse, sqlerror.SSUnknownSQLState, "Invalid use of group function")
+			return nil, sqlerr.New(sqlerror.ERInvalidGroupFuncUse, sqlerror.SSUnknownSQLState, "Invalid use of group function")
 		}
 		x, err := c.Compile(a)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		spec.args = append(spec.args, x)
 	}
@@ -236,12 +250,7 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 	default:
 		spec.typ = evalengine.NewTypeEx(sqltypes.Uint64, collations.CollationBinaryID, false, 21, 0, nil)
 	}
-	p.aggs = append(p.aggs, spec)
-	if c.Scope.OffsetTypes != nil {
-		// The Offset that replaces the call is typed as the aggregate.
-		c.Scope.OffsetTypes[spec.key] = spec.typ
-	}
-	return nil
+	return spec, nil
 }
 
 // rewriteAggs replaces aggregate calls in e by Offsets into the aggregated
@@ -255,7 +264,7 @@ func (p *selectPlan) rewriteAggs(e sqlparser.Expr) (sqlparser.Expr, error) {
 	// aggregate (MAX(a) <> 2 * COUNT(*)).
 	out := sqlparser.Rewrite(e, func(cur *sqlparser.Cursor) bool {
 		af, ok := cur.Node().(sqlparser.AggrFunc)
-		if !ok {
+		if !ok || plan.IsWindowFunc(af) {
 			return true
 		}
 		key := sqlparser.String(af)

@@ -380,6 +380,12 @@ func (s *Session) treeOf(ex *execCtx, p *selectPlan, run *analyzeRun) *treeNode 
 	if p.having != nil || p.rowFilter != nil {
 		wrap("Filter: (HAVING)")
 	}
+	for _, st := range p.windows {
+		if st.nkeys() > 0 {
+			wrap("Sort: " + st.sortText)
+		}
+		wrap(st.explainText())
+	}
 	if p.distinct {
 		wrap("Temporary table with deduplication")
 		wrap("Table scan on <temporary>")

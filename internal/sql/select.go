@@ -40,6 +40,12 @@ type selectPlan struct {
 	aggs      []*aggSpec
 	having    *eval.Expr
 
+	// windows are the window stages (window_plan.go); their values
+	// follow the winBase values of the rows they are given.
+	windows []*windowStage
+	winBase int
+	nWin    int
+
 	proj     []*eval.Expr
 	projCols []int // for plain column projections: scope index, else -1
 	names    []string
@@ -238,7 +244,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	// index order.
 	selExprs := sel.SelectExprs
 	var firstOrder []plan.OrderCol
-	if len(fb.items) > 0 && len(sel.OrderBy) > 0 && !plan.HasAggregates(sel) && (sel.GroupBy == nil || len(sel.GroupBy.Exprs) == 0) {
+	if len(fb.items) > 0 && len(sel.OrderBy) > 0 && !plan.HasAggregates(sel) && (sel.GroupBy == nil || len(sel.GroupBy.Exprs) == 0) && !plan.HasWindowFuncs(sel) {
 		first := order[0]
 		for _, o := range sel.OrderBy {
 			e := plan.ResolveOrderAlias(o.Expr, selExprs)
@@ -251,7 +257,8 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			firstOrder = append(firstOrder, oc)
 		}
 	}
-	hasLimit := sel.Limit != nil && sel.Limit.Rowcount != nil
+	// A window stage reads every row whatever the LIMIT.
+	hasLimit := sel.Limit != nil && sel.Limit.Rowcount != nil && !plan.HasWindowFuncs(sel)
 
 	needCols := plan.NeededTables(sel, sc)
 	for lvl, i := range order {
@@ -336,6 +343,9 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 
 	// Aggregation: aggregates are replaced by Offsets into the aggregated
 	// row [representative row..., aggregate values...].
+	if err := windowAliasUse(sel, sc); err != nil {
+		return nil, err
+	}
 	if err := p.planAggregates(c, sel); err != nil {
 		return nil, err
 	}
@@ -350,6 +360,9 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			return nil, err
 		}
 		p.rowFilter = x
+	}
+	if err := p.planWindows(c, sel); err != nil {
+		return nil, err
 	}
 
 	// Projection.
@@ -416,7 +429,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	// ORDER BY: resolved against select aliases and positions, evaluated
 	// as hidden projection columns.
 	if len(sel.OrderBy) > 0 {
-		ordered := len(p.srcs) > 0 && p.srcs[0].path != nil && p.srcs[0].path.ordered && !p.hasAgg && len(firstOrder) == len(sel.OrderBy)
+		ordered := len(p.srcs) > 0 && p.srcs[0].path != nil && p.srcs[0].path.ordered && !p.hasAgg && len(p.windows) == 0 && len(firstOrder) == len(sel.OrderBy)
 		for _, o := range sel.OrderBy {
 			k := sortKey{desc: o.Direction == sqlparser.DescOrder, text: sqlparser.String(o.Expr)}
 			if lit, ok := o.Expr.(*sqlparser.Literal); ok && lit.Type == sqlparser.IntVal {
