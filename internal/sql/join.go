@@ -46,6 +46,8 @@ type tableSource struct {
 	ends      []int
 	mid       [][]*eval.Expr
 	nested    bool
+	// groupConds: the condition groups of a nested level (EXPLAIN).
+	groupConds [][]sqlparser.Expr
 	// semi: a semi-join stops at the first row that matches; an anti-join
 	// (also outer) rejects the outer rows when one matches (semijoin.go).
 	semi plan.SemiKind

@@ -291,3 +291,18 @@ func (j *joinIter) nullNest(ex *execCtx, i int) (int, bool, error) {
 	pass, err := j.groupsFrom(ex, last, src.nestGroup+1)
 	return last, pass, err
 }
+
+// nestGroupConds lists a nested level's condition groups for EXPLAIN,
+// without the conditions its key ranges enforce.
+func nestGroupConds(src *tableSource, on []sqlparser.Expr, mid [][]sqlparser.Expr, filter []sqlparser.Expr) [][]sqlparser.Expr {
+	var out [][]sqlparser.Expr
+	if len(src.ends) > 0 {
+		out = append(out, on)
+	}
+	out = append(out, mid...)
+	out = append(out, filter)
+	if src.path != nil {
+		out[0], _ = plan.SplitConsumed(out[0], src.path.consumed)
+	}
+	return out
+}

@@ -329,6 +329,9 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		if src.path != nil {
 			src.conds, _ = plan.SplitConsumed(src.conds, src.path.consumed)
 		}
+		if src.nested {
+			src.groupConds = nestGroupConds(src, onConds, midConds, filterConds)
+		}
 		src.residual = len(src.conds)
 		var consumed []sqlparser.Expr
 		if src.path != nil && len(src.path.consumed) > 0 && src.path.consumedAfterLock(p.lock) {
