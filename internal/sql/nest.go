@@ -139,8 +139,8 @@ func (b *fromBuilder) chain(i int) []int {
 }
 
 // nestConds places the nests' ON conditions: per level, per group of
-// chain(order[level]), the conditions of that scope. They may read only
-// the tables written before the nest's end (1054 otherwise).
+// chain(order[level]), the conditions of that scope (simplifyOuter checked
+// which tables they read).
 func (b *fromBuilder) nestConds(c *compiler, sc *eval.Scope, offs, pos, order []int, outer *eval.Outer) ([][][]sqlparser.Expr, error) {
 	groups := make([][][]sqlparser.Expr, len(order))
 	saved := sc.Where
@@ -158,9 +158,6 @@ func (b *fromBuilder) nestConds(c *compiler, sc *eval.Scope, offs, pos, order []
 			set, err := plan.ReferencedSet(cd, sc, offs, outer)
 			if err != nil {
 				return nil, err
-			}
-			if set>>(n.last+1) != 0 {
-				return nil, b.unknownInOn(cd, sc, offs, n.last)
 			}
 			lv := b.condLevel(set, k, pos)
 			g := -1
@@ -305,4 +302,112 @@ func nestGroupConds(src *tableSource, on []sqlparser.Expr, mid [][]sqlparser.Exp
 		out[0], _ = plan.SplitConsumed(out[0], src.path.consumed)
 	}
 	return out
+}
+
+// simplifyOuter checks the nests' ON conditions (they may read only the
+// tables written before the nest's end: 1054) and turns an outer join into
+// an inner join where a condition of the enclosing scope rejects the
+// NULL-extended row (`a LEFT JOIN b ON … WHERE b.x = 1`), as MySQL does:
+// the results are the same, and the join order is then free. where is the
+// WHERE clause's conjuncts.
+func (b *fromBuilder) simplifyOuter(where []sqlparser.Expr, sc *eval.Scope, offs []int, outer *eval.Outer) error {
+	saved := sc.Where
+	sc.Where = "on clause"
+	for k := range b.nests {
+		n := &b.nests[k]
+		for _, cd := range n.on {
+			set, err := plan.ReferencedSet(cd, sc, offs, outer)
+			if err != nil {
+				sc.Where = saved
+				return err
+			}
+			if set>>(n.last+1) != 0 {
+				sc.Where = saved
+				return b.unknownInOn(cd, sc, offs, n.last)
+			}
+		}
+	}
+	sc.Where = saved
+	for changed := true; changed; {
+		changed = false
+		for k := range b.nests {
+			n := &b.nests[k]
+			if n.gone {
+				continue
+			}
+			conds := b.where
+			if n.parent >= 0 {
+				conds = b.nests[n.parent].on
+			}
+			if !b.rejectsNull(conds, k, sc, offs) && (n.parent >= 0 || !b.rejectsNull(where, k, sc, offs)) {
+				continue
+			}
+			n.gone, changed = true, true
+			b.items[n.first].outer = false
+			for i := n.first; i <= n.last; i++ {
+				if b.itemNest[i] == k {
+					b.itemNest[i] = n.parent
+				}
+			}
+			for j := range b.nests {
+				if b.nests[j].parent == k {
+					b.nests[j].parent = n.parent
+				}
+			}
+			if n.parent < 0 {
+				b.where = append(b.where, n.on...)
+			} else {
+				b.nests[n.parent].on = append(b.nests[n.parent].on, n.on...)
+			}
+		}
+	}
+	return nil
+}
+
+// rejectsNull reports whether one of conds is false or NULL whenever a
+// column of a table in nest k is NULL: a comparison (not <=>), IN, LIKE or
+// BETWEEN with the column as an operand, or IS [NOT] NULL/TRUE/FALSE that
+// needs it non-NULL. Only qualified columns count (an unqualified USING
+// column may be another table's).
+func (b *fromBuilder) rejectsNull(conds []sqlparser.Expr, k int, sc *eval.Scope, offs []int) bool {
+	in := func(e sqlparser.Expr) bool {
+		cn, ok := e.(*sqlparser.ColName)
+		if !ok || cn.Qualifier.IsEmpty() {
+			return false
+		}
+		col, err := sc.Resolve(cn)
+		if err != nil {
+			return false
+		}
+		item := plan.SourceOf(col, offs)
+		if item < 0 || item >= len(b.itemNest) {
+			return false
+		}
+		for n := b.itemNest[item]; n >= 0; n = b.nests[n].parent {
+			if n == k {
+				return true
+			}
+		}
+		return false
+	}
+	for _, cd := range conds {
+		switch e := cd.(type) {
+		case *sqlparser.ComparisonExpr:
+			if e.Operator != sqlparser.NullSafeEqualOp && (in(e.Left) || in(e.Right)) {
+				return true
+			}
+		case *sqlparser.BetweenExpr:
+			if in(e.Left) {
+				return true
+			}
+		case *sqlparser.IsExpr:
+			switch e.Right {
+			case sqlparser.IsNotNullOp, sqlparser.IsTrueOp, sqlparser.IsFalseOp:
+				if in(e.Left) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

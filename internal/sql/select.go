@@ -153,6 +153,9 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	// semi- or anti-joins become tables of the join (semijoin.go), after
 	// the query's own nReg tables.
 	where := plan.SplitAnd(plan.WhereExpr(sel.Where))
+	if err := fb.simplifyOuter(where, sc, offs, outer); err != nil {
+		return nil, err
+	}
 	nReg := len(fb.items)
 	var semiDeps []uint64
 	if p.lock == lockNone && nReg > 0 {
