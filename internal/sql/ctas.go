@@ -301,9 +301,6 @@ func exprColumnType(t evalengine.Type, lit *sqlparser.Literal) (string, error) {
 		if lit != nil && (lit.Type == sqlparser.StrVal) {
 			n = int32(len([]rune(lit.Val)))
 		}
-		if n <= 0 && lit == nil {
-			n = 255
-		}
 		maxLen := min(int32(65532), int32(65535/coltype.MaxCharLen(coll)))
 		switch {
 		case binary && n <= 65535:
@@ -386,6 +383,9 @@ func aggregateOutput(stmt sqlparser.TableStatement, i int) bool {
 // past 32 bits, a NULL in a NOT NULL result.
 func fitValues(t evalengine.Type, rows []sqltypes.Row, i int) evalengine.Type {
 	typ, size, scale, nullable := t.Type(), t.Size(), t.Scale(), t.Nullable()
+	if size <= 0 && (sqltypes.IsText(typ) || sqltypes.IsBinary(typ)) {
+		size = 255 // no static length (CONCAT): room beyond today's values
+	}
 	for _, r := range rows {
 		if i >= len(r) {
 			continue
