@@ -386,6 +386,7 @@ func fitValues(t evalengine.Type, rows []sqltypes.Row, i int) evalengine.Type {
 	if size <= 0 && (sqltypes.IsText(typ) || sqltypes.IsBinary(typ)) {
 		size = 255 // no static length (CONCAT): room beyond today's values
 	}
+	intPart := size - scale // DECIMAL digits before the point
 	for _, r := range rows {
 		if i >= len(r) {
 			continue
@@ -402,8 +403,8 @@ func fitValues(t evalengine.Type, rows []sqltypes.Row, i int) evalengine.Type {
 			if dot := strings.IndexByte(txt, '.'); dot >= 0 {
 				intDigits, frac = dot, len(txt)-dot-1
 			}
+			intPart = max(intPart, int32(intDigits))
 			scale = max(scale, int32(frac))
-			size = max(size, int32(intDigits)+scale)
 		case sqltypes.IsText(typ) || sqltypes.IsBinary(typ):
 			n := int32(len(v.Raw()))
 			if sqltypes.IsText(typ) {
@@ -415,6 +416,9 @@ func fitValues(t evalengine.Type, rows []sqltypes.Row, i int) evalengine.Type {
 				typ = sqltypes.Int64
 			}
 		}
+	}
+	if typ == sqltypes.Decimal {
+		size = max(size, intPart+scale)
 	}
 	return evalengine.NewTypeEx(typ, t.Collation(), nullable, size, scale, t.Values())
 }
