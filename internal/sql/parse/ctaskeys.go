@@ -11,8 +11,9 @@ const KeysOnlyColumn = "__strata_keys_only__"
 
 // ctasKeysOnly repairs `CREATE TABLE t (UNIQUE (k), …) SELECT …`, a table
 // definition of keys and constraints only (its columns come from the
-// SELECT), which Vitess's grammar rejects: it needs a column first. A
-// placeholder column is put before the first key.
+// SELECT), and `CREATE TABLE t ENGINE=… SELECT …`, table options without
+// a definition, which Vitess's grammar rejects: it needs a column first. A
+// placeholder column is put before the first key (or the options).
 func ctasKeysOnly(p *sqlparser.Parser, sql string) (string, bool) {
 	tkn := p.NewStringTokenizer(sql)
 	want := []int{sqlparser.CREATE, sqlparser.TABLE}
@@ -33,13 +34,23 @@ func ctasKeysOnly(p *sqlparser.Parser, sql string) (string, bool) {
 	if typ != sqlparser.ID {
 		return sql, false
 	}
-	if typ, _ = tkn.Scan(); typ == '.' {
+	var val string
+	if typ, val = tkn.Scan(); typ == '.' {
 		if typ, _ = tkn.Scan(); typ != sqlparser.ID {
 			return sql, false
 		}
-		typ, _ = tkn.Scan()
+		typ, val = tkn.Scan()
 	}
 	if typ != '(' {
+		// Table options without a definition: `CREATE TABLE t
+		// ENGINE=InnoDB SELECT …`.
+		switch typ {
+		case sqlparser.ENGINE, sqlparser.DEFAULT, sqlparser.CHARSET, sqlparser.CHARACTER, sqlparser.COLLATE,
+			sqlparser.COMMENT_KEYWORD, sqlparser.AUTO_INCREMENT, sqlparser.ROW_FORMAT:
+			if at := tkn.Pos - len(val); at >= 0 {
+				return sql[:at] + "(`" + KeysOnlyColumn + "` int) " + sql[at:], true
+			}
+		}
 		return sql, false
 	}
 	at := tkn.Pos
