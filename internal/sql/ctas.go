@@ -161,7 +161,11 @@ func (s *Session) selectedColumn(sel sqlparser.TableStatement, p queryPlan, i in
 			// but for the aggregates.
 			typ.SetNullability(true)
 		}
-		t, err := exprColumnType(fitValues(typ, rows, i), literalOf(sel, i))
+		fit, err := fitValues(typ, rows, i)
+		if err != nil {
+			return nil, err
+		}
+		t, err := exprColumnType(fit, literalOf(sel, i))
 		if err != nil {
 			return nil, err
 		}
@@ -381,7 +385,7 @@ func aggregateOutput(stmt sqlparser.TableStatement, i int) bool {
 // fitValues widens the static type t of output column i so that every
 // value in rows fits: DECIMAL digits and scale, string lengths, integers
 // past 32 bits, a NULL in a NOT NULL result.
-func fitValues(t evalengine.Type, rows []sqltypes.Row, i int) evalengine.Type {
+func fitValues(t evalengine.Type, rows []sqltypes.Row, i int) (evalengine.Type, error) {
 	typ, size, scale, nullable := t.Type(), t.Size(), t.Scale(), t.Nullable()
 	if size <= 0 && (sqltypes.IsText(typ) || sqltypes.IsBinary(typ)) {
 		size = 255 // no static length (CONCAT): room beyond today's values
@@ -396,7 +400,14 @@ func fitValues(t evalengine.Type, rows []sqltypes.Row, i int) evalengine.Type {
 			nullable = true
 			continue
 		}
+		if class(v.Type()) != class(typ) {
+			return t, sqlerr.Unsupported("CREATE TABLE ... SELECT of a column whose values are %s, not %s", v.Type(), typ)
+		}
 		switch {
+		case sqltypes.IsUnsigned(typ):
+			if _, err := v.ToUint64(); err != nil {
+				typ = sqltypes.Int64
+			}
 		case typ == sqltypes.Decimal:
 			txt := strings.TrimLeft(v.ToString(), "-")
 			intDigits, frac := len(txt), 0
@@ -420,7 +431,22 @@ func fitValues(t evalengine.Type, rows []sqltypes.Row, i int) evalengine.Type {
 	if typ == sqltypes.Decimal {
 		size = max(size, intPart+scale)
 	}
-	return evalengine.NewTypeEx(typ, t.Collation(), nullable, size, scale, t.Values())
+	return evalengine.NewTypeEx(typ, t.Collation(), nullable, size, scale, t.Values()), nil
+}
+
+// class groups the types whose values one column type can hold.
+func class(t sqltypes.Type) int {
+	switch {
+	case sqltypes.IsIntegral(t), t == sqltypes.Year, t == sqltypes.Bit:
+		return 1
+	case t == sqltypes.Decimal, sqltypes.IsFloat(t):
+		return 2
+	case sqltypes.IsText(t), sqltypes.IsBinary(t), t == sqltypes.Enum, t == sqltypes.Set:
+		return 3
+	case sqltypes.IsDate(t), t == sqltypes.Time:
+		return 4
+	}
+	return int(t) + 100 // JSON, NULL, …: only themselves
 }
 
 // withoutKeysOnly drops the placeholder column of a definition of keys

@@ -55,16 +55,23 @@ func TestFitValues(t *testing.T) {
 		{sqltypes.NewDecimal("199999.98"), sqltypes.NewVarChar("abcdef"), sqltypes.NewInt32(1)},
 		{sqltypes.NewDecimal("-0.125"), sqltypes.NULL, sqltypes.NewInt64(1 << 40)},
 	}
-	d := fitValues(evalengine.NewTypeEx(sqltypes.Decimal, num, false, 7, 2, nil), rows, 0)
+	d, _ := fitValues(evalengine.NewTypeEx(sqltypes.Decimal, num, false, 7, 2, nil), rows, 0)
 	if d.Size() != 9 || d.Scale() != 3 || d.Nullable() {
 		t.Errorf("decimal: got (%d,%d) nullable %v, want (9,3) NOT NULL", d.Size(), d.Scale(), d.Nullable())
 	}
-	s := fitValues(evalengine.NewTypeEx(sqltypes.VarChar, 45, false, 3, 0, nil), rows, 1)
+	s, _ := fitValues(evalengine.NewTypeEx(sqltypes.VarChar, 45, false, 3, 0, nil), rows, 1)
 	if s.Size() != 6 || !s.Nullable() {
 		t.Errorf("varchar: got %d nullable %v, want 6 NULL", s.Size(), s.Nullable())
 	}
-	i := fitValues(evalengine.NewTypeEx(sqltypes.Int32, num, false, 0, 0, nil), rows, 2)
+	i, _ := fitValues(evalengine.NewTypeEx(sqltypes.Int32, num, false, 0, 0, nil), rows, 2)
 	if i.Type() != sqltypes.Int64 {
 		t.Errorf("int: got %v, want INT64", i.Type())
+	}
+	neg := []sqltypes.Row{{sqltypes.NewInt64(-1)}}
+	if u, err := fitValues(evalengine.NewTypeEx(sqltypes.Uint64, num, false, 0, 0, nil), neg, 0); err != nil || u.Type() != sqltypes.Int64 {
+		t.Errorf("unsigned with a negative value: got %v, %v, want INT64", u.Type(), err)
+	}
+	if _, err := fitValues(evalengine.NewTypeEx(sqltypes.Int64, num, false, 0, 0, nil), []sqltypes.Row{{sqltypes.NewVarChar("x")}}, 0); err == nil {
+		t.Error("a text value in an integer column must be refused")
 	}
 }
