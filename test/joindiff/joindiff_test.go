@@ -199,9 +199,13 @@ func (g *gen) query() string {
 		cols = append(cols, a+".id", a+".k", a+".v")
 	}
 	q := "SELECT " + strings.Join(cols, ", ") + " FROM " + from
-	switch g.rng.Intn(4) {
+	switch g.rng.Intn(6) {
 	case 0:
 		q += " WHERE " + g.cond(al, nil)
+	case 3:
+		q += " WHERE EXISTS (SELECT 1 FROM t2 s WHERE s.k = " + g.col(al) + ")"
+	case 4:
+		q += " WHERE NOT EXISTS (SELECT 1 FROM t3 s WHERE s.v = " + g.col(al) + ") AND " + g.cond(al, nil)
 	case 1:
 		q += " WHERE " + g.nullable(al) + " IS NULL"
 	case 2:
