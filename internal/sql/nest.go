@@ -393,6 +393,11 @@ func (b *fromBuilder) rejectsNull(conds []sqlparser.Expr, k int, sc *eval.Scope,
 	for _, cd := range conds {
 		switch e := cd.(type) {
 		case *sqlparser.ComparisonExpr:
+			if _, sub := e.Right.(*sqlparser.Subquery); sub {
+				// NULL NOT IN (an empty subquery) and NULL > ALL (…)
+				// are true.
+				continue
+			}
 			if e.Operator != sqlparser.NullSafeEqualOp && (in(e.Left) || in(e.Right)) {
 				return true
 			}
