@@ -52,6 +52,9 @@ type fromBuilder struct {
 	nests    []fromNest
 	itemNest []int
 	scope    int
+	// onScopes: each ON clause with the items its join joins, the only
+	// ones it may read (nest.go).
+	onScopes []onScope
 }
 
 func (b *fromBuilder) add(te sqlparser.TableExpr) error {
@@ -109,7 +112,7 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 			if t.Join == sqlparser.StraightJoinType {
 				b.straight = true
 			}
-			mark := len(b.star)
+			mark, lo := len(b.star), len(b.items)
 			if err := b.add(t.LeftExpr); err != nil {
 				return err
 			}
@@ -118,7 +121,9 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 				return err
 			}
 			if t.Condition != nil && t.Condition.On != nil {
-				b.addConds(plan.SplitAnd(t.Condition.On))
+				on := plan.SplitAnd(t.Condition.On)
+				b.addConds(on)
+				b.onScopes = append(b.onScopes, onScope{on, lo, len(b.items)})
 			}
 			conds, err := b.joinUsing(t, mark, lmark)
 			if err != nil {
@@ -131,7 +136,7 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 			if t.Join == sqlparser.RightJoinType || t.Join == sqlparser.NaturalRightJoinType {
 				left, right = right, left
 			}
-			mark := len(b.star)
+			mark, lo := len(b.star), len(b.items)
 			if err := b.add(left); err != nil {
 				return err
 			}
@@ -151,6 +156,7 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 			var on []sqlparser.Expr
 			if t.Condition != nil && t.Condition.On != nil {
 				on = plan.SplitAnd(t.Condition.On)
+				b.onScopes = append(b.onScopes, onScope{on, lo, len(b.items)})
 			}
 			conds, err := b.joinUsing(t, mark, lmark)
 			if err != nil {

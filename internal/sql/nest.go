@@ -37,6 +37,13 @@ import (
 // group of a nest that ends at the level passes, that nest is matched
 // (joinIter.groupsFrom).
 
+// onScope is an ON clause's conditions and the FROM items lo..hi-1 of
+// its join's operands.
+type onScope struct {
+	on     []sqlparser.Expr
+	lo, hi int
+}
+
 // fromNest is an outer join's inner side: FROM items first..last, inside
 // the nest parent (-1: the top level).
 type fromNest struct {
@@ -179,15 +186,15 @@ func (b *fromBuilder) nestConds(c *compiler, sc *eval.Scope, offs, pos, order []
 }
 
 // unknownInOn is the 1054 error of an ON condition that reads a table
-// written after its join.
-func (b *fromBuilder) unknownInOn(cd sqlparser.Expr, sc *eval.Scope, offs []int, last int) error {
+// outside its join (items lo..hi-1).
+func (b *fromBuilder) unknownInOn(cd sqlparser.Expr, sc *eval.Scope, offs []int, lo, hi int) error {
 	name := sqlparser.String(cd)
 	_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
 		cn, ok := node.(*sqlparser.ColName)
 		if !ok {
 			return true, nil
 		}
-		if i, err := sc.Resolve(cn); err == nil && plan.SourceOf(i, offs) > last {
+		if i, err := sc.Resolve(cn); err == nil && (plan.SourceOf(i, offs) < lo || plan.SourceOf(i, offs) >= hi) {
 			name = sqlparser.String(cn)
 			return false, nil
 		}
@@ -304,8 +311,8 @@ func nestGroupConds(src *tableSource, on []sqlparser.Expr, mid [][]sqlparser.Exp
 	return out
 }
 
-// simplifyOuter checks the nests' ON conditions (they may read only the
-// tables written before the nest's end: 1054) and turns an outer join into
+// simplifyOuter checks the ON conditions (they may read only the tables
+// of their join's operands: 1054) and turns an outer join into
 // an inner join where a condition of the enclosing scope rejects the
 // NULL-extended row (`a LEFT JOIN b ON … WHERE b.x = 1`), as MySQL does:
 // the results are the same, and the join order is then free. where is the
@@ -313,17 +320,16 @@ func nestGroupConds(src *tableSource, on []sqlparser.Expr, mid [][]sqlparser.Exp
 func (b *fromBuilder) simplifyOuter(where []sqlparser.Expr, sc *eval.Scope, offs []int, outer *eval.Outer) error {
 	saved := sc.Where
 	sc.Where = "on clause"
-	for k := range b.nests {
-		n := &b.nests[k]
-		for _, cd := range n.on {
+	for _, o := range b.onScopes {
+		for _, cd := range o.on {
 			set, err := plan.ReferencedSet(cd, sc, offs, outer)
 			if err != nil {
 				sc.Where = saved
 				return err
 			}
-			if set>>(n.last+1) != 0 {
+			if o.lo < 64 && set&(uint64(1)<<o.lo-1) != 0 || set>>o.hi != 0 {
 				sc.Where = saved
-				return b.unknownInOn(cd, sc, offs, n.last)
+				return b.unknownInOn(cd, sc, offs, o.lo, o.hi)
 			}
 		}
 	}
