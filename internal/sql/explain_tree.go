@@ -459,6 +459,10 @@ func (s *Session) joinTree(ex *execCtx, p *selectPlan, st *joinStats, from, to i
 			inner, n := s.joinTree(ex, p, st, i, src.nestLast)
 			est *= max(n, 1)
 			top = &treeNode{text: "Nested loop left join", rows: strconv.FormatFloat(est, 'f', 0, 64), kids: []*treeNode{top, inner}}
+			if st != nil {
+				l := &st.levels[src.nestLast]
+				top.actual = fmt.Sprintf("actual time=%s..%s rows=%d loops=1", msText(l.joinFirst), msText(l.joinLast), l.passed)
+			}
 			top = nestFilter(p.srcs, i, top)
 			i = src.nestLast
 			continue
