@@ -122,7 +122,8 @@ func (s *Session) createTableSelect(ctx context.Context, st *sqlparser.CreateTab
 		ins.Action = sqlparser.ReplaceAct
 	}
 	res, err := s.dml(ctx, nil, func(ex *execCtx) (*sqltypes.Result, error) {
-		ex.source = src
+		s.insertSource = src
+		defer func() { s.insertSource = nil }() // also on a panic
 		return s.execInsert(ex, ins)
 	})
 	if err == nil {

@@ -40,9 +40,6 @@ type execCtx struct {
 	// analyze, for EXPLAIN ANALYZE, collects the join's counts of the
 	// statement's plan (explain_tree.go).
 	analyze *analyzeRun
-	// source: the rows an INSERT … SELECT inserts, already computed
-	// (CREATE TABLE … SELECT, ctas.go).
-	source *sqltypes.Result
 }
 
 func (s *Session) newExecCtx(ctx context.Context, tx *txn.Txn, bv map[string]*querypb.BindVariable) *execCtx {

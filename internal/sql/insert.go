@@ -308,7 +308,7 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 	case sqlparser.Values:
 		exprRows = rows
 	case sqlparser.TableStatement:
-		res := ex.source
+		res := s.insertSource
 		if res == nil {
 			p, err := s.planQuery(ex.Context(), rows, nil)
 			if err != nil {
