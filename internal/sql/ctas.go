@@ -157,6 +157,9 @@ func (s *Session) selectedColumn(sel sqlparser.TableStatement, p queryPlan, i in
 	}
 	if text == "" {
 		typ := o.typ
+		if prec, scale, ok := sumAvgDecimal(sel, p, i); ok {
+			typ = evalengine.NewTypeEx(sqltypes.Decimal, collations.CollationBinaryID, true, prec, scale, nil)
+		}
 		if sp, ok := p.(*selectPlan); ok && sp.hasAgg && len(sp.groupBy) == 0 && !aggregateOutput(sel, i) {
 			// Without GROUP BY, an empty input gives one row of NULLs
 			// but for the aggregates.
@@ -457,4 +460,66 @@ func withoutKeysOnly(cols []*sqlparser.ColumnDefinition) []*sqlparser.ColumnDefi
 		return cols[1:]
 	}
 	return cols
+}
+
+// sumAvgDecimal is MySQL's DECIMAL(p,s) of SUM or AVG over an integer or
+// DECIMAL column (output i): SUM adds 22 digits, AVG 4 digits and 4
+// decimals (div_precision_increment's default) to the column's.
+func sumAvgDecimal(stmt sqlparser.TableStatement, p queryPlan, i int) (int32, int32, bool) {
+	sel, ok := stmt.(*sqlparser.Select)
+	sp, ok2 := p.(*selectPlan)
+	if !ok || !ok2 || sel.SelectExprs == nil || i >= len(sel.SelectExprs.Exprs) {
+		return 0, 0, false
+	}
+	for _, se := range sel.SelectExprs.Exprs {
+		if _, star := se.(*sqlparser.StarExpr); star {
+			return 0, 0, false
+		}
+	}
+	ae, ok := sel.SelectExprs.Exprs[i].(*sqlparser.AliasedExpr)
+	if !ok {
+		return 0, 0, false
+	}
+	var arg sqlparser.Expr
+	avg := false
+	switch e := ae.Expr.(type) {
+	case *sqlparser.Sum:
+		arg = e.Arg
+	case *sqlparser.Avg:
+		arg, avg = e.Arg, true
+	default:
+		return 0, 0, false
+	}
+	cn, ok := arg.(*sqlparser.ColName)
+	if !ok {
+		return 0, 0, false
+	}
+	ci, err := sp.sc.Resolve(cn)
+	if err != nil || sp.sc.Cols[ci].Col == nil {
+		return 0, 0, false
+	}
+	col := sp.sc.Cols[ci].Col
+	var prec, scale int32
+	switch col.Type {
+	case sqltypes.Int8, sqltypes.Uint8:
+		prec = 3
+	case sqltypes.Int16, sqltypes.Uint16:
+		prec = 5
+	case sqltypes.Int24, sqltypes.Uint24:
+		prec = 8
+	case sqltypes.Int32, sqltypes.Uint32:
+		prec = 10
+	case sqltypes.Int64:
+		prec = 19
+	case sqltypes.Uint64:
+		prec = 20
+	case sqltypes.Decimal:
+		prec, scale = int32(col.Length), max(int32(col.Scale), 0)
+	default:
+		return 0, 0, false
+	}
+	if avg {
+		return min(prec+4, 65), min(scale+4, 30), true
+	}
+	return min(prec+22, 65), scale, true
 }
