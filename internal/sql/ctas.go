@@ -78,6 +78,9 @@ func (s *Session) createTableSelect(ctx context.Context, st *sqlparser.CreateTab
 	var cols []*sqlparser.ColumnDefinition
 	names := make(sqlparser.Columns, 0, len(outs))
 	for _, o := range outs {
+		if o.name == "" || len(o.name) > 64 || strings.HasSuffix(o.name, " ") {
+			return nil, sqlerr.New(sqlerror.ERWrongColumnName, sqlerror.SSClientError, "Incorrect column name '%s'", o.name)
+		}
 		k := strings.ToLower(o.name)
 		if selected[k] {
 			return nil, sqlerr.New(sqlerror.ERDupFieldName, sqlerror.SSDupFieldName, "Duplicate column name '%s'", o.name)
