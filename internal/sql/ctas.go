@@ -160,6 +160,9 @@ func (s *Session) selectedColumn(sel sqlparser.TableStatement, p queryPlan, i in
 	}
 	if text == "" {
 		typ := o.typ
+		if prec, scale, ok := castDecimal(sel, i); ok {
+			typ = evalengine.NewTypeEx(sqltypes.Decimal, collations.CollationBinaryID, typ.Nullable(), prec, scale, nil)
+		}
 		if prec, scale, ok := sumAvgDecimal(sel, p, i); ok {
 			typ = evalengine.NewTypeEx(sqltypes.Decimal, collations.CollationBinaryID, true, prec, scale, nil)
 		}
@@ -225,6 +228,14 @@ func literalOf(stmt sqlparser.TableStatement, i int) *sqlparser.Literal {
 	neg := false
 	if u, ok := e.(*sqlparser.UnaryExpr); ok && u.Operator == sqlparser.UMinusOp {
 		e, neg = u.Expr, true
+	}
+	if b, ok := e.(sqlparser.BoolVal); ok {
+		// TRUE and FALSE are the integers 1 and 0.
+		v := "0"
+		if b {
+			v = "1"
+		}
+		e = &sqlparser.Literal{Type: sqlparser.IntVal, Val: v}
 	}
 	lit, ok := e.(*sqlparser.Literal)
 	if !ok {
@@ -309,8 +320,17 @@ func exprColumnType(t evalengine.Type, lit *sqlparser.Literal) (string, error) {
 		coll := t.Collation()
 		binary := coll == collations.CollationBinaryID || sqltypes.IsBinary(st) && !sqltypes.IsText(st)
 		n := t.Size()
-		if lit != nil && (lit.Type == sqlparser.StrVal) {
-			n = int32(len([]rune(lit.Val)))
+		if lit != nil {
+			switch lit.Type {
+			case sqlparser.StrVal:
+				n = int32(len([]rune(lit.Val)))
+			case sqlparser.HexVal: // x'4142'
+				n = int32(len(lit.Val) / 2)
+			case sqlparser.HexNum: // 0x4142
+				n = int32(len(lit.Val) - 1) / 2
+			case sqlparser.BitNum: // b'101'
+				n = int32(len(lit.Val)+7) / 8
+			}
 		}
 		maxLen := min(int32(65532), int32(65535/coltype.MaxCharLen(coll)))
 		switch {
@@ -525,4 +545,40 @@ func sumAvgDecimal(stmt sqlparser.TableStatement, p queryPlan, i int) (int32, in
 		return min(prec+4, 65), min(scale+4, 30), true
 	}
 	return min(prec+22, 65), scale, true
+}
+
+// castDecimal is the DECIMAL(p,s) of output i when it is CAST(… AS
+// DECIMAL(p,s)) or CONVERT(…, DECIMAL(p,s)) (default (10,0)).
+func castDecimal(stmt sqlparser.TableStatement, i int) (int32, int32, bool) {
+	sel, ok := stmt.(*sqlparser.Select)
+	if !ok || sel.SelectExprs == nil || i >= len(sel.SelectExprs.Exprs) {
+		return 0, 0, false
+	}
+	for _, se := range sel.SelectExprs.Exprs {
+		if _, star := se.(*sqlparser.StarExpr); star {
+			return 0, 0, false
+		}
+	}
+	ae, ok := sel.SelectExprs.Exprs[i].(*sqlparser.AliasedExpr)
+	if !ok {
+		return 0, 0, false
+	}
+	var ct *sqlparser.ConvertType
+	switch e := ae.Expr.(type) {
+	case *sqlparser.CastExpr:
+		ct = e.Type
+	case *sqlparser.ConvertExpr:
+		ct = e.Type
+	}
+	if ct == nil || !strings.EqualFold(ct.Type, "decimal") {
+		return 0, 0, false
+	}
+	prec, scale := int32(10), int32(0)
+	if ct.Length != nil {
+		prec = int32(*ct.Length)
+	}
+	if ct.Scale != nil {
+		scale = int32(*ct.Scale)
+	}
+	return prec, scale, prec >= 1 && prec <= 65 && scale >= 0 && scale <= 30 && scale <= prec
 }
