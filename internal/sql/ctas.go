@@ -327,7 +327,7 @@ func exprColumnType(t evalengine.Type, lit *sqlparser.Literal) (string, error) {
 			case sqlparser.HexVal: // x'4142'
 				n = int32(len(lit.Val) / 2)
 			case sqlparser.HexNum: // 0x4142
-				n = int32(len(lit.Val) - 1) / 2
+				n = int32(len(lit.Val)-1) / 2
 			case sqlparser.BitNum: // b'101'
 				n = int32(len(lit.Val)+7) / 8
 			}
