@@ -152,8 +152,8 @@ func (s *Session) selectedColumn(sel sqlparser.TableStatement, p queryPlan, i in
 			col := *c
 			col.Name = o.name
 			col.AutoIncrement = false
-			if sp.innerOfOuter(ci) || sp.hasAgg && len(sp.groupBy) == 0 {
-				col.Nullable = true
+			if sp.innerOfOuter(ci) || sp.hasAgg && len(sp.groupBy) == 0 || hasNull(rows, i) {
+				col.Nullable = true // (a NULL also comes from WITH ROLLUP)
 			}
 			text = coltype.ColumnSQL(&col)
 		}
@@ -581,4 +581,14 @@ func castDecimal(stmt sqlparser.TableStatement, i int) (int32, int32, bool) {
 		scale = int32(*ct.Scale)
 	}
 	return prec, scale, prec >= 1 && prec <= 65 && scale >= 0 && scale <= 30 && scale <= prec
+}
+
+// hasNull reports whether column i of rows holds a NULL.
+func hasNull(rows []sqltypes.Row, i int) bool {
+	for _, r := range rows {
+		if i < len(r) && r[i].IsNull() {
+			return true
+		}
+	}
+	return false
 }
