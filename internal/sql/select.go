@@ -104,6 +104,9 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	if sel.Into != nil {
 		return nil, sqlerr.Unsupported("SELECT ... INTO")
 	}
+	if sel.GroupBy != nil && sel.GroupBy.WithRollup {
+		return nil, sqlerr.Unsupported("GROUP BY ... WITH ROLLUP") // was ignored: a wrong answer
+	}
 	if sel.With != nil && len(sel.With.CTEs) > 0 {
 		pop, err := s.pushCTEs(ctx, sel.With, outer)
 		if err != nil {
