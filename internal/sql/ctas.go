@@ -316,6 +316,11 @@ func exprColumnType(t evalengine.Type, lit *sqlparser.Literal) (string, error) {
 		typ = "json"
 	case st == sqltypes.Bit:
 		typ = fmt.Sprintf("bit(%d)", max(t.Size(), 1))
+	case (st == sqltypes.Enum || st == sqltypes.Set) && t.Values() != nil && len(*t.Values()) > 0:
+		// MAX(e), IF(…, e, e): the column's members.
+		typ = strings.ToLower(st.String()) + "(" + strings.Join(*t.Values(), ",") + ")"
+		coll := t.Collation()
+		typ += " CHARACTER SET " + coltype.CharsetName(coll) + " COLLATE " + coltype.CollationName(coll)
 	case sqltypes.IsText(st) || sqltypes.IsBinary(st) || st == sqltypes.Enum || st == sqltypes.Set:
 		coll := t.Collation()
 		binary := coll == collations.CollationBinaryID || sqltypes.IsBinary(st) && !sqltypes.IsText(st)
@@ -331,6 +336,9 @@ func exprColumnType(t evalengine.Type, lit *sqlparser.Literal) (string, error) {
 			case sqlparser.BitNum: // b'101'
 				n = int32(len(lit.Val)+7) / 8
 			}
+		}
+		if n <= 0 && lit == nil {
+			n = 255
 		}
 		maxLen := min(int32(65532), int32(65535/coltype.MaxCharLen(coll)))
 		switch {
@@ -410,8 +418,8 @@ func aggregateOutput(stmt sqlparser.TableStatement, i int) bool {
 }
 
 // fitValues widens the static type t of output column i so that every
-// value in rows fits: DECIMAL digits and scale, string lengths, integers
-// past 32 bits, a NULL in a NOT NULL result.
+// value in rows fits: DECIMAL digits and scale, fractional seconds, string
+// lengths, integers past 32 bits, a NULL in a NOT NULL result.
 func fitValues(t evalengine.Type, rows []sqltypes.Row, i int) (evalengine.Type, error) {
 	typ, size, scale, nullable := t.Type(), t.Size(), t.Scale(), t.Nullable()
 	if size <= 0 && (sqltypes.IsText(typ) || sqltypes.IsBinary(typ)) {
@@ -443,6 +451,10 @@ func fitValues(t evalengine.Type, rows []sqltypes.Row, i int) (evalengine.Type, 
 			}
 			intPart = max(intPart, int32(intDigits))
 			scale = max(scale, int32(frac))
+		case typ == sqltypes.Datetime || typ == sqltypes.Timestamp || typ == sqltypes.Time:
+			if txt := v.ToString(); strings.IndexByte(txt, '.') >= 0 {
+				scale = max(scale, int32(len(txt)-strings.IndexByte(txt, '.')-1))
+			}
 		case sqltypes.IsText(typ) || sqltypes.IsBinary(typ):
 			n := int32(len(v.Raw()))
 			if sqltypes.IsText(typ) {

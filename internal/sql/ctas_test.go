@@ -67,6 +67,10 @@ func TestFitValues(t *testing.T) {
 	if i.Type() != sqltypes.Int64 {
 		t.Errorf("int: got %v, want INT64", i.Type())
 	}
+	dt, _ := fitValues(evalengine.NewTypeEx(sqltypes.Datetime, num, true, 0, 0, nil), []sqltypes.Row{{sqltypes.NewDatetime("2024-01-03 03:04:05.678")}}, 0)
+	if dt.Scale() != 3 {
+		t.Errorf("datetime: got %d fractional digits, want 3", dt.Scale())
+	}
 	neg := []sqltypes.Row{{sqltypes.NewInt64(-1)}}
 	if u, err := fitValues(evalengine.NewTypeEx(sqltypes.Uint64, num, false, 0, 0, nil), neg, 0); err != nil || u.Type() != sqltypes.Int64 {
 		t.Errorf("unsigned with a negative value: got %v, %v, want INT64", u.Type(), err)
