@@ -88,6 +88,7 @@ func TestNestedJoinDifferential(t *testing.T) {
 			t.Errorf("seed %d query %d: %s\nreference:\n%s\nstrata:\n%s", seed, q, query, want, have)
 		}
 	}
+	t.Logf("seed %d: %d queries, %d failed on both servers", seed, n, failed)
 	// Most queries must run: the comparison proves nothing otherwise.
 	if failed > n/10 {
 		t.Errorf("%d of %d queries failed on both servers", failed, n)
