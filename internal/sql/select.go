@@ -110,6 +110,9 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	if sel.Into != nil {
 		return nil, sqlerr.Unsupported("SELECT ... INTO")
 	}
+	if sel.GroupBy != nil && sel.GroupBy.WithRollup {
+		return nil, sqlerr.Unsupported("GROUP BY ... WITH ROLLUP") // was ignored: a wrong answer
+	}
 	if sel.With != nil && len(sel.With.CTEs) > 0 {
 		pop, err := s.pushCTEs(ctx, sel.With, outer)
 		if err != nil {
@@ -126,7 +129,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		}
 	}
 	// FROM
-	fb := &fromBuilder{s: s, ctx: ctx}
+	fb := &fromBuilder{s: s, ctx: ctx, scope: -1}
 	for _, te := range sel.From {
 		if a, ok := te.(*sqlparser.AliasedTableExpr); ok {
 			if tn, ok := a.Expr.(sqlparser.TableName); ok && tn.Name.String() == "dual" && tn.Qualifier.IsEmpty() {
@@ -159,6 +162,9 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	// semi- or anti-joins become tables of the join (semijoin.go), after
 	// the query's own nReg tables.
 	where := plan.SplitAnd(plan.WhereExpr(sel.Where))
+	if err := fb.simplifyOuter(where, sc, offs, outer); err != nil {
+		return nil, err
+	}
 	nReg := len(fb.items)
 	var semiDeps []uint64
 	if p.lock == lockNone && nReg > 0 {
@@ -180,7 +186,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 					}
 					set |= s
 				}
-				semiDeps = append(semiDeps, set&^(1<<(nReg+k)))
+				semiDeps = append(semiDeps, fb.settledDeps(set&^(1<<(nReg+k))))
 			}
 		}
 	}
@@ -221,12 +227,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	}
 	levelConds := make([][]sqlparser.Expr, len(fb.items))
 	for k, cd := range conds {
-		lv := -1
-		for i := range fb.items {
-			if condSets[k]&(1<<i) != 0 {
-				lv = max(lv, pos[i])
-			}
-		}
+		lv := fb.condLevel(condSets[k], -1, pos)
 		if lv < 0 {
 			e, err := c.Compile(cd)
 			if err != nil {
@@ -238,6 +239,11 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		// A WHERE condition on an outer-joined table must be evaluated
 		// after NULL extension: it stays at that table's level as a filter.
 		levelConds[lv] = append(levelConds[lv], cd)
+	}
+
+	nestGroups, err := fb.nestConds(c, sc, offs, pos, order, outer)
+	if err != nil {
+		return nil, err
 	}
 
 	// ORDER BY over plain columns of the first table can be served by its
@@ -264,16 +270,25 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	for lvl, i := range order {
 		it := fb.items[i]
 		src := &tableSource{def: it.def, alias: it.alias, off: offs[i], width: it.def.ColumnCount(), outer: it.outer || it.semi == plan.AntiJoin, semi: it.semi, virtual: it.virtual}
-		joined := it.outer || it.semi != plan.SemiNone // conditions in it.on
+		// Conditions: on decides whether a row matches (an outer join's
+		// ON, a semi-join's), filter rejects combined rows; nested outer
+		// joins have groups between them (nest.go).
+		onConds, filterConds := it.on, levelConds[lvl]
+		var midConds [][]sqlparser.Expr
+		src.nestLast = lvl
+		if it.semi == plan.SemiNone {
+			onConds, filterConds, midConds = fb.levelNest(src, i, lvl, pos, nestGroups[lvl], levelConds[lvl])
+		}
+		joined := len(src.ends) > 0 || it.semi != plan.SemiNone // conditions in onConds
 		if it.virtual == nil {
 			src.tbl = s.eng.Store.Open(it.def)
 		}
 		// Conditions usable for this table's access path.
 		var usable []sqlparser.Expr
 		if joined {
-			usable = append(usable, it.on...)
+			usable = append(usable, onConds...)
 		} else {
-			usable = append(usable, levelConds[lvl]...)
+			usable = append(usable, filterConds...)
 		}
 		// Columns of the tables executed before this one are known.
 		bound := func(col int) bool {
@@ -314,10 +329,21 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		} else if src.vkey, err = c.virtualKeyFor(it, preds); err != nil {
 			return nil, err
 		}
-		onConds, filterConds := it.on, levelConds[lvl]
-		src.conds = append(append([]sqlparser.Expr(nil), onConds...), filterConds...)
+		src.conds = append([]sqlparser.Expr(nil), onConds...)
+		for _, m := range midConds {
+			src.conds = append(src.conds, m...)
+			x, err := c.compileAll(m)
+			if err != nil {
+				return nil, err
+			}
+			src.mid = append(src.mid, x)
+		}
+		src.conds = append(src.conds, filterConds...)
 		if src.path != nil {
 			src.conds, _ = plan.SplitConsumed(src.conds, src.path.consumed)
+		}
+		if src.nested {
+			src.groupConds = nestGroupConds(src, onConds, midConds, filterConds)
 		}
 		src.residual = len(src.conds)
 		var consumed []sqlparser.Expr
