@@ -62,7 +62,13 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 		}
 		p.groupBy = append(p.groupBy, x)
 	}
-	p.streamAgg = p.groupsContiguous(c.Scope, groupExprs, selExprs)
+	if sel.GroupBy != nil && sel.GroupBy.WithRollup {
+		if err := p.planRollup(c, groupExprs, selExprs); err != nil {
+			return err
+		}
+	} else {
+		p.streamAgg = p.groupsContiguous(c.Scope, groupExprs, selExprs)
+	}
 	c.Scope.OffsetTypes = map[string]evalengine.Type{}
 	// Collect and compile aggregates in SELECT, HAVING and ORDER BY.
 	collect := func(n sqlparser.SQLNode) error {
@@ -311,6 +317,8 @@ type aggState struct {
 type group struct {
 	rep    Row
 	states []aggState
+	// gvals are the GROUP BY values of the group (WITH ROLLUP only).
+	gvals Row
 }
 
 // hashAggOp is the hash aggregation as an operator over the join (nil
@@ -327,6 +335,10 @@ type hashAggOp struct {
 	groups map[string]*group
 	order  []*group
 	pos    int
+	// levels[k] are WITH ROLLUP's super-aggregate groups by the first k
+	// GROUP BY values (rollup.go).
+	levels []map[string]*group
+	gcolls []collations.ID // the GROUP BY values' collations
 }
 
 // aggBase is what the hash and the stream aggregation share: the plan,
@@ -387,8 +399,16 @@ func (o *hashAggOp) Open(ctx context.Context) error {
 				g := o.groups[string(keyBuf)]
 				if g == nil {
 					g = &group{rep: copyRow(nil, row), states: make([]aggState, len(p.aggs))}
+					if p.rollup != nil {
+						g.gvals = copyRow(nil, gvals)
+					}
 					o.groups[string(keyBuf)] = g
 					o.order = append(o.order, g)
+				}
+				if p.rollup != nil {
+					if keyBuf, err = o.addRollup(row, gvals, gcolls, keyBuf); err != nil {
+						return err
+					}
 				}
 				for i, a := range p.aggs {
 					if err := a.add(ex, &g.states[i], row); err != nil {
@@ -396,6 +416,11 @@ func (o *hashAggOp) Open(ctx context.Context) error {
 					}
 				}
 			}
+		}
+	}
+	if p.rollup != nil {
+		if err := o.finishRollup(); err != nil {
+			return err
 		}
 	}
 	if len(o.order) == 0 && len(p.groupBy) == 0 {

@@ -33,6 +33,9 @@ type selectPlan struct {
 
 	hasAgg  bool
 	groupBy []*eval.Expr
+	// rollup: GROUP BY ... WITH ROLLUP, grouping by the columns at these
+	// offsets of the joined row (rollup.go).
+	rollup []int
 	// streamAgg: the join yields each group's rows one after another (the
 	// first table is read in an order the GROUP BY columns lead), so
 	// groups are aggregated one at a time (aggregate_stream.go).
@@ -109,9 +112,6 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	p := &selectPlan{}
 	if sel.Into != nil {
 		return nil, sqlerr.Unsupported("SELECT ... INTO")
-	}
-	if sel.GroupBy != nil && sel.GroupBy.WithRollup {
-		return nil, sqlerr.Unsupported("GROUP BY ... WITH ROLLUP") // was ignored: a wrong answer
 	}
 	if sel.With != nil && len(sel.With.CTEs) > 0 {
 		pop, err := s.pushCTEs(ctx, sel.With, outer)

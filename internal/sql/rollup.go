@@ -1,0 +1,130 @@
+package sql
+
+import (
+	"sort"
+
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/sqltypes"
+	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/sql/exec"
+	"github.com/strata-db/strata/internal/sql/plan"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
+)
+
+// GROUP BY ... WITH ROLLUP (MySQL 8.0).
+//
+// Besides the groups of all n GROUP BY values, the hash aggregation keeps
+// the super-aggregate groups of each prefix of them (the first k values,
+// k = n-1 down to 0: the grand total last), every input row added to one
+// group per level. The groups come out in the order of their GROUP BY
+// values (NULL first), each run of groups followed by the super-aggregate
+// rows of the prefixes that end with it, as MySQL prints them; in a
+// super-aggregate row the GROUP BY columns past the prefix are NULL.
+// The GROUP BY items must be columns of the query's tables (MySQL also
+// takes expressions, whose NULLing this does not do: 1235).
+
+// planRollup checks the GROUP BY items of a WITH ROLLUP and records their
+// offsets.
+func (p *selectPlan) planRollup(c *compiler, groupExprs []sqlparser.Expr, selExprs *sqlparser.SelectExprs) error {
+	p.rollup = make([]int, 0, len(groupExprs))
+	for _, g := range groupExprs {
+		g = plan.ResolveOrderAlias(g, selExprs)
+		cn, ok := g.(*sqlparser.ColName)
+		if !ok {
+			return sqlerr.Unsupported("GROUP BY ... WITH ROLLUP over an expression")
+		}
+		off, err := c.Scope.Resolve(cn)
+		if err != nil {
+			return err
+		}
+		p.rollup = append(p.rollup, off)
+	}
+	return nil
+}
+
+// addRollup adds row, whose GROUP BY values are gvals, to its
+// super-aggregate group at every level; keyBuf is scratch space.
+func (o *hashAggOp) addRollup(row, gvals Row, gcolls []collations.ID, keyBuf []byte) ([]byte, error) {
+	p := o.p
+	if o.levels == nil {
+		o.levels = make([]map[string]*group, len(p.rollup))
+		for k := range o.levels {
+			o.levels[k] = map[string]*group{}
+		}
+		o.gcolls = append(o.gcolls[:0], gcolls...)
+	}
+	for k := range o.levels {
+		keyBuf = groupKey(keyBuf[:0], gvals[:k], gcolls[:k])
+		g := o.levels[k][string(keyBuf)]
+		if g == nil {
+			rep := copyRow(nil, row)
+			for _, off := range p.rollup[k:] {
+				rep[off] = sqltypes.NULL
+			}
+			g = &group{rep: rep, states: make([]aggState, len(p.aggs))}
+			o.levels[k][string(keyBuf)] = g
+		}
+		for i, a := range p.aggs {
+			if err := a.add(o.ex, &g.states[i], row); err != nil {
+				return keyBuf, err
+			}
+		}
+	}
+	return keyBuf, nil
+}
+
+// finishRollup orders the groups by their GROUP BY values and places the
+// super-aggregate rows after the groups they sum.
+func (o *hashAggOp) finishRollup() error {
+	if len(o.order) == 0 {
+		return nil // no rows: no groups, and no totals either
+	}
+	n := len(o.p.rollup)
+	env := o.ex.s.eng.Env.CollationEnv()
+	vals := make([][]exec.SortVal, len(o.order))
+	for i, g := range o.order {
+		vals[i] = make([]exec.SortVal, n)
+		for k := 0; k < n; k++ {
+			vals[i][k] = exec.MakeSortVal(g.gvals[k], o.gcolls[k])
+		}
+	}
+	idx := make([]int, len(o.order))
+	for i := range idx {
+		idx[i] = i
+	}
+	var err error
+	cmp := func(a, b, upto int) int {
+		for k := 0; k < upto; k++ {
+			c, e := vals[a][k].Compare(&vals[b][k], env)
+			if e != nil && err == nil {
+				err = e
+			}
+			if c != 0 {
+				return c
+			}
+		}
+		return 0
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return cmp(idx[a], idx[b], n) < 0 })
+	if err != nil {
+		return err
+	}
+	out := make([]*group, 0, len(o.order)*2)
+	var keyBuf []byte
+	for j, i := range idx {
+		g := o.order[i]
+		out = append(out, g)
+		for k := n - 1; k >= 0; k-- {
+			if j+1 < len(idx) && cmp(i, idx[j+1], k) == 0 {
+				break // the next group has the same first k values
+			}
+			keyBuf = groupKey(keyBuf[:0], g.gvals[:k], o.gcolls[:k])
+			if sg := o.levels[k][string(keyBuf)]; sg != nil {
+				out = append(out, sg)
+			}
+		}
+	}
+	o.order = out
+	return err
+}
