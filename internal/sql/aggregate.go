@@ -38,6 +38,9 @@ type aggSpec struct {
 	// (read directly, no evaluation), else -1.
 	argCol  int
 	argColl collations.ID
+	// grouping: GROUPING()'s arguments, as positions in the WITH ROLLUP
+	// list (rollup.go).
+	grouping []int
 }
 
 // planAggregates finds aggregate calls, compiles their arguments and
@@ -74,6 +77,12 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 	collect := func(n sqlparser.SQLNode) error {
 		var err error
 		_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
+			if fe, ok := node.(*sqlparser.FuncExpr); ok && fe.Name.Lowered() == "grouping" && fe.Qualifier.IsEmpty() {
+				if err == nil {
+					err = p.addGrouping(c, fe)
+				}
+				return false, nil
+			}
 			af, ok := node.(sqlparser.AggrFunc)
 			if !ok || plan.IsWindowFunc(af) {
 				// A windowed aggregate is computed by the window
@@ -109,7 +118,7 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 	for i, se := range selExprs.Exprs {
 		if ae, ok := se.(*sqlparser.AliasedExpr); ok {
 			as := ae.As
-			if as.IsEmpty() && plan.ContainsAggr(ae.Expr) {
+			if as.IsEmpty() && (plan.ContainsAggr(ae.Expr) || (p.rollup != nil && containsGrouping(ae.Expr))) {
 				// Name the column before the aggregates are rewritten.
 				as = sqlparser.NewIdentifierCI(c.s.exprName(ae.Expr))
 			}
@@ -269,14 +278,18 @@ func (p *selectPlan) rewriteAggs(e sqlparser.Expr) (sqlparser.Expr, error) {
 	// false from a post function would stop the whole rewrite after the first
 	// aggregate (MAX(a) <> 2 * COUNT(*)).
 	out := sqlparser.Rewrite(e, func(cur *sqlparser.Cursor) bool {
-		af, ok := cur.Node().(sqlparser.AggrFunc)
-		if !ok || plan.IsWindowFunc(af) {
+		var key string
+		var orig sqlparser.Expr
+		if fe, ok := cur.Node().(*sqlparser.FuncExpr); ok && fe.Name.Lowered() == "grouping" && fe.Qualifier.IsEmpty() {
+			key, orig = sqlparser.String(fe), fe
+		} else if af, ok := cur.Node().(sqlparser.AggrFunc); ok && !plan.IsWindowFunc(af) {
+			key, orig = sqlparser.String(af), af
+		} else {
 			return true
 		}
-		key := sqlparser.String(af)
 		for i, a := range p.aggs {
 			if a.key == key {
-				off := &sqlparser.Offset{V: p.width + i, Original: af}
+				off := &sqlparser.Offset{V: p.width + i, Original: orig}
 				if p.sc != nil && p.sc.OffsetTypes != nil {
 					p.sc.OffsetTypes[key] = a.typ
 				}
@@ -317,8 +330,10 @@ type aggState struct {
 type group struct {
 	rep    Row
 	states []aggState
-	// gvals are the GROUP BY values of the group (WITH ROLLUP only).
+	// gvals are the GROUP BY values of the group and level the number of
+	// them it groups by (WITH ROLLUP only: fewer in a super-aggregate).
 	gvals Row
+	level int
 }
 
 // hashAggOp is the hash aggregation as an operator over the join (nil
@@ -400,7 +415,7 @@ func (o *hashAggOp) Open(ctx context.Context) error {
 				if g == nil {
 					g = &group{rep: copyRow(nil, row), states: make([]aggState, len(p.aggs))}
 					if p.rollup != nil {
-						g.gvals = copyRow(nil, gvals)
+						g.gvals, g.level = copyRow(nil, gvals), len(p.rollup)
 					}
 					o.groups[string(keyBuf)] = g
 					o.order = append(o.order, g)
@@ -469,6 +484,10 @@ func (p *selectPlan) groupKeyOf(ex *execCtx, row, gvals Row, gcolls []collations
 func (p *selectPlan) aggregated(ex *execCtx, g *group, agRow Row) error {
 	copy(agRow, g.rep)
 	for i, a := range p.aggs {
+		if a.name == "grouping" {
+			agRow[p.width+i] = groupingValue(a, g.level)
+			continue
+		}
 		v, err := a.result(ex, &g.states[i])
 		if err != nil {
 			return err
@@ -479,7 +498,10 @@ func (p *selectPlan) aggregated(ex *execCtx, g *group, agRow Row) error {
 }
 
 func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
-	if a.name == "count_star" {
+	switch a.name {
+	case "grouping":
+		return nil // computed from the group's level (rollup.go)
+	case "count_star":
 		st.count++
 		return nil
 	}

@@ -3,6 +3,9 @@ package sql
 import (
 	"sort"
 
+	"github.com/strata-db/strata/internal/third_party/evalengine"
+	"vitess.io/vitess/go/mysql/sqlerror"
+
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
@@ -43,6 +46,78 @@ func (p *selectPlan) planRollup(c *compiler, groupExprs []sqlparser.Expr, selExp
 	return nil
 }
 
+// addGrouping plans GROUPING(col, ...): 1 for each column a
+// super-aggregate row rolled up (NULLed), as bits, the first argument the
+// most significant. Its arguments must be GROUP BY columns of a WITH
+// ROLLUP.
+func (p *selectPlan) addGrouping(c *compiler, fe *sqlparser.FuncExpr) error {
+	key := sqlparser.String(fe)
+	for _, a := range p.aggs {
+		if a.key == key {
+			return nil
+		}
+	}
+	if p.rollup == nil {
+		return sqlerr.New(sqlerror.ERInvalidGroupFuncUse, sqlerror.SSUnknownSQLState, "Invalid use of group function")
+	}
+	if len(fe.Exprs) == 0 || len(fe.Exprs) > 64 {
+		return sqlerr.New(sqlerror.ERWrongParamcountToNativeFct, sqlerror.SSClientError, "Incorrect parameter count in the call to native function 'GROUPING'")
+	}
+	spec := &aggSpec{key: key, name: "grouping", argCol: -1,
+		typ: evalengine.NewTypeEx(sqltypes.Int64, collations.CollationBinaryID, false, 1, 0, nil)}
+	for _, e := range fe.Exprs {
+		cn, ok := e.(*sqlparser.ColName)
+		pos := -1
+		if ok {
+			if off, err := c.Scope.Resolve(cn); err == nil {
+				for j, r := range p.rollup {
+					if r == off {
+						pos = j
+						break
+					}
+				}
+			}
+		}
+		if pos < 0 {
+			return sqlerr.New(erFieldInGroupingNotGroupBy, sqlerror.SSUnknownSQLState, "Argument #%d of GROUPING function is not in GROUP BY", len(spec.grouping)+1)
+		}
+		spec.grouping = append(spec.grouping, pos)
+	}
+	p.aggs = append(p.aggs, spec)
+	if c.Scope.OffsetTypes != nil {
+		c.Scope.OffsetTypes[spec.key] = spec.typ
+	}
+	return nil
+}
+
+// containsGrouping reports whether e calls GROUPING().
+func containsGrouping(e sqlparser.Expr) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if fe, ok := n.(*sqlparser.FuncExpr); ok && fe.Name.Lowered() == "grouping" && fe.Qualifier.IsEmpty() {
+			found = true
+		}
+		return !found, nil
+	}, e)
+	return found
+}
+
+// erFieldInGroupingNotGroupBy is ER_FIELD_IN_GROUPING_NOT_GROUP_BY.
+const erFieldInGroupingNotGroupBy sqlerror.ErrorCode = 3580
+
+// groupingValue is GROUPING(...) of a group at level (the number of GROUP
+// BY values it groups by).
+func groupingValue(a *aggSpec, level int) sqltypes.Value {
+	var v int64
+	for _, pos := range a.grouping {
+		v <<= 1
+		if pos >= level {
+			v |= 1
+		}
+	}
+	return sqltypes.NewInt64(v)
+}
+
 // addRollup adds row, whose GROUP BY values are gvals, to its
 // super-aggregate group at every level; keyBuf is scratch space.
 func (o *hashAggOp) addRollup(row, gvals Row, gcolls []collations.ID, keyBuf []byte) ([]byte, error) {
@@ -62,7 +137,7 @@ func (o *hashAggOp) addRollup(row, gvals Row, gcolls []collations.ID, keyBuf []b
 			for _, off := range p.rollup[k:] {
 				rep[off] = sqltypes.NULL
 			}
-			g = &group{rep: rep, states: make([]aggState, len(p.aggs))}
+			g = &group{rep: rep, states: make([]aggState, len(p.aggs)), level: k}
 			o.levels[k][string(keyBuf)] = g
 		}
 		for i, a := range p.aggs {
