@@ -118,7 +118,7 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 	for i, se := range selExprs.Exprs {
 		if ae, ok := se.(*sqlparser.AliasedExpr); ok {
 			as := ae.As
-			if as.IsEmpty() && (plan.ContainsAggr(ae.Expr) || (p.rollup != nil && containsGrouping(ae.Expr))) {
+			if as.IsEmpty() && (plan.ContainsAggr(ae.Expr) || p.rollupRewrites(ae.Expr)) {
 				// Name the column before the aggregates are rewritten.
 				as = sqlparser.NewIdentifierCI(c.s.exprName(ae.Expr))
 			}
@@ -280,7 +280,9 @@ func (p *selectPlan) rewriteAggs(e sqlparser.Expr) (sqlparser.Expr, error) {
 	out := sqlparser.Rewrite(e, func(cur *sqlparser.Cursor) bool {
 		var key string
 		var orig sqlparser.Expr
-		if fe, ok := cur.Node().(*sqlparser.FuncExpr); ok && fe.Name.Lowered() == "grouping" && fe.Qualifier.IsEmpty() {
+		if e, ok := cur.Node().(sqlparser.Expr); ok && p.rollupExpr(e) {
+			key, orig = "rollup:"+sqlparser.String(e), e
+		} else if fe, ok := cur.Node().(*sqlparser.FuncExpr); ok && fe.Name.Lowered() == "grouping" && fe.Qualifier.IsEmpty() {
 			key, orig = sqlparser.String(fe), fe
 		} else if af, ok := cur.Node().(sqlparser.AggrFunc); ok && !plan.IsWindowFunc(af) {
 			key, orig = sqlparser.String(af), af
@@ -484,8 +486,12 @@ func (p *selectPlan) groupKeyOf(ex *execCtx, row, gvals Row, gcolls []collations
 func (p *selectPlan) aggregated(ex *execCtx, g *group, agRow Row) error {
 	copy(agRow, g.rep)
 	for i, a := range p.aggs {
-		if a.name == "grouping" {
+		switch a.name {
+		case "grouping":
 			agRow[p.width+i] = groupingValue(a, g.level)
+			continue
+		case "rollup_value":
+			agRow[p.width+i] = rollupValue(a, g)
 			continue
 		}
 		v, err := a.result(ex, &g.states[i])
@@ -499,8 +505,8 @@ func (p *selectPlan) aggregated(ex *execCtx, g *group, agRow Row) error {
 
 func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
 	switch a.name {
-	case "grouping":
-		return nil // computed from the group's level (rollup.go)
+	case "grouping", "rollup_value":
+		return nil // computed from the group (rollup.go)
 	case "count_star":
 		st.count++
 		return nil

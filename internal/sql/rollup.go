@@ -31,19 +31,40 @@ import (
 // offsets.
 func (p *selectPlan) planRollup(c *compiler, groupExprs []sqlparser.Expr, selExprs *sqlparser.SelectExprs) error {
 	p.rollup = make([]int, 0, len(groupExprs))
-	for _, g := range groupExprs {
+	for k, g := range groupExprs {
 		g = plan.ResolveOrderAlias(g, selExprs)
-		cn, ok := g.(*sqlparser.ColName)
-		if !ok {
-			return sqlerr.Unsupported("GROUP BY ... WITH ROLLUP over an expression")
+		if cn, ok := g.(*sqlparser.ColName); ok {
+			off, err := c.Scope.Resolve(cn)
+			if err != nil {
+				return err
+			}
+			p.rollup = append(p.rollup, off)
+			continue
 		}
-		off, err := c.Scope.Resolve(cn)
-		if err != nil {
-			return err
+		// An expression: where the statement repeats it, it reads the
+		// group's value, NULL where the row rolled it up.
+		p.rollup = append(p.rollup, -1)
+		spec := &aggSpec{key: "rollup:" + sqlparser.String(g), name: "rollup_value", argCol: -1, grouping: []int{k}}
+		if k < len(p.groupBy) {
+			spec.typ = p.groupBy[k].Static
+			spec.typ.SetNullability(true)
 		}
-		p.rollup = append(p.rollup, off)
+		p.aggs = append(p.aggs, spec)
+		if c.Scope.OffsetTypes != nil {
+			c.Scope.OffsetTypes[spec.key] = spec.typ
+		}
 	}
 	return nil
+}
+
+// rollupValue is the value of the k-th GROUP BY expression in a row of a
+// group at level.
+func rollupValue(a *aggSpec, g *group) sqltypes.Value {
+	k := a.grouping[0]
+	if k >= g.level || k >= len(g.gvals) {
+		return sqltypes.NULL
+	}
+	return g.gvals[k]
 }
 
 // addGrouping plans GROUPING(col, ...): 1 for each column a
@@ -75,6 +96,12 @@ func (p *selectPlan) addGrouping(c *compiler, fe *sqlparser.FuncExpr) error {
 						pos = j
 						break
 					}
+				}
+			}
+		} else {
+			for _, a := range p.aggs {
+				if a.name == "rollup_value" && a.key == "rollup:"+sqlparser.String(e) {
+					pos = a.grouping[0]
 				}
 			}
 		}
@@ -135,9 +162,11 @@ func (o *hashAggOp) addRollup(row, gvals Row, gcolls []collations.ID, keyBuf []b
 		if g == nil {
 			rep := copyRow(nil, row)
 			for _, off := range p.rollup[k:] {
-				rep[off] = sqltypes.NULL
+				if off >= 0 {
+					rep[off] = sqltypes.NULL
+				}
 			}
-			g = &group{rep: rep, states: make([]aggState, len(p.aggs)), level: k}
+			g = &group{rep: rep, states: make([]aggState, len(p.aggs)), level: k, gvals: copyRow(nil, gvals[:k])}
 			o.levels[k][string(keyBuf)] = g
 		}
 		for i, a := range p.aggs {
@@ -202,4 +231,38 @@ func (o *hashAggOp) finishRollup() error {
 	}
 	o.order = out
 	return err
+}
+
+// rollupExpr reports whether e is one of a WITH ROLLUP's GROUP BY
+// expressions (not a plain column).
+func (p *selectPlan) rollupExpr(e sqlparser.Expr) bool {
+	if p.rollup == nil {
+		return false
+	}
+	if _, col := e.(*sqlparser.ColName); col {
+		return false
+	}
+	key := "rollup:" + sqlparser.String(e)
+	for _, a := range p.aggs {
+		if a.name == "rollup_value" && a.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// rollupRewrites reports whether e holds a GROUPING() call or a GROUP BY
+// expression of a WITH ROLLUP (which the aggregated row replaces).
+func (p *selectPlan) rollupRewrites(e sqlparser.Expr) bool {
+	if p.rollup == nil {
+		return false
+	}
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if x, ok := n.(sqlparser.Expr); ok && p.rollupExpr(x) {
+			found = true
+		}
+		return !found, nil
+	}, e)
+	return found || containsGrouping(e)
 }
