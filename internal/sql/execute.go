@@ -352,7 +352,7 @@ func (s *Session) execCached(ctx context.Context, cp *cachedPlan, bv map[string]
 		return nil, err
 	}
 	for _, r := range cp.tables {
-		t := s.eng.Cat.Table(r.db, r.table)
+		t := s.tableDef(r.db, r.table)
 		if t == nil {
 			return nil, sqlerr.NoTable(r.db, r.table)
 		}
@@ -528,8 +528,11 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 	case *sqlparser.Analyze:
 		return s.execAnalyze(ctx, st)
 	case sqlparser.DDLStatement, sqlparser.DBDDLStatement:
-		if err := s.commit(); err != nil {
-			return nil, err
+		// CREATE and DROP TEMPORARY TABLE do not commit (MySQL).
+		if !tempTableDDL(stmt) {
+			if err := s.commit(); err != nil {
+				return nil, err
+			}
 		}
 		s.rowCount = 0
 		return s.execDDL(ctx, stmt, sql)

@@ -195,7 +195,7 @@ func (s *Session) lookupTable(ctx context.Context, tn sqlparser.TableName) (*cat
 		}
 		return def, virt, nil
 	}
-	t := s.eng.Cat.Table(db, name)
+	t := s.tableDef(db, name)
 	if t == nil {
 		if s.eng.Cat.Database(db) == nil && !strings.EqualFold(db, s.DB) {
 			return nil, nil, sqlerr.NoTable(db, name)

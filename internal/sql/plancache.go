@@ -58,6 +58,9 @@ type planKey struct {
 	// settings is interned (Engine.internSettings): equal settings, equal
 	// pointer.
 	settings *planSettings
+	// temp is the session's temporary set id (temporary.go): 0 without
+	// temporary tables, else a number no other session's key carries.
+	temp uint64
 }
 
 // planEntry is the pool of idle plans of one key.
@@ -263,7 +266,7 @@ func (sh *planShard) touchLocked(e *planEntry) {
 
 // planKey returns the cache key of sql in the session's current state.
 func (s *Session) planKey(sql string) planKey {
-	return planKey{sql: sql, db: s.DB, settings: s.plan()}
+	return planKey{sql: sql, db: s.DB, settings: s.plan(), temp: s.temps.setID}
 }
 
 // checkoutPlan takes an idle cached plan of sql for this session, or nil.
@@ -288,7 +291,7 @@ func (s *Session) returnPlan(cp *cachedPlan) {
 func (s *Session) peekPlan(sql string) *cachedPlan {
 	var n parse.Normalizer
 	if n.Normalize(sql) && len(n.Lits) > 0 {
-		if cp := s.eng.plans.peek(planKey{sql: string(n.Key), db: s.DB, settings: s.plan()}); cp != nil {
+		if cp := s.eng.plans.peek(planKey{sql: string(n.Key), db: s.DB, settings: s.plan(), temp: s.temps.setID}); cp != nil {
 			return cp
 		}
 	}
