@@ -15,13 +15,15 @@ import (
 // Every session of an engine shares one cache of parsed and planned
 // statements (prepared statements included), keyed by
 //
-//	(statement text, current database, plan settings)
+//	(statement text, current database, plan settings, temporary set)
 //
 // where the text of a text-protocol statement is literal-normalised when
 // its constants can be bound as parameters (normkey.go), else as received;
 // and stamped with the catalog version the plan was built under (a plan
 // whose join order came from statistics also with the statistics version).
-// A stale plan is dropped when it is looked up.
+// A stale plan is dropped when it is looked up. The temporary set is 0 for
+// a session without temporary tables, else an id no other session's key
+// carries (temporary.go): a plan over a temporary table stays private.
 //
 // Plans are handed out exclusively. A plan holds per-execution scratch
 // state (the point-lookup key buffer of an access path, the argument

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/txn"
 )
 
@@ -112,5 +113,41 @@ func TestTemporaryDataDroppedAtClose(t *testing.T) {
 	checkExec(t, s, "COMMIT")
 	if n := countRows(t, eng, def); n != 0 {
 		t.Fatalf("rows after DROP TEMPORARY TABLE and COMMIT: %d, want 0", n)
+	}
+}
+
+// TestTemporaryPrivileges checks that CREATE TEMPORARY TABLE needs the
+// CREATE TEMPORARY TABLES privilege and the table needs none afterwards,
+// while a base table of the same name still needs its own.
+func TestTemporaryPrivileges(t *testing.T) {
+	ctx := context.Background()
+	eng, root := newTestEngine(t)
+	checkExec(t, root, "CREATE DATABASE d", "USE d", "CREATE TABLE t (id INT PRIMARY KEY)", "INSERT INTO t VALUES (1)",
+		"CREATE USER 'u'@'localhost'", "GRANT SELECT ON d.t TO 'u'@'localhost'")
+	u := eng.NewSession("u", "localhost")
+	t.Cleanup(u.Close)
+	checkExec(t, u, "USE d")
+	if _, err := u.Query(ctx, "CREATE TEMPORARY TABLE tt (a INT)"); err == nil {
+		t.Fatal("CREATE TEMPORARY TABLE without the CREATE TEMPORARY TABLES privilege succeeded")
+	}
+	checkExec(t, root, "GRANT CREATE TEMPORARY TABLES ON d.* TO 'u'@'localhost'")
+	checkExec(t, u, "CREATE TEMPORARY TABLE t (id INT PRIMARY KEY)", "INSERT INTO t VALUES (5)",
+		"UPDATE t SET id = 6", "ALTER TABLE t ADD COLUMN v INT", "TRUNCATE TABLE t", "INSERT INTO t VALUES (7, 1)")
+	if res, err := u.Query(ctx, "SELECT id FROM t"); err != nil || resText(res) != "7" {
+		t.Fatalf("SELECT from the temporary table: %v", err)
+	}
+	if _, err := u.Query(ctx, "CREATE TABLE t2 (a INT)"); err == nil || sqlerr.From(err).Num != 1142 {
+		t.Fatalf("CREATE TABLE without the CREATE privilege: %v, want 1142", err)
+	}
+	checkExec(t, u, "CREATE TEMPORARY TABLE t2 (a INT)")
+	if _, err := u.Query(ctx, "CREATE TABLE t2 (a INT)"); err == nil || sqlerr.From(err).Num != 1142 {
+		t.Fatalf("CREATE TABLE of a base table named like a temporary table: %v, want 1142", err)
+	}
+	checkExec(t, u, "DROP TABLE t")
+	if _, err := u.Query(ctx, "INSERT INTO t VALUES (2)"); err == nil {
+		t.Fatal("INSERT into the base table needed no privilege once the temporary table was dropped")
+	}
+	if _, err := u.Query(ctx, "DROP TABLE t"); err == nil {
+		t.Fatal("DROP TABLE of the base table needed no privilege")
 	}
 }
