@@ -43,7 +43,8 @@ import (
 // Temporary tables take no metadata locks and, once created, need no
 // privilege (MySQL: CREATE TEMPORARY TABLES is checked at creation only).
 // CREATE TEMPORARY TABLE and DROP TEMPORARY TABLE do not commit the open
-// transaction; ALTER and TRUNCATE do, as in MySQL.
+// transaction; ALTER and TRUNCATE do, as in MySQL. A READ ONLY transaction
+// may change a temporary table (writesOnlyTemporary).
 //
 // Not supported (1235): CREATE TEMPORARY TABLE ... SELECT (as CREATE TABLE
 // ... SELECT), FOREIGN KEY clauses on a temporary table, RENAME TABLE of a
@@ -273,4 +274,43 @@ func tempTableDDL(stmt sqlparser.Statement) bool {
 		return st.Temp
 	}
 	return false
+}
+
+// writesOnlyTemporary reports whether stmt (INSERT, REPLACE, UPDATE or
+// DELETE) changes one of the session's temporary tables and nothing else:
+// MySQL permits that in a READ ONLY transaction.
+func (s *Session) writesOnlyTemporary(stmt sqlparser.Statement) bool {
+	if s.temps.defs == nil {
+		return false
+	}
+	var target sqlparser.TableExpr
+	switch st := stmt.(type) {
+	case *sqlparser.Insert:
+		target = st.Table
+	case *sqlparser.Update:
+		if len(st.TableExprs) != 1 {
+			return false
+		}
+		target = st.TableExprs[0]
+	case *sqlparser.Delete:
+		if len(st.Targets) > 0 || len(st.TableExprs) != 1 {
+			return false
+		}
+		target = st.TableExprs[0]
+	default:
+		return false
+	}
+	ate, ok := target.(*sqlparser.AliasedTableExpr)
+	if !ok {
+		return false
+	}
+	tn, ok := ate.Expr.(sqlparser.TableName)
+	if !ok {
+		return false
+	}
+	db := tn.Qualifier.String()
+	if db == "" {
+		db = s.DB
+	}
+	return s.tempTable(db, tn.Name.String()) != nil
 }

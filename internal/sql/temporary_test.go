@@ -114,6 +114,17 @@ func TestTemporaryDataDroppedAtClose(t *testing.T) {
 	if n := countRows(t, eng, def); n != 0 {
 		t.Fatalf("rows after DROP TEMPORARY TABLE and COMMIT: %d, want 0", n)
 	}
+
+	// COM_RESET_CONNECTION drops them too.
+	checkExec(t, s, "CREATE TEMPORARY TABLE tt (id INT PRIMARY KEY)", "INSERT INTO tt VALUES (1)")
+	def = s.tempTable("d", "tt")
+	s.ResetConnection()
+	if s.tempTable("d", "tt") != nil || s.temps.setID != 0 {
+		t.Fatal("the temporary table survived COM_RESET_CONNECTION")
+	}
+	if n := countRows(t, eng, def); n != 0 {
+		t.Fatalf("rows after COM_RESET_CONNECTION: %d, want 0", n)
+	}
 }
 
 // TestTemporaryPrivileges checks that CREATE TEMPORARY TABLE needs the
