@@ -287,14 +287,15 @@ func (s *Session) dropTables(ctx context.Context, st *sqlparser.DropTable) (*sql
 	if err := s.fkCheckDrop(defs); err != nil {
 		return nil, err
 	}
+	// Base tables first: their drop can fail (a metadata lock wait), a
+	// temporary table's cannot.
+	if len(defs) > 0 {
+		if err := s.schemaEnv().DropTables(ctx, tableNames(defs), nil); err != nil {
+			return nil, err
+		}
+	}
 	for _, t := range temps {
 		s.dropTemporary(t)
-	}
-	if len(defs) == 0 {
-		return &sqltypes.Result{}, nil
-	}
-	if err := s.schemaEnv().DropTables(ctx, tableNames(defs), nil); err != nil {
-		return nil, err
 	}
 	return &sqltypes.Result{}, nil
 }
