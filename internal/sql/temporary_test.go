@@ -151,6 +151,11 @@ func TestTemporaryPrivileges(t *testing.T) {
 		t.Fatalf("CREATE TABLE without the CREATE privilege: %v, want 1142", err)
 	}
 	checkExec(t, u, "CREATE TEMPORARY TABLE t2 (a INT)")
+	for _, q := range []string{"CHECK TABLE t2", "CHECKSUM TABLE t2", "ANALYZE TABLE t2", "SHOW CREATE TABLE t2", "DESCRIBE t2", "INSERT INTO t2 VALUES (1)", "DELETE FROM t2"} {
+		if _, err := u.Query(ctx, q); err != nil {
+			t.Fatalf("%s on a temporary table without privileges: %v", q, err)
+		}
+	}
 	if _, err := u.Query(ctx, "CREATE TABLE t2 (a INT)"); err == nil || sqlerr.From(err).Num != 1142 {
 		t.Fatalf("CREATE TABLE of a base table named like a temporary table: %v, want 1142", err)
 	}
