@@ -125,6 +125,19 @@ func TestTemporaryDataDroppedAtClose(t *testing.T) {
 	if n := countRows(t, eng, def); n != 0 {
 		t.Fatalf("rows after COM_RESET_CONNECTION: %d, want 0", n)
 	}
+
+	// So does COM_CHANGE_USER.
+	checkExec(t, s, "CREATE TEMPORARY TABLE tt (id INT PRIMARY KEY)", "INSERT INTO tt VALUES (1)")
+	def = s.tempTable("d", "tt")
+	if err := s.ChangeUser(context.Background(), "root", "localhost", "d"); err != nil {
+		t.Fatal(err)
+	}
+	if s.tempTable("d", "tt") != nil {
+		t.Fatal("the temporary table survived COM_CHANGE_USER")
+	}
+	if n := countRows(t, eng, def); n != 0 {
+		t.Fatalf("rows after COM_CHANGE_USER: %d, want 0", n)
+	}
 }
 
 // TestTemporaryPrivileges checks that CREATE TEMPORARY TABLE needs the
