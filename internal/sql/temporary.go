@@ -34,8 +34,9 @@ import (
 //
 // Plans are cached engine-wide (plancache.go). The plan-cache key carries
 // the session's temporary set id (tempTables.setID): 0 while the session
-// has no temporary table, else a number drawn from an engine-wide counter
-// each time the session's set of temporary definitions changes. A plan
+// has no temporary table, else a number drawn from a process-wide counter
+// (tempSetSeq: unique across sessions and engines) each time the session's
+// set of temporary definitions changes. A plan
 // built by a session with temporary tables is thus reachable by no other
 // session, and none built before a change of the set (a new table that
 // shadows a name, a dropped or altered one) by the session itself.
