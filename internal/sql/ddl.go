@@ -160,7 +160,7 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 		return nil, err
 	}
 	if st.Temp {
-		return s.createTemporaryTable(st, db, name, checkCols)
+		return s.createTemporaryTable(ctx, st, db, name, checkCols)
 	}
 	if s.eng.Cat.Table(db, name) != nil {
 		if st.IfNotExists {

@@ -47,8 +47,11 @@ import (
 // transaction; ALTER and TRUNCATE do, as in MySQL. A READ ONLY transaction
 // may change a temporary table (writesOnlyTemporary).
 //
-// Not supported (1235): CREATE TEMPORARY TABLE ... SELECT (as CREATE TABLE
-// ... SELECT), FOREIGN KEY clauses on a temporary table, RENAME TABLE of a
+// CREATE TEMPORARY TABLE ... SELECT is CREATE TABLE ... SELECT (ctas.go)
+// without the commits, outside a transaction only.
+//
+// Not supported (1235): CREATE TEMPORARY TABLE ... SELECT inside a
+// transaction, FOREIGN KEY clauses on a temporary table, RENAME TABLE of a
 // temporary table (MySQL refuses it too; ALTER TABLE ... RENAME works).
 
 // tempName is a temporary table's database and name.
@@ -165,7 +168,7 @@ func (s *Session) dropAllTemps() {
 
 // createTemporaryTable runs CREATE TEMPORARY TABLE db.name (the caller
 // checked the database and the name).
-func (s *Session) createTemporaryTable(st *sqlparser.CreateTable, db, name string, checkCols []string) (*sqltypes.Result, error) {
+func (s *Session) createTemporaryTable(ctx context.Context, st *sqlparser.CreateTable, db, name string, checkCols []string) (*sqltypes.Result, error) {
 	if s.tempTable(db, name) != nil {
 		if st.IfNotExists {
 			s.warn("Note", uint16(sqlerr.TableExists), fmt.Sprintf("Table '%s' already exists", name))
@@ -173,10 +176,22 @@ func (s *Session) createTemporaryTable(st *sqlparser.CreateTable, db, name strin
 		}
 		return nil, sqlerr.New(sqlerr.TableExists, sqlerr.StateTableExists, "Table '%s' already exists", name)
 	}
+	if st.TableSpec != nil {
+		for _, c := range st.TableSpec.Constraints {
+			if _, ok := c.Details.(*sqlparser.ForeignKeyDefinition); ok {
+				return nil, sqlerr.Unsupported("FOREIGN KEY on a TEMPORARY table")
+			}
+		}
+	}
 	var def *catalog.Table
 	switch {
 	case st.Select != nil:
-		return nil, sqlerr.Unsupported("CREATE TEMPORARY TABLE ... SELECT")
+		// Whether ROLLBACK undoes the rows it copied differs between
+		// servers (MariaDB keeps them): only outside a transaction.
+		if s.explicit || !s.autocommit {
+			return nil, sqlerr.Unsupported("CREATE TEMPORARY TABLE ... SELECT inside a transaction")
+		}
+		return s.createTableSelect(ctx, st, db, name, checkCols) // ctas.go
 	case st.OptLike != nil:
 		sdb := mustDB(st.OptLike.LikeTable.Qualifier.String(), db)
 		sname := st.OptLike.LikeTable.Name.String()
@@ -197,22 +212,29 @@ func (s *Session) createTemporaryTable(st *sqlparser.CreateTable, db, name strin
 		if st.TableSpec == nil {
 			return nil, sqlerr.Syntax("You have an error in your SQL syntax; missing table definition")
 		}
-		for _, c := range st.TableSpec.Constraints {
-			if _, ok := c.Details.(*sqlparser.ForeignKeyDefinition); ok {
-				return nil, sqlerr.Unsupported("FOREIGN KEY on a TEMPORARY table")
-			}
+		if len(withoutKeysOnly(st.TableSpec.Columns)) < len(st.TableSpec.Columns) {
+			return nil, sqlerr.New(sqlerror.ERTableMustHaveColumns, sqlerror.SSClientError, "A table must have at least 1 column")
 		}
 		var err error
 		if def, err = s.buildTableDef(db, name, st.TableSpec, checkCols); err != nil {
 			return nil, err
 		}
 	}
-	def.CreateTime = time.Now().Unix()
-	if err := s.schemaEnv().ReserveTemporaryIDs(def); err != nil {
+	if err := s.putTemporary(def); err != nil {
 		return nil, err
 	}
-	s.putTemp(def)
 	return &sqltypes.Result{}, nil
+}
+
+// putTemporary creates the temporary table def (CREATE TEMPORARY TABLE's
+// last step): index ids reserved, the definition the session's.
+func (s *Session) putTemporary(def *catalog.Table) error {
+	def.CreateTime = time.Now().Unix()
+	if err := s.schemaEnv().ReserveTemporaryIDs(def); err != nil {
+		return err
+	}
+	s.putTemp(def)
+	return nil
 }
 
 // dropTemporary drops one of the session's temporary tables.
