@@ -33,7 +33,10 @@
 //	  ENUM                   uint16-asc(member index), declaration order like MySQL
 //	  SET                    uint64-asc(member bitmask)
 //	  BIT                    uint64-asc(value)
-//	  CHAR, VARCHAR, TEXT    the collation's weight string of the value (after
+//	  CHAR, VARCHAR, TEXT    the collation's weight string of the value (the text is
+//	                         UTF-8 in every character set: a latin1, cp1250, ...
+//	                         column weighs under its nearest utf8mb4 collation,
+//	                         collation.EvalCollation; after
 //	                         truncation to the key-part prefix and, for PAD SPACE
 //	                         collations, stripping trailing spaces), made prefix-free:
 //	                           *_general_ci (utf8)   units16(weights), 1 byte per ASCII char

@@ -79,6 +79,9 @@ var collInfos = func() []*collInfo {
 }()
 
 func lookupColl(id collations.ID) (colldata.Collation, *collInfo, error) {
+	// Text is stored as UTF-8 whatever the column's character set, and
+	// weighed under the collation expressions compare it with.
+	id = collation.EvalCollation(id)
 	if int(id) < len(collInfos) && collInfos[id] != nil {
 		return colldata.Lookup(id), collInfos[id], nil
 	}
