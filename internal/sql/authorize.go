@@ -362,6 +362,8 @@ func (n *needs) show(st *sqlparser.Show) {
 		switch sh.Command {
 		case sqlparser.CreateTbl:
 			n.systemAware(privilege.KindShowCreateTable, sh.Op)
+		case sqlparser.CreateV:
+			n.table(privilege.KindShowCreateView, sh.Op)
 		case sqlparser.CreateDb:
 			if db := sh.Op.Name.String(); !strings.EqualFold(db, "information_schema") {
 				n.database(privilege.KindShowCreateDatabase, db)

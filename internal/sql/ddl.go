@@ -48,8 +48,12 @@ func (s *Session) execDDL(ctx context.Context, stmt sqlparser.Statement, sql str
 		return s.alterTable(ctx, st, s.columnChecks(sql), viaConstraint)
 	case *sqlparser.RenameTable:
 		return s.renameTables(ctx, st)
-	case *sqlparser.CreateView, *sqlparser.AlterView, *sqlparser.DropView:
-		return nil, sqlerr.Unsupported("views")
+	case *sqlparser.CreateView:
+		return s.createView(ctx, st)
+	case *sqlparser.AlterView:
+		return s.alterView(ctx, st)
+	case *sqlparser.DropView:
+		return s.dropViews(st)
 	}
 	return nil, sqlerr.Unsupported("%s", firstWords(sqlparser.String(stmt), 3))
 }
@@ -164,7 +168,7 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 		// convention; strata does not yet isolate them per session.
 		return nil, sqlerr.Unsupported("CREATE TEMPORARY TABLE")
 	}
-	if s.eng.Cat.Table(db, name) != nil {
+	if s.eng.Cat.Exists(db, name) {
 		if st.IfNotExists {
 			s.warn("Note", uint16(sqlerr.TableExists), fmt.Sprintf("Table '%s' already exists", name))
 			return &sqltypes.Result{}, nil
@@ -203,7 +207,7 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 	err = schemachange.Apply(s.eng.Cat, func(d *catalog.DDL) error {
 		// Again under the DDL mutex: a CREATE TABLE of the same name that
 		// committed meanwhile must not be replaced.
-		if s.eng.Cat.Table(db, name) != nil {
+		if s.eng.Cat.Exists(db, name) {
 			return sqlerr.New(sqlerr.TableExists, sqlerr.StateTableExists, "Table '%s' already exists", name)
 		}
 		for _, ix := range def.Indexes {
@@ -310,6 +314,9 @@ func (s *Session) renameTables(ctx context.Context, st *sqlparser.RenameTable) (
 		fdb, err := s.dbOrCurrent(p.FromTable.Qualifier)
 		if err != nil {
 			return nil, err
+		}
+		if s.eng.Cat.View(fdb, p.FromTable.Name.String()) != nil {
+			return nil, sqlerr.Unsupported("RENAME TABLE of a view")
 		}
 		// An unresolved target database is 1046 when its pair is reached.
 		tdb, _ := s.dbOrCurrent(p.ToTable.Qualifier)

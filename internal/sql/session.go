@@ -109,6 +109,11 @@ type Session struct {
 	// plan is kept there).
 	running *cachedPlan
 	ctes    []map[string]*cteDef
+	// viewStack names the views being expanded (view.go), to catch recursion.
+	viewStack []string
+	// viewChecks are the WITH CHECK OPTION conditions of the view a DML
+	// statement writes through, while it runs (view_dml.go).
+	viewChecks *viewCheck
 
 	// handler counts the session's Handler_read_* status.
 	handler handlerStatus

@@ -29,6 +29,20 @@ const (
 	UnknownStorageEngine    sqlerror.ErrorCode = 1286 // ER_UNKNOWN_STORAGE_ENGINE
 	CantCreateUserWithGrant sqlerror.ErrorCode = 1410 // ER_CANT_CREATE_USER_WITH_GRANT
 	IllegalPrivilegeLevel   sqlerror.ErrorCode = 3619 // ER_ILLEGAL_PRIVILEGE_LEVEL
+
+	// Views.
+	WrongObject        sqlerror.ErrorCode = 1347 // ER_WRONG_OBJECT ('db.t' is not VIEW)
+	ViewSelectClause   sqlerror.ErrorCode = 1350 // ER_VIEW_SELECT_CLAUSE (INTO)
+	ViewSelectVariable sqlerror.ErrorCode = 1351 // ER_VIEW_SELECT_VARIABLE
+	ViewInvalid        sqlerror.ErrorCode = 1356 // ER_VIEW_INVALID
+	NonUpdatableColumn sqlerror.ErrorCode = 1348 // ER_NONUPDATEABLE_COLUMN
+	ViewNonUpdCheck    sqlerror.ErrorCode = 1368 // ER_VIEW_NONUPD_CHECK
+	ViewCheckFailed    sqlerror.ErrorCode = 1369 // ER_VIEW_CHECK_FAILED
+	ViewMultiUpdate    sqlerror.ErrorCode = 1393 // ER_VIEW_MULTIUPDATE
+	ViewNoInsertFields sqlerror.ErrorCode = 1394 // ER_VIEW_NO_INSERT_FIELD_LIST
+	ViewDeleteMerge    sqlerror.ErrorCode = 1395 // ER_VIEW_DELETE_MERGE_VIEW
+	ViewRecursive      sqlerror.ErrorCode = 1462 // ER_VIEW_RECURSIVE
+	NonInsertableTable sqlerror.ErrorCode = 1471 // ER_NON_INSERTABLE_TABLE
 )
 
 // SQLSTATEs strata uses that sqlerror lacks names for.
