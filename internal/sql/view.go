@@ -400,11 +400,12 @@ func viewError(v *catalog.View, err error) error {
 // Failing that is 1356, a missing definer 1449.
 func (s *Session) checkViewAccess(v *catalog.View, sel sqlparser.TableStatement) error {
 	if v.Security == "INVOKER" {
+		// The check depends on the session: the plan is not shared (nor
+		// one root planned, which skips the check).
+		s.planPrivate = true
 		if s.subject() == nil {
 			return nil
 		}
-		// The check depends on the session: the plan is not shared.
-		s.planPrivate = true
 		if err := s.authorize(sel, ""); err != nil {
 			return viewErrInvalid(v.DB, v.Name)
 		}
