@@ -321,7 +321,7 @@ func (s *Session) updateView(ex *execCtx, st *sqlparser.Update) (res *sqltypes.R
 	}
 	v, alias := s.dmlView(st.TableExprs[0])
 	if v == nil {
-		if s.viewsIn(st.TableExprs) {
+		if !isAliasedTable(st.TableExprs[0]) && s.viewsIn(st.TableExprs) {
 			return nil, true, sqlerr.Unsupported("multi-table UPDATE involving a view")
 		}
 		return nil, false, nil
@@ -390,7 +390,7 @@ func (s *Session) rewriteViewWhere(where **sqlparser.Where, orderBy *sqlparser.O
 // deleteView runs a DELETE whose single table is a view; ok is false when
 // it is not one.
 func (s *Session) deleteView(ex *execCtx, st *sqlparser.Delete) (res *sqltypes.Result, ok bool, err error) {
-	if len(st.Targets) > 0 || len(st.TableExprs) != 1 {
+	if len(st.Targets) > 0 || len(st.TableExprs) != 1 || !isAliasedTable(st.TableExprs[0]) {
 		if s.viewsIn(st.TableExprs) {
 			return nil, true, sqlerr.Unsupported("multi-table DELETE involving a view")
 		}
@@ -465,4 +465,9 @@ func (s *Session) insertView(ex *execCtx, st *sqlparser.Insert) (res *sqltypes.R
 	}
 	res, err = s.runWithViewChecks(tgt, func() (*sqltypes.Result, error) { return s.execInsert(ex, out) })
 	return res, true, err
+}
+
+func isAliasedTable(te sqlparser.TableExpr) bool {
+	_, ok := te.(*sqlparser.AliasedTableExpr)
+	return ok
 }
