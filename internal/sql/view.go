@@ -110,6 +110,9 @@ func (s *Session) defineView(ctx context.Context, d viewDDL) (*sqltypes.Result, 
 	if err := s.setDefiner(v, d.definer); err != nil {
 		return nil, err
 	}
+	if v.DefinerUser != "root" && s.eng.Cat.User(v.DefinerUser, v.DefinerHost) == nil {
+		s.warn("Note", uint16(sqlerror.ERNoSuchUser), fmt.Sprintf("The user specified as a definer ('%s'@'%s') does not exist", v.DefinerUser, v.DefinerHost))
+	}
 	cs, _ := s.sysVar("character_set_client")
 	cc, _ := s.sysVar("collation_connection")
 	v.CharsetClient, v.CollationConnection = cs.ToString(), cc.ToString()

@@ -354,6 +354,9 @@ func (s *Session) updateView(ex *execCtx, st *sqlparser.Update) (res *sqltypes.R
 	if err := s.rewriteViewWhere(&out.Where, &out.OrderBy, alias, tgt); err != nil {
 		return nil, true, err
 	}
+	if err := s.checkViewDML(v, out); err != nil {
+		return nil, true, err
+	}
 	res, err = s.runWithViewChecks(tgt, func() (*sqltypes.Result, error) { return s.execUpdate(ex, out) })
 	return res, true, err
 }
@@ -407,6 +410,9 @@ func (s *Session) deleteView(ex *execCtx, st *sqlparser.Delete) (res *sqltypes.R
 	out := sqlparser.Clone(st)
 	out.TableExprs = []sqlparser.TableExpr{baseTableExpr(tgt.base)}
 	if err := s.rewriteViewWhere(&out.Where, &out.OrderBy, alias, tgt); err != nil {
+		return nil, true, err
+	}
+	if err := s.checkViewDML(v, out); err != nil {
 		return nil, true, err
 	}
 	res, err = s.execDelete(ex, out)
@@ -463,6 +469,9 @@ func (s *Session) insertView(ex *execCtx, st *sqlparser.Insert) (res *sqltypes.R
 			return nil, true, err
 		}
 	}
+	if err := s.checkViewDML(v, out); err != nil {
+		return nil, true, err
+	}
 	res, err = s.runWithViewChecks(tgt, func() (*sqltypes.Result, error) { return s.execInsert(ex, out) })
 	return res, true, err
 }
@@ -470,4 +479,29 @@ func (s *Session) insertView(ex *execCtx, st *sqlparser.Insert) (res *sqltypes.R
 func isAliasedTable(te sqlparser.TableExpr) bool {
 	_, ok := te.(*sqlparser.AliasedTableExpr)
 	return ok
+}
+
+// checkViewDML checks that who a view's statement runs as may run its
+// rewritten form on the base table: the session (SQL SECURITY INVOKER:
+// MySQL's 1142 naming the table) or the definer (DEFINER: 1356; root
+// holds every privilege; a missing definer is 1449).
+func (s *Session) checkViewDML(v *catalog.View, out sqlparser.Statement) error {
+	if v.Security == "INVOKER" {
+		return s.authorize(out, "")
+	}
+	if v.DefinerUser == "root" || v.DefinerUser == "" {
+		return nil
+	}
+	u := s.eng.Cat.User(v.DefinerUser, v.DefinerHost)
+	if u == nil {
+		return sqlerr.New(sqlerror.ERNoSuchUser, sqlerror.SSUnknownSQLState, "The user specified as a definer ('%s'@'%s') does not exist", v.DefinerUser, v.DefinerHost)
+	}
+	needs, err := s.statementNeeds(out, "")
+	if err != nil {
+		return err
+	}
+	if err := checkNeeds(definerSubject(u), needs); err != nil {
+		return viewErrInvalid(v.DB, v.Name)
+	}
+	return nil
 }

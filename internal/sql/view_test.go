@@ -47,6 +47,7 @@ func TestViewPrivileges(t *testing.T) {
 		want int // error number; 0: the row 42
 	}{
 		{"SELECT v FROM v_def", 0},
+		{"SELECT v FROM v_def WHERE v = 42", 0},
 		{"SELECT v FROM secret", 1142},
 		{"SELECT v FROM v_inv", 1356},
 		{"SELECT v FROM v_gone", 1449},
@@ -59,6 +60,14 @@ func TestViewPrivileges(t *testing.T) {
 		} else if c.want == 0 && resText(res) != "42" {
 			t.Errorf("%s = %s, want 42", c.sql, resText(res))
 		}
+	}
+	// Writing through an INVOKER view needs the privilege on the table.
+	checkExec(t, root, "GRANT UPDATE ON d.v_inv TO 'ro'@'localhost'", "GRANT UPDATE ON d.v_def TO 'ro'@'localhost'")
+	if _, err := ro.Query(ctx, "UPDATE v_inv SET v = 1"); errNum(err) != 1142 {
+		t.Errorf("UPDATE through an INVOKER view without UPDATE on its table: %v, want 1142", err)
+	}
+	if res, err := ro.Query(ctx, "UPDATE v_def SET v = 43"); err != nil || res.RowsAffected != 1 {
+		t.Errorf("UPDATE through a DEFINER view: %v %v", res, err)
 	}
 	checkExec(t, root, "GRANT SHOW VIEW ON d.v_def TO 'ro'@'localhost'", "GRANT SELECT ON d.secret TO 'ro'@'localhost'")
 	for _, q := range []string{"SHOW CREATE VIEW v_def", "SELECT v FROM v_inv"} {
