@@ -114,6 +114,8 @@ type Session struct {
 	// viewChecks are the WITH CHECK OPTION conditions of the view a DML
 	// statement writes through, while it runs (view_dml.go).
 	viewChecks *viewCheck
+	// noMerge: plan views as derived tables only (view_merge.go).
+	noMerge bool
 
 	// handler counts the session's Handler_read_* status.
 	handler handlerStatus

@@ -42,6 +42,11 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		if p, err := s.planSelectBody(ctx, merged, outer); err == nil {
 			return p, nil
 		}
+		// Planned again unmerged, without merging below either: a failure
+		// deep in nested views costs two plannings, not two per level.
+		saved := s.noMerge
+		s.noMerge = true
+		defer func() { s.noMerge = saved }()
 	}
 	return s.planSelectBody(ctx, sel, outer)
 }
@@ -49,6 +54,9 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 // mergeView returns the merged form of sel (a copy), or nil when sel does
 // not read a mergeable view or the rewrite does not apply.
 func (s *Session) mergeView(sel *sqlparser.Select) (*sqlparser.Select, error) {
+	if s.noMerge {
+		return nil, nil
+	}
 	var seen []*catalog.View
 	cur := sel
 	for depth := 0; ; depth++ {

@@ -81,7 +81,7 @@ func (s *Session) viewTable(ctx context.Context, v *catalog.View) (*catalog.Tabl
 		Indexes: []*catalog.Index{{Name: "PRIMARY", Primary: true}}}
 	var base []*catalog.Column
 	if sel, err := s.parseViewQuery(v); err == nil {
-		base = s.viewBaseColumns(sel)
+		base = s.viewBaseColumns(ctx, sel)
 	}
 	for i, c := range item.def.Columns {
 		var col catalog.Column
@@ -103,7 +103,7 @@ func (s *Session) viewTable(ctx context.Context, v *catalog.View) (*catalog.Tabl
 
 // viewBaseColumns returns, per select expression of a single-SELECT view
 // query, the base table column it selects as it is (nil for others).
-func (s *Session) viewBaseColumns(sel sqlparser.TableStatement) []*catalog.Column {
+func (s *Session) viewBaseColumns(ctx context.Context, sel sqlparser.TableStatement) []*catalog.Column {
 	p, ok := sel.(*sqlparser.Select)
 	if !ok || p.SelectExprs == nil {
 		return nil
@@ -118,14 +118,15 @@ func (s *Session) viewBaseColumns(sel sqlparser.TableStatement) []*catalog.Colum
 		if !ok {
 			continue
 		}
-		out[i] = s.fromColumn(p.From, col)
+		out[i] = s.fromColumn(ctx, p.From, col)
 	}
 	return out
 }
 
-// fromColumn finds the base table column a qualified column reference
-// names among a FROM clause's stored tables (nil when it is not one).
-func (s *Session) fromColumn(from []sqlparser.TableExpr, col *sqlparser.ColName) *catalog.Column {
+// fromColumn finds the column definition a qualified column reference
+// names among a FROM clause's stored tables and views (nil when it is not
+// one).
+func (s *Session) fromColumn(ctx context.Context, from []sqlparser.TableExpr, col *sqlparser.ColName) *catalog.Column {
 	var found *catalog.Column
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		switch x := n.(type) {
@@ -145,7 +146,13 @@ func (s *Session) fromColumn(from []sqlparser.TableExpr, col *sqlparser.ColName)
 			}
 			t := s.eng.Cat.Table(tn.Qualifier.String(), tn.Name.String())
 			if t == nil {
-				return false, nil
+				v := s.eng.Cat.View(tn.Qualifier.String(), tn.Name.String())
+				if v == nil {
+					return false, nil
+				}
+				if t, _ = s.viewTable(ctx, v); t == nil {
+					return false, nil
+				}
 			}
 			if ci := t.ColumnIndex(col.Name.String()); ci >= 0 {
 				found = &t.Columns[ci]

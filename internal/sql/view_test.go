@@ -3,6 +3,7 @@ package sql
 import (
 	"context"
 	"errors"
+	"strconv"
 	"testing"
 
 	"vitess.io/vitess/go/mysql/sqlerror"
@@ -191,5 +192,30 @@ func TestViewText(t *testing.T) {
 		if got := s.viewDefinition(v); got != c.shown {
 			t.Errorf("%s: shown\n %s\nwant\n %s", c.create, got, c.shown)
 		}
+	}
+}
+
+// TestViewDeepNesting: a chain of 40 mergeable views plans on the base
+// table, and once the table is gone answers 1356 without planning
+// exponentially often.
+func TestViewDeepNesting(t *testing.T) {
+	ctx := context.Background()
+	_, s := newTestEngine(t)
+	checkExec(t, s, "CREATE DATABASE d", "USE d", "CREATE TABLE t (id INT PRIMARY KEY, a INT)", "INSERT INTO t VALUES (1, 5)",
+		"CREATE VIEW n0 AS SELECT id, a FROM t WHERE a > 0")
+	for i := 1; i < 40; i++ {
+		checkExec(t, s, "CREATE VIEW n"+strconv.Itoa(i)+" AS SELECT id, a + 1 AS a FROM n"+strconv.Itoa(i-1)+" WHERE id > 0")
+	}
+	res, err := s.Query(ctx, "SELECT a FROM n39 WHERE id = 1")
+	if err != nil || resText(res) != "44" {
+		t.Fatalf("n39: %v %v", res, err)
+	}
+	res, err = s.Query(ctx, "EXPLAIN SELECT a FROM n39 WHERE id = 1")
+	if err != nil || res.Rows[0][2].ToString() != "t" || res.Rows[0][4].ToString() != "const" {
+		t.Fatalf("EXPLAIN n39: %v %v", res, err)
+	}
+	checkExec(t, s, "DROP TABLE t")
+	if _, err := s.Query(ctx, "SELECT a FROM n39"); errNum(err) != 1356 {
+		t.Fatalf("n39 without its table: %v, want 1356", err)
 	}
 }
