@@ -119,12 +119,12 @@ func (s *Session) defineView(ctx context.Context, d viewDDL) (*sqltypes.Result, 
 
 	sel := sqlparser.Clone(d.sel)
 	qualifyTables(sel, db)
-	cols, err := s.planViewColumns(ctx, sel, d.columns)
+	cols, selNames, err := s.planViewColumns(ctx, sel, d.columns)
 	if err != nil {
 		return nil, err
 	}
 	v.Columns, v.ExplicitColumns = cols, len(d.columns) > 0
-	s.canonicalizeView(sel, cols, len(d.columns) > 0)
+	s.canonicalizeView(sel, selNames)
 	v.Select = viewText(sel, "")
 	if v.CheckOption != "" && !viewUpdatable(v, sel) {
 		return nil, sqlerr.New(sqlerr.ViewNonUpdCheck, sqlerror.SSUnknownSQLState, "CHECK OPTION on non-updatable view '%s.%s'", db, name)
@@ -239,33 +239,35 @@ func checkViewQuery(sel sqlparser.TableStatement) error {
 }
 
 // planViewColumns plans a view's query (every table it names must exist:
-// 1146, every column resolve) and returns the view's column names: the
-// column list, or the names of the select list.
-func (s *Session) planViewColumns(ctx context.Context, sel sqlparser.TableStatement, list sqlparser.Columns) ([]string, error) {
+// 1146, every column resolve) and returns the view's column names (the
+// column list, or the names of the select list) and the names of the
+// select list.
+func (s *Session) planViewColumns(ctx context.Context, sel sqlparser.TableStatement, list sqlparser.Columns) (cols, selNames []string, err error) {
 	saved := s.ctes
 	s.ctes = nil
 	p, err := s.planQuery(ctx, sel, nil)
 	s.ctes = saved
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	outs := p.outputs()
 	if len(list) > 0 && len(list) != len(outs) {
-		return nil, sqlerr.New(sqlerror.ERViewWrongList, sqlerror.SSUnknownSQLState, "In definition of view, derived table or common table expression, SELECT list and column names list have different column counts")
+		return nil, nil, sqlerr.New(sqlerror.ERViewWrongList, sqlerror.SSUnknownSQLState, "In definition of view, derived table or common table expression, SELECT list and column names list have different column counts")
 	}
-	cols := make([]string, len(outs))
+	cols = make([]string, len(outs))
+	selNames = make([]string, len(outs))
 	seen := map[string]bool{}
 	for i, o := range outs {
-		cols[i] = o.name
+		cols[i], selNames[i] = o.name, o.name
 		if len(list) > 0 {
 			cols[i] = list[i].String()
 		}
 		if seen[lowerName(cols[i])] {
-			return nil, sqlerr.New(sqlerror.ERDupFieldName, sqlerror.SSDupFieldName, "Duplicate column name '%s'", cols[i])
+			return nil, nil, sqlerr.New(sqlerror.ERDupFieldName, sqlerror.SSDupFieldName, "Duplicate column name '%s'", cols[i])
 		}
 		seen[lowerName(cols[i])] = true
 	}
-	return cols, nil
+	return cols, selNames, nil
 }
 
 // dropViews runs DROP VIEW [IF EXISTS] v, ...

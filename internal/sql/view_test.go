@@ -176,6 +176,9 @@ func TestViewText(t *testing.T) {
 		{"CREATE VIEW v3 AS SELECT t.id, c FROM t JOIN d.u AS uu ON uu.id = t.id",
 			"select `t`.`id` AS `id`,`uu`.`c` AS `c` from `d`.`t` join `d`.`u` `uu` on (`uu`.`id` = `t`.`id`)",
 			"select `t`.`id` AS `id`,`uu`.`c` AS `c` from `t` join `u` `uu` on (`uu`.`id` = `t`.`id`)"},
+		{"CREATE VIEW v4 (k, d) AS SELECT id, a * 2 FROM t",
+			"select `t`.`id` AS `id`,(`t`.`a` * 2) AS `a * 2` from `d`.`t`",
+			"select `t`.`id` AS `id`,(`t`.`a` * 2) AS `a * 2` from `t`"},
 	} {
 		checkExec(t, s, c.create)
 		stmt, err := s.eng.Parser.Parse(c.create)

@@ -148,18 +148,17 @@ func (s *Session) fromTables(from []sqlparser.TableExpr) (out []viewFromTable, o
 }
 
 // canonicalizeView rewrites a planned view query into its canonical form
-// (see the top of this file). cols are the view's column names; explicit
-// tells they came from a column list (MySQL then keeps the select list's
-// own names).
-func (s *Session) canonicalizeView(sel sqlparser.TableStatement, cols []string, explicit bool) {
+// (see the top of this file). selNames are the names of the select list
+// (of its first SELECT; MySQL keeps them when the view has a column list).
+func (s *Session) canonicalizeView(sel sqlparser.TableStatement, selNames []string) {
 	for i, part := range sqlparser.GetAllSelects(sel) {
 		p, ok := part.(*sqlparser.Select)
 		if !ok {
 			continue
 		}
 		var names []string
-		if i == 0 && !explicit {
-			names = cols
+		if i == 0 {
+			names = selNames
 		}
 		s.canonicalizeSelect(p, names)
 	}
