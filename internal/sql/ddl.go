@@ -178,6 +178,9 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 	var def *catalog.Table
 	if st.OptLike != nil {
 		src := s.eng.Cat.Table(mustDB(st.OptLike.LikeTable.Qualifier.String(), db), st.OptLike.LikeTable.Name.String())
+		if src == nil && s.eng.Cat.View(mustDB(st.OptLike.LikeTable.Qualifier.String(), db), st.OptLike.LikeTable.Name.String()) != nil {
+			return nil, sqlerr.New(sqlerr.WrongObject, "HY000", "'%s.%s' is not BASE TABLE", mustDB(st.OptLike.LikeTable.Qualifier.String(), db), st.OptLike.LikeTable.Name.String())
+		}
 		if src == nil {
 			return nil, sqlerr.NoTable(mustDB(st.OptLike.LikeTable.Qualifier.String(), db), st.OptLike.LikeTable.Name.String())
 		}
