@@ -12,7 +12,9 @@ import (
 // their table where the FROM clause tells which, every select expression
 // named with AS, star expanded into the columns it meant at creation,
 // identifiers quoted, comparisons and logical operators parenthesised,
-// table aliases without AS, select expressions separated by a bare comma.
+// table aliases without AS, lists (select expressions, function
+// arguments, GROUP BY, ORDER BY) separated by a bare comma, function names
+// in lower case, COUNT(*) as count(0).
 
 // viewText prints a view's query; table names qualified with stripDB are
 // printed without it.
@@ -40,6 +42,49 @@ func viewText(node sqlparser.SQLNode, stripDB string) string {
 		case sqlparser.TableName:
 			if stripDB != "" && x.Qualifier.String() == stripDB {
 				buf.Myprintf("%v", x.Name)
+				return
+			}
+		case *sqlparser.FuncExpr:
+			if x.Qualifier.IsEmpty() {
+				buf.WriteString(x.Name.Lowered())
+				buf.WriteByte('(')
+				for i, e := range x.Exprs {
+					if i > 0 {
+						buf.WriteByte(',')
+					}
+					buf.Myprintf("%v", e)
+				}
+				buf.WriteByte(')')
+				return
+			}
+		case *sqlparser.GroupBy:
+			if x != nil && len(x.Exprs) > 0 {
+				buf.WriteString(" group by ")
+				for i, e := range x.Exprs {
+					if i > 0 {
+						buf.WriteByte(',')
+					}
+					buf.Myprintf("%v", e)
+				}
+				if x.WithRollup {
+					buf.WriteString(" with rollup")
+				}
+				return
+			}
+		case sqlparser.OrderBy:
+			for i, o := range x {
+				if i == 0 {
+					buf.WriteString(" order by ")
+				} else {
+					buf.WriteByte(',')
+				}
+				buf.Myprintf("%v", o)
+			}
+			return
+		case *sqlparser.CountStar:
+			if x.OverClause == nil {
+				// MySQL stores COUNT(*) as count(0).
+				buf.WriteString("count(0)")
 				return
 			}
 		case *sqlparser.ComparisonExpr, *sqlparser.AndExpr, *sqlparser.OrExpr, *sqlparser.XorExpr,
@@ -210,7 +255,9 @@ func (s *Session) canonicalizeSelect(p *sqlparser.Select, names []string) {
 					}
 				}
 			}
-			if ae.As.NotEmpty() {
+			// An alias of the column of the same name resolves to that
+			// column either way.
+			if c, ok := ae.Expr.(*sqlparser.ColName); ae.As.NotEmpty() && !(ok && c.Name.Lowered() == ae.As.Lowered()) {
 				aliases[ae.As.Lowered()] = true
 			}
 		}
