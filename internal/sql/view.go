@@ -117,8 +117,12 @@ func (s *Session) defineView(ctx context.Context, d viewDDL) (*sqltypes.Result, 
 	cc, _ := s.sysVar("collation_connection")
 	v.CharsetClient, v.CollationConnection = cs.ToString(), cc.ToString()
 
+	// Unqualified names in the query are in the current database (not
+	// necessarily the view's), as MySQL resolves them.
 	sel := sqlparser.Clone(d.sel)
-	qualifyTables(sel, db)
+	if s.DB != "" {
+		qualifyTables(sel, s.DB)
+	}
 	cols, selNames, err := s.planViewColumns(ctx, sel, d.columns)
 	if err != nil {
 		return nil, err

@@ -31,6 +31,11 @@ func (s *Session) showCreateViewText(v *catalog.View) string {
 	b.WriteString(" SQL SECURITY ")
 	b.WriteString(v.Security)
 	b.WriteString(" VIEW ")
+	if v.DB != s.DB {
+		// As MySQL: names are qualified unless in the current database.
+		b.WriteString(coltype.QuoteIdent(v.DB))
+		b.WriteByte('.')
+	}
 	b.WriteString(coltype.QuoteIdent(v.Name))
 	if v.ExplicitColumns {
 		b.WriteString(" (")
@@ -52,14 +57,14 @@ func (s *Session) showCreateViewText(v *catalog.View) string {
 	return b.String()
 }
 
-// viewDefinition is the view's query as MySQL prints it: table names of
-// the view's own database unqualified.
+// viewDefinition is the view's query as SHOW CREATE VIEW prints it: table
+// names of the current database unqualified.
 func (s *Session) viewDefinition(v *catalog.View) string {
 	sel, err := s.parseViewQuery(v)
-	if err != nil {
+	if err != nil || s.DB == "" {
 		return v.Select
 	}
-	return viewText(sel, v.DB)
+	return viewText(sel, s.DB)
 }
 
 // showCreateView answers SHOW CREATE VIEW and SHOW CREATE TABLE of a view.
@@ -300,7 +305,8 @@ func (s *Session) showCreateViewStmt(tn sqlparser.TableName) (*sqltypes.Result, 
 // View resolves a view for information_schema (vtable.Source).
 func (x *sysSource) View(v *catalog.View) vtable.ViewInfo {
 	s := x.s
-	info := vtable.ViewInfo{Definition: s.viewDefinition(v)}
+	// information_schema shows the stored text, tables qualified.
+	info := vtable.ViewInfo{Definition: v.Select}
 	// Resolving plans the view's query: keep the session's planning
 	// state as it was.
 	savedPrivate := s.planPrivate
