@@ -106,6 +106,20 @@ redmine_compat() {
 	return $rc
 }
 
+wordpress_compat() {
+	if [[ ! -x $ROOT/strata ]]; then
+		echo "no strata binary (the build stage failed)"
+		return 1
+	fi
+	local rc=0
+	STRATA_BINARY=$ROOT/strata timeout 900 "$ROOT/scripts/compat/wordpress.sh" || rc=$?
+	if ((rc == 77)); then
+		echo "SKIPPED: WordPress's Debian packages could not be installed on this machine"
+		return 0
+	fi
+	return $rc
+}
+
 drivers_compat() {
 	if [[ ! -x $ROOT/strata ]]; then
 		echo "no strata binary (the build stage failed)"
@@ -140,6 +154,7 @@ stage "go test" go_test
 stage "sysbench acceptance" sysbench_acceptance
 stage "mysqldump round trips" mysqldump_roundtrip
 stage "Redmine 5 on strata" redmine_compat
+stage "WordPress 6.1 on strata" wordpress_compat
 stage "drivers (pymysql, MySQLdb, SQLAlchemy, PHP, Node, JDBC)" drivers_compat
 stage "fuzz smoke" fuzz_smoke
 

@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"vitess.io/vitess/go/sqltypes"
@@ -77,6 +78,9 @@ const serveFlags = `  --datadir DIR            data directory (default ./strata-
   --pprof ADDR             serve Go profiling endpoints on ADDR (default off)
   --tls-cert FILE          PEM certificate: clients may connect with TLS
   --tls-key FILE           PEM private key of --tls-cert
+  --secure-file-priv DIR   the only directory SELECT ... INTO OUTFILE may
+                           write to (default DATADIR/secure-files, created
+                           at start); "" allows any directory, NULL none
 `
 
 // versionUsage is printed by strata version --help.
@@ -142,6 +146,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	pprofAddr := fs.String("pprof", "", "serve Go profiling endpoints on this loopback address (off by default)")
 	tlsCert := fs.String("tls-cert", "", "PEM certificate file; enables TLS")
 	tlsKey := fs.String("tls-key", "", "PEM private key file for --tls-cert")
+	securePriv := fs.String("secure-file-priv", "", "directory for SELECT ... INTO OUTFILE")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, serveUsage)
@@ -205,6 +210,13 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	eng.Globals.Set("port", sqltypes.NewInt64(int64(*port)))
 	eng.Globals.Set("tmpdir", sqltypes.NewVarChar(eng.TmpDir))
 	eng.Globals.Set("datadir", sqltypes.NewVarChar(*datadir))
+	priv, err := secureFilePriv(*datadir, *securePriv, flagSet(fs, "secure-file-priv"))
+	if err != nil {
+		logger.Error("cannot prepare the secure_file_priv directory", "err", err)
+		_ = db.Close()
+		return 1
+	}
+	eng.Globals.Set("secure_file_priv", priv)
 	addr := net.JoinHostPort(*bind, strconv.Itoa(*port))
 	cfg := server.Config{Addr: addr, RootPassword: pw, TLSCert: *tlsCert, TLSKey: *tlsKey, Socket: *socket}
 	defaultSocket := !flagSet(fs, "socket")
@@ -251,6 +263,34 @@ func serve(args []string, stdout, stderr io.Writer) int {
 }
 
 // flagSet reports whether the command line set flag name.
+// secureFilePriv returns the value of secure_file_priv, as MySQL's
+// --secure-file-priv: a directory (with a trailing separator) that must
+// exist, "" for no restriction, NULL (the word) to disable file export.
+// Without the flag it is DATADIR/secure-files, created if missing.
+func secureFilePriv(datadir, value string, given bool) (sqltypes.Value, error) {
+	switch {
+	case given && value == "":
+		return sqltypes.NewVarChar(""), nil
+	case given && strings.EqualFold(value, "NULL"):
+		return sqltypes.NULL, nil
+	}
+	dir := value
+	if !given {
+		dir = filepath.Join(datadir, "secure-files")
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return sqltypes.NULL, fmt.Errorf("create %s: %w", dir, err)
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return sqltypes.NULL, fmt.Errorf("secure_file_priv %q: %w", dir, err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return sqltypes.NULL, fmt.Errorf("secure_file_priv %q is not a directory", abs)
+	}
+	return sqltypes.NewVarChar(abs + string(filepath.Separator)), nil
+}
+
 func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })

@@ -53,6 +53,13 @@ type Column struct {
 	// EnumValues are the members of an ENUM or SET, in declaration order.
 	EnumValues []string `json:"enum_values,omitempty"`
 	Comment    string   `json:"comment,omitempty"`
+	// Generated is a generated column's expression as MySQL prints it
+	// (GENERATION_EXPRESSION; SHOW CREATE TABLE wraps it in parentheses),
+	// "" for an ordinary column. GeneratedStored is STORED (else VIRTUAL).
+	// strata computes both kinds on write and stores them: a VIRTUAL
+	// column reads as MySQL's does and can be indexed.
+	Generated       string `json:"generated,omitempty"`
+	GeneratedStored bool   `json:"generated_stored,omitempty"`
 }
 
 // IsText reports whether the column holds character data with a collation.
@@ -82,6 +89,10 @@ type Index struct {
 	Unique  bool          `json:"unique,omitempty"`
 	Columns []IndexColumn `json:"columns"`
 	Comment string        `json:"comment,omitempty"`
+	// Implicit marks the index MySQL creates for a foreign key's columns
+	// when no index starts with them; another index that can serve the
+	// key replaces it (it is dropped), as in MySQL.
+	Implicit bool `json:"implicit,omitempty"`
 }
 
 // Table is a table definition.
@@ -110,6 +121,16 @@ type Table struct {
 	Checks []CheckConstraint `json:"checks,omitempty"`
 	// CreateTime is the Unix time the table was created.
 	CreateTime int64 `json:"create_time,omitempty"`
+}
+
+// HasGenerated reports whether t has generated columns.
+func (t *Table) HasGenerated() bool {
+	for i := range t.Columns {
+		if t.Columns[i].Generated != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Primary returns the primary index.

@@ -13,6 +13,8 @@ const (
 	erMBiggerThanD    = sqlerror.ErrorCode(1427)
 	erTooBigDisplay   = sqlerror.ErrorCode(1439)
 	erNotSupportedYet = sqlerror.ErrorCode(1235)
+	// ER_UNSUPPORTED_ACTION_ON_GENERATED_COLUMN
+	erUnsupportedOnGenerated = sqlerror.ErrorCode(3106)
 )
 
 // SQLSTATE values used below.

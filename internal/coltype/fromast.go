@@ -297,7 +297,18 @@ func applyOptions(col *catalog.Column, o *sqlparser.ColumnTypeOptions, mode Mode
 		return nil
 	}
 	if o.As != nil {
-		return newErr(erNotSupportedYet, ssSyntax, "This version of MySQL doesn't yet support 'generated columns'")
+		// The expression is checked and put in MySQL's form by the
+		// session (generated.go), which compiles expressions.
+		switch {
+		case o.Default != nil:
+			return newErr(sqlerror.ERWrongUsage, ssGeneral, "Incorrect usage of DEFAULT and generated column")
+		case o.Autoincrement:
+			return newErr(erUnsupportedOnGenerated, ssGeneral, "'AUTO_INCREMENT' is not supported for generated columns.")
+		case o.OnUpdate != nil:
+			return newErr(erUnsupportedOnGenerated, ssGeneral, "'ON UPDATE' is not supported for generated columns.")
+		}
+		col.Generated = sqlparser.String(o.As)
+		col.GeneratedStored = o.Storage == sqlparser.StoredStorage
 	}
 	if o.Null != nil {
 		col.Nullable = *o.Null

@@ -114,6 +114,26 @@ func appendColumn(b []byte, col *catalog.Column, tcoll collations.ID) []byte {
 			b = append(b, CollationName(col.Collation)...)
 		}
 	}
+	if col.Generated != "" {
+		// MySQL 8.0: GENERATED ALWAYS AS ((expr)) VIRTUAL|STORED, then
+		// NOT NULL or NULL as declared, no default.
+		b = append(b, " GENERATED ALWAYS AS ("...)
+		b = append(b, col.Generated...)
+		b = append(b, ')')
+		if col.GeneratedStored {
+			b = append(b, " STORED"...)
+		} else {
+			b = append(b, " VIRTUAL"...)
+		}
+		if !col.Nullable {
+			b = append(b, " NOT NULL"...)
+		}
+		if col.Comment != "" {
+			b = append(b, " COMMENT "...)
+			b = appendString(b, col.Comment)
+		}
+		return b
+	}
 	if !col.Nullable {
 		b = append(b, " NOT NULL"...)
 	} else if col.Type == sqltypes.Timestamp {

@@ -80,6 +80,7 @@ func conformResult(res *sqltypes.Result) {
 		}
 	}
 	fixedDecimals(res)
+	zerofill(res)
 }
 
 // fixedDecimals formats the values of FLOAT and DOUBLE columns declared
@@ -105,6 +106,36 @@ func fixedDecimals(res *sqltypes.Result) {
 	}
 }
 
+// zerofill pads the values of ZEROFILL columns (and YEAR, which MySQL
+// flags ZEROFILL) with leading zeros to the column's display width, as
+// MySQL prints them: INT(5) ZEROFILL 42 is "00042", DECIMAL(5,2) ZEROFILL
+// 1.5 is "001.50", YEAR 0 is "0000". The binary protocol parses the padded
+// text back into the same number, so only text clients see the difference.
+// Only columns read straight from a ZEROFILL column carry the flag.
+func zerofill(res *sqltypes.Result) {
+	for c, f := range res.Fields {
+		if f.Flags&uint32(querypb.MySqlFlag_ZEROFILL_FLAG) == 0 || !sqltypes.IsNumber(f.Type) || f.ColumnLength == 0 || f.ColumnLength > 255 {
+			continue
+		}
+		w := int(f.ColumnLength)
+		for _, row := range res.Rows {
+			if c >= len(row) || row[c].IsNull() {
+				continue
+			}
+			raw := row[c].Raw()
+			if len(raw) >= w || len(raw) == 0 || raw[0] == '-' {
+				continue
+			}
+			b := make([]byte, w)
+			n := copy(b[w-len(raw):], raw)
+			for i := range w - n {
+				b[i] = '0'
+			}
+			row[c] = sqltypes.MakeTrusted(row[c].Type(), b)
+		}
+	}
+}
+
 // conformBatch retypes the values of a later batch of a streamed result to
 // the columns sent with its first batch (res.Fields). The columns cannot
 // change any more: a value that is not of its column's type ends the result
@@ -125,6 +156,7 @@ func conformBatch(res *sqltypes.Result) error {
 		}
 	}
 	fixedDecimals(res)
+	zerofill(res)
 	return nil
 }
 

@@ -26,6 +26,9 @@ type listeners struct {
 // acceptRetry is the pause after a failed accept.
 const acceptRetry = 50 * time.Millisecond
 
+// keepAlivePeriod is the TCP keep-alive period of client connections.
+const keepAlivePeriod = 30 * time.Second
+
 func mergeListeners(ls ...net.Listener) *listeners {
 	m := &listeners{all: ls, conns: make(chan net.Conn), done: make(chan struct{})}
 	for _, l := range ls {
@@ -51,6 +54,15 @@ func (m *listeners) acceptFrom(l net.Listener) {
 			time.Sleep(acceptRetry)
 			continue
 		}
+		if tc, ok := c.(*net.TCPConn); ok {
+			// Vitess sets keep-alive only on a *net.TCPConn, which the
+			// wrapper below hides from it.
+			_ = tc.SetKeepAlive(true)
+			_ = tc.SetKeepAlivePeriod(keepAlivePeriod)
+		}
+		// The wrapper serves the commands Vitess does not
+		// (command_conn.go).
+		c = newCmdConn(c)
 		select {
 		case m.conns <- c:
 		case <-m.done:

@@ -11,6 +11,9 @@ import (
 // a client may log in as root without a password, as MySQL packages'
 // auth_socket root account allows ("sudo mysql").
 func localAdmin(c net.Conn) bool {
+	if w, ok := c.(interface{ Unwrap() net.Conn }); ok {
+		c = w.Unwrap()
+	}
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
 		return false

@@ -45,7 +45,8 @@ type Server struct {
 
 // New creates a server listening on cfg.Addr.
 func New(eng *sql.Engine, cfg Config) (*Server, error) {
-	h := &handler{eng: eng, sessions: map[uint32]*sql.Session{}}
+	auth := newAuthServer(cfg.RootPassword, eng.Cat)
+	h := &handler{eng: eng, auth: auth, sessions: map[uint32]*sql.Session{}}
 	tcp, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", cfg.Addr, err)
@@ -61,14 +62,14 @@ func New(eng *sql.Engine, cfg Config) (*Server, error) {
 	}
 	l, err := mysql.NewListenerWithConfig(mysql.ListenerConfig{
 		Listener:           mergeListeners(all...),
-		AuthServer:         newAuthServer(cfg.RootPassword, eng.Cat),
+		AuthServer:         auth,
 		Handler:            h,
 		ConnReadBufferSize: 16 * 1024,
 		// FlushDelay batches small writes of a result; a streamed result
 		// goes out as its write buffer fills, and every command's reply is
 		// flushed at its end anyway.
 		FlushDelay:          100 * time.Millisecond,
-		ConnKeepAlivePeriod: 30 * time.Second,
+		ConnKeepAlivePeriod: keepAlivePeriod,
 		// COM_QUERY through ComQueryMulti, the one callback that can end a
 		// result with an error after some of its rows (see ComQueryMulti).
 		MultiQuery: true,
@@ -125,7 +126,8 @@ func (s *Server) Close() {
 // handler implements mysql.Handler.
 type handler struct {
 	mysql.UnimplementedHandler
-	eng *sql.Engine
+	eng  *sql.Engine
+	auth *authServer
 
 	// accepted counts open TCP connections (for max_connections).
 	accepted atomic.Int64
@@ -138,6 +140,9 @@ type handler struct {
 func (h *handler) Env() *vtenv.Environment { return h.eng.Env }
 
 func (h *handler) NewConnection(c *mysql.Conn) {
+	if cc, ok := c.GetRawConn().(*cmdConn); ok {
+		cc.serve = func(cc *cmdConn, cmd byte, payload []byte) error { return h.serveCommand(c, cc, cmd, payload) }
+	}
 	c.StatusFlags |= mysql.ServerStatusAutocommit
 	n := h.accepted.Add(1)
 	if max := h.eng.MaxConnections(); max > 0 && n > max {

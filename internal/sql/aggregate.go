@@ -25,7 +25,7 @@ import (
 
 // aggSpec is one aggregate function of a query.
 type aggSpec struct {
-	name     string // count, count_star, sum, avg, min, max, group_concat, bit_and, bit_or, bit_xor
+	name     string // count, count_star, sum, avg, min, max, group_concat, bit_and, bit_or, bit_xor, std..., json_arrayagg, json_objectagg
 	args     []*eval.Expr
 	distinct bool
 	sep      string
@@ -146,6 +146,9 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 			return nil
 		}
 	}
+	if hasOverClause(af) {
+		return sqlerr.Unsupported("window functions (%s ... OVER)", strings.ToUpper(af.AggrName()))
+	}
 	spec := &aggSpec{key: key, name: af.AggrName(), distinct: sqlparser.IsDistinct(af), argCol: -1, divPrec: int32(c.s.plan().DivPrecision)}
 	var argExprs []sqlparser.Expr
 	switch f := af.(type) {
@@ -168,8 +171,11 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 		}
 	default:
 		switch spec.name {
-		case "sum", "avg", "min", "max", "bit_and", "bit_or", "bit_xor":
+		case "sum", "avg", "min", "max", "bit_and", "bit_or", "bit_xor", "json_arrayagg", "json_objectagg":
 		default:
+			if varianceAgg(spec.name) {
+				break
+			}
 			return sqlerr.Unsupported("aggregate %s", strings.ToUpper(spec.name))
 		}
 		argExprs = af.GetArgs()
@@ -223,6 +229,10 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 		}
 	case "group_concat":
 		spec.typ = evalengine.NewTypeEx(sqltypes.Text, c.s.plan().Collation, true, 1024, 0, nil)
+	case "json_arrayagg", "json_objectagg":
+		spec.typ = evalengine.NewTypeEx(sqltypes.TypeJSON, collations.CollationBinaryID, true, 0, 0, nil)
+	case "std", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp":
+		spec.typ = evalengine.NewTypeEx(sqltypes.Float64, collations.CollationBinaryID, true, 23, 31, nil)
 	default:
 		spec.typ = evalengine.NewTypeEx(sqltypes.Uint64, collations.CollationBinaryID, false, 21, 0, nil)
 	}
@@ -284,6 +294,7 @@ type aggState struct {
 	sumM      int64
 	sumMScale int32
 	seen      map[string]struct{}
+	m2        float64 // STD/VARIANCE: the sum of squared deviations (aggregate_variance.go)
 	concat    []Row
 	colls     []collations.ID // GROUP_CONCAT: the collation of each argument
 }
@@ -470,6 +481,9 @@ func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
 		st.concat = append(st.concat, vals)
 		return nil
 	}
+	if a.name == "json_arrayagg" || a.name == "json_objectagg" {
+		return a.addJSONAgg(ex, st, row)
+	}
 	var v sqltypes.Value
 	var coll collations.ID
 	var err error
@@ -594,6 +608,8 @@ func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
 		if (a.name == "min" && cmp < 0) || (a.name == "max" && cmp > 0) {
 			st.val = cloneValue(v)
 		}
+	case "std", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp":
+		addVariance(st, v)
 	case "bit_and", "bit_or", "bit_xor":
 		u, err := strconv.ParseUint(v.ToString(), 10, 64)
 		if err != nil {
@@ -658,6 +674,10 @@ func (a *aggSpec) result(ex *execCtx, st *aggState) (sqltypes.Value, error) {
 		return sqltypes.NewUint64(st.bits), nil
 	case "bit_or", "bit_xor":
 		return sqltypes.NewUint64(st.bits), nil
+	case "std", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp":
+		return varianceResult(a.name, st), nil
+	case "json_arrayagg", "json_objectagg":
+		return a.jsonAggResult(st)
 	case "group_concat":
 		if len(st.concat) == 0 {
 			return sqltypes.NULL, nil
@@ -719,7 +739,7 @@ func groupKey(dst []byte, vals Row, colls []collations.ID) []byte {
 			// Length-prefixed weight string, written in place.
 			start := len(dst)
 			dst = append(dst, 0, 0, 0, 0)
-			dst = c.WeightString(dst, raw, 0)
+			dst = collation.AppendWeightString(dst, coll, c, raw)
 			binary.BigEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
 		case v.IsIntegral() || v.Type() == sqltypes.Decimal || v.IsFloat():
 			dst = append(dst, 2)

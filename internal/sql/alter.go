@@ -51,6 +51,15 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 	if err := a.Finish(); err != nil {
 		return nil, err
 	}
+	if err := s.alterGenerated(old, a); err != nil {
+		return nil, err
+	}
+	if err := s.fkCheckNew(a.Table, old); err != nil {
+		return nil, err
+	}
+	if err := s.fkValidateNew(ctx, old, a.Table); err != nil {
+		return nil, err
+	}
 	nt := a.Table
 	newDB, newName := old.DB, old.Name
 	if a.RenameTo != nil {

@@ -230,6 +230,8 @@ func (s *Session) statementNeeds(stmt sqlparser.Statement, sql string) ([]privil
 		}
 	case *sqlparser.UnlockTables:
 		n.kind(privilege.KindUnlockTables, "", "")
+	case *sqlparser.PrepareStmt, *sqlparser.ExecuteStmt, *sqlparser.DeallocateStmt:
+		n.kind(privilege.KindPrepareSQL, "", "")
 	case *sqlparser.Show:
 		n.show(st)
 	case *sqlparser.ExplainTab:
@@ -292,7 +294,7 @@ func (s *Session) statementNeeds(stmt sqlparser.Statement, sql string) ([]privil
 			n.table(privilege.KindDropView, tn)
 		}
 	default:
-		// CALL, LOAD DATA, PREPARE/EXECUTE, comment-only and Vitess-only
+		// CALL, LOAD DATA, comment-only and Vitess-only
 		// statements: unclassified, so denied by default.
 		n.kind(privilege.KindUnknown, "", "")
 	}
@@ -883,16 +885,17 @@ func (s *Session) checkKill(target *Session, id uint64) error {
 	if sub == nil {
 		return nil
 	}
-	return sub.CheckKill(id, target.User, target.systemUser())
+	tid := target.shownIdentity()
+	return sub.CheckKill(id, tid.user, s.eng.systemUser(tid))
 }
 
-// systemUser reports whether the session's account holds SYSTEM_USER
-// (root does). It reads only the catalog, so any session may ask about
-// another.
-func (s *Session) systemUser() bool {
-	if s.isRoot() {
+// systemUser reports whether the account id holds SYSTEM_USER (root
+// does). It reads only the catalog and the identity a session publishes,
+// so any session may ask about another.
+func (e *Engine) systemUser(id identity) bool {
+	if id.user == "root" || id.user == "" {
 		return true
 	}
-	u := s.account()
+	u := e.Cat.MatchUser(id.user, id.host, id.host == "localhost")
 	return u != nil && privilege.FromUser(u).Global.Has(privilege.SystemUser)
 }

@@ -27,13 +27,18 @@ import (
 type checkSet struct {
 	names []string
 	exprs []*eval.Expr
+	// The generated columns (generated.go), computed before the
+	// constraints are checked; def is the table they belong to.
+	genCols  []int
+	genExprs []*eval.Expr
+	def      *catalog.Table
 }
 
 // compileChecks compiles t's enforced CHECK constraints; nil when there
 // are none.
 func (s *Session) compileChecks(t *catalog.Table) (*checkSet, error) {
 	vc := s.viewChecks
-	if !t.HasEnforcedChecks() && !vc.applies(t) {
+	if !t.HasEnforcedChecks() && !t.HasGenerated() && !vc.applies(t) {
 		return nil, nil
 	}
 	sc := &eval.Scope{}
@@ -41,6 +46,11 @@ func (s *Session) compileChecks(t *catalog.Table) (*checkSet, error) {
 	c := s.newCompiler(nil, sc, nil, nil)
 	c.NoDivChecks = true
 	cs := &checkSet{}
+	if t.HasGenerated() {
+		if err := s.compileGenerated(t, c, cs); err != nil {
+			return nil, err
+		}
+	}
 	for i := range t.Checks {
 		ck := &t.Checks[i]
 		if ck.NotEnforced {
@@ -93,6 +103,11 @@ func (cs *checkSet) violated(ex *execCtx, row Row) (string, error) {
 func (s *Session) checkRow(ex *execCtx, cs *checkSet, row Row, ignore bool) (ok bool, err error) {
 	if cs == nil {
 		return true, nil
+	}
+	if len(cs.genCols) > 0 {
+		if err := s.computeGenerated(ex, cs, row, ignore); err != nil {
+			return false, err
+		}
 	}
 	name, err := cs.violated(ex, row)
 	if err != nil || name == "" {

@@ -240,6 +240,12 @@ func (s *Session) buildTableDef(db, name string, spec *sqlparser.TableSpec, chec
 	if err != nil {
 		return nil, err
 	}
+	if err := s.finishGenerated(t); err != nil {
+		return nil, err
+	}
+	if err := s.fkCheckNew(t, nil); err != nil {
+		return nil, err
+	}
 	specs, err := schemachange.CheckSpecsOfTable(spec, checkCols)
 	if err != nil {
 		return nil, err
@@ -290,6 +296,9 @@ func (s *Session) dropTables(ctx context.Context, st *sqlparser.DropTable) (*sql
 	for _, m := range missing {
 		s.warn("Note", uint16(sqlerror.ERBadTable), fmt.Sprintf("Unknown table '%s'", m))
 	}
+	if err := s.fkCheckDrop(defs); err != nil {
+		return nil, err
+	}
 	if err := s.schemaEnv().DropTables(ctx, tableNames(defs), nil); err != nil {
 		return nil, err
 	}
@@ -304,6 +313,9 @@ func (s *Session) truncateTable(ctx context.Context, st *sqlparser.TruncateTable
 	t := s.eng.Cat.Table(db, st.Table.Name.String())
 	if t == nil {
 		return nil, sqlerr.NoTable(db, st.Table.Name.String())
+	}
+	if err := s.fkCheckTruncate(t); err != nil {
+		return nil, err
 	}
 	if err := s.schemaEnv().Truncate(ctx, schemachange.TableName{DB: t.DB, Name: t.Name}); err != nil {
 		return nil, err
@@ -347,6 +359,11 @@ func (s *Session) rebuildConverter(ex *execCtx, nt *catalog.Table, mapping []int
 	return func(row Row, rowNum int, nrow Row) error {
 		for i := range nt.Columns {
 			c := &nt.Columns[i]
+			if c.Generated != "" {
+				// Computed with the CHECK constraints (generated.go).
+				nrow[i] = sqltypes.NULL
+				continue
+			}
 			oi := mapping[i]
 			var v sqltypes.Value
 			if oi < 0 {

@@ -34,6 +34,9 @@ type Engine struct {
 	StartTime time.Time
 
 	nextConnID atomic.Uint32
+	// sqlPrepared counts the SQL-level prepared statements of all
+	// sessions (max_prepared_stmt_count; prepare_sql.go).
+	sqlPrepared atomic.Int64
 
 	sessMu   sync.Mutex
 	sessions map[uint32]*Session
@@ -44,6 +47,8 @@ type Engine struct {
 	settings   map[planSettings]*planSettings
 	// plans is the plan cache all sessions share (plancache.go).
 	plans planCache
+	// fks is the foreign keys of the current catalog version (fk.go).
+	fks fkCache
 	// normRejects remembers normalised keys whose statements may not bind
 	// their constants as parameters; noNormalize turns normalisation off
 	// (tests compare with it).

@@ -45,6 +45,9 @@ type execCtx struct {
 func (s *Session) newExecCtx(ctx context.Context, tx *txn.Txn, bv map[string]*querypb.BindVariable) *execCtx {
 	ex := &execCtx{s: s, tx: tx, subCache: map[queryPlan]*sqltypes.Result{}}
 	ex.Init(ctx, bv, &vcursor{s: s}, ex)
+	if !s.fixedTime.IsZero() {
+		ex.Env.SetTime(s.fixedTime) // SET timestamp (timestamp.go)
+	}
 	return ex
 }
 

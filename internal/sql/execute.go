@@ -75,6 +75,7 @@ func (s *Session) parse(sql string) (stmt sqlparser.Statement, params int, err e
 			return nil, 0, parseErr(err)
 		}
 	}
+	stmt = parse.FunctionCalls(stmt, sql)
 	if ddl, ok := stmt.(sqlparser.DDLStatement); ok && !ddl.IsFullyParsed() {
 		if _, err := s.eng.Parser.ParseStrictDDL(sql); err != nil {
 			return nil, 0, parseErr(err)
@@ -173,6 +174,12 @@ func (s *Session) query(ctx context.Context, sql string) (*sqltypes.Result, erro
 // parameter count and result columns (when known before execution).
 func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.Field, error) {
 	s.countCom(comStmtPrepare)
+	return s.prepareText(ctx, sql)
+}
+
+// prepareText prepares a statement for Prepare and SQL-level PREPARE
+// (prepare_sql.go).
+func (s *Session) prepareText(ctx context.Context, sql string) (uint16, []*querypb.Field, error) {
 	if reShowCount.MatchString(sql) || reNamesCollate.MatchString(sql) {
 		return 0, nil, nil
 	}
@@ -200,6 +207,9 @@ func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.F
 	if err != nil {
 		return 0, nil, s.noteError(err)
 	}
+	if err := notPreparable(stmt); err != nil {
+		return 0, nil, s.noteError(err)
+	}
 	// MySQL checks privileges when a statement is prepared (and again at
 	// every execution): a refused statement reveals no result columns.
 	if err := s.authorize(stmt, sql); err != nil {
@@ -207,7 +217,7 @@ func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.F
 	}
 	cp.stmt, cp.params = stmt, n
 	var fields []*querypb.Field
-	if sel, ok := stmt.(*sqlparser.Select); ok {
+	if sel, ok := stmt.(*sqlparser.Select); ok && sel.Into == nil {
 		if p, err := s.planSelect(ctx, sel); err == nil {
 			ex := s.newExecCtx(ctx, nil, nil)
 			fields = p.fields(ex, nil)
@@ -238,6 +248,12 @@ func (s *Session) executePrepared(ctx context.Context, sql string, bv map[string
 	s.setStatementText(sql)
 	ctx, cancel := s.statementContext(ctx, sql)
 	defer s.endStatementContext(cancel)
+	return s.runPrepared(ctx, sql, bv)
+}
+
+// runPrepared executes a prepared statement's text with its parameters
+// bound, for executePrepared and SQL-level EXECUTE (prepare_sql.go).
+func (s *Session) runPrepared(ctx context.Context, sql string, bv map[string]*querypb.BindVariable) (*sqltypes.Result, error) {
 	if cp := s.checkoutPlan(sql); cp != nil {
 		s.beginStatementWarnings(cp.stmt)
 		res, err := s.execCached(ctx, cp, bv)
@@ -387,6 +403,9 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 	}
 	switch st := stmt.(type) {
 	case *sqlparser.Select:
+		if st.Into != nil {
+			return s.execSelectInto(ctx, st, bv)
+		}
 		var cp *cachedPlan
 		if sql != "" {
 			cp = s.newCachedPlan(sql)
@@ -404,6 +423,9 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 		}
 		return res, err
 	case *sqlparser.Union:
+		if unionInto(st) {
+			return s.execSelectInto(ctx, st, bv)
+		}
 		if first, _ := sqlparser.GetFirstSelect(st); first != nil && first.SQLCalcFoundRows && st.Limit != nil {
 			return nil, sqlerr.Unsupported("SQL_CALC_FOUND_ROWS with UNION and LIMIT")
 		}
@@ -510,8 +532,12 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 		return nil, sqlerr.Unsupported("LOAD DATA")
 	case *sqlparser.CallProc:
 		return nil, sqlerr.Unsupported("CALL")
-	case *sqlparser.PrepareStmt, *sqlparser.ExecuteStmt, *sqlparser.DeallocateStmt:
-		return nil, sqlerr.Unsupported("SQL-level PREPARE/EXECUTE")
+	case *sqlparser.PrepareStmt:
+		return s.execPrepareSQL(ctx, st)
+	case *sqlparser.ExecuteStmt:
+		return s.execExecuteSQL(ctx, st)
+	case *sqlparser.DeallocateStmt:
+		return s.execDeallocateSQL(st)
 	case *sqlparser.Kill:
 		var target *Session
 		if st.ProcesslistID <= math.MaxUint32 {

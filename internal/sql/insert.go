@@ -177,6 +177,11 @@ func (b *rowBuilder) finishRow(row Row, given []bool, rowNum int, multi bool) er
 	t := b.t
 	for i := range t.Columns {
 		c := &t.Columns[i]
+		if c.Generated != "" {
+			// Computed with the CHECK constraints (generated.go).
+			row[i] = sqltypes.NULL
+			continue
+		}
 		if !given[i] {
 			if i == t.AutoIncCol {
 				row[i] = sqltypes.NULL
@@ -200,7 +205,7 @@ func (b *rowBuilder) finishRow(row Row, given []bool, rowNum int, multi bool) er
 	}
 	for i := range t.Columns {
 		c := &t.Columns[i]
-		if row[i].IsNull() && !c.Nullable && i != t.AutoIncCol {
+		if row[i].IsNull() && !c.Nullable && i != t.AutoIncCol && c.Generated == "" {
 			if c.Type == sqltypes.Timestamp && given[i] && c.DefaultExpr != "" {
 				v, err := b.s.evalDefaultExpr(b.ex, c, b.now)
 				if err != nil {
@@ -361,6 +366,9 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 		}
 		if source != nil {
 			for k, ci := range b.cols {
+				if err := s.refuseGeneratedValue(t, ci, nil); err != nil {
+					return nil, err
+				}
 				v, err := b.convert(ci, source[r][k], r+1)
 				if err != nil {
 					return nil, err
@@ -376,6 +384,9 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 			}
 			for k := 0; k < len(vals); k++ {
 				ci := b.cols[k]
+				if err := s.refuseGeneratedValue(t, ci, vals[k]); err != nil {
+					return nil, err
+				}
 				v, err := b.valueFor(vals[k], ci)
 				if err != nil {
 					return nil, err
@@ -440,8 +451,11 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 func (s *Session) insertRow(ex *execCtx, tbl *table.Table, row Row, replace, ignore bool, onDup *onDupPlan, keyBuf []byte) (uint64, error) {
 	var affected uint64
 	for attempt := 0; ; attempt++ {
-		_, err := tbl.Insert(ex.tx, row, keyBuf)
+		_, inserted, err := s.fkInsert(ex, tbl, row, keyBuf, ignore)
 		if err == nil {
+			if !inserted {
+				return affected, nil // IGNORE: no parent row
+			}
 			return affected + 1, nil
 		}
 		var dup *table.DupKeyError
@@ -457,7 +471,7 @@ func (s *Session) insertRow(ex *execCtx, tbl *table.Table, row Row, replace, ign
 			if old == nil {
 				return 0, err
 			}
-			if err := tbl.Delete(ex.tx, pk, old); err != nil {
+			if err := s.fkDelete(ex, tbl, pk, old); err != nil {
 				return 0, err
 			}
 			affected++
@@ -547,6 +561,9 @@ func (s *Session) planOnDup(t *catalog.Table, upd sqlparser.OnDup, names *[]stri
 		if ci < 0 {
 			return nil, sqlerr.BadField(ue.Name.Name.String(), "field list")
 		}
+		if err := s.refuseGeneratedValue(t, ci, ue.Expr); err != nil {
+			return nil, err
+		}
 		var rerr error
 		e := sqlparser.Rewrite(sqlparser.Clone(ue.Expr), nil, func(cur *sqlparser.Cursor) bool {
 			if vf, ok := cur.Node().(*sqlparser.ValuesFuncExpr); ok {
@@ -620,7 +637,7 @@ func (s *Session) applyOnDup(ex *execCtx, tbl *table.Table, p *onDupPlan, pk []b
 		}
 		return 0, nil
 	}
-	if _, err := tbl.Update(ex.tx, pk, old, newRow); err != nil {
+	if _, err := s.fkUpdate(ex, tbl, pk, old, newRow); err != nil {
 		return 0, err
 	}
 	if t.AutoIncCol >= 0 {

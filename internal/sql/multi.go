@@ -99,6 +99,11 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 				lvl = k
 			}
 		}
+		if lvl >= 0 && p.srcs[lvl].def != nil {
+			if err := s.refuseGeneratedValue(p.srcs[lvl].def, i-p.srcs[lvl].off, ue.Expr); err != nil {
+				return nil, err
+			}
+		}
 		x, err := c.Compile(ue.Expr)
 		if err != nil {
 			return nil, err
@@ -166,7 +171,7 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 			if !isChanged {
 				continue
 			}
-			if _, err := tbl.Update(ex.tx, tr.pk, tr.row, newRow); err != nil {
+			if _, err := s.fkUpdate(ex, tbl, tr.pk, tr.row, newRow); err != nil {
 				return nil, err
 			}
 			changed++
@@ -211,7 +216,7 @@ func (s *Session) execMultiDelete(ex *execCtx, st *sqlparser.Delete) (*sqltypes.
 	var n uint64
 	for _, tg := range targets {
 		for _, tr := range tg.rows {
-			if err := tg.src.tbl.Delete(ex.tx, tr.pk, tr.row); err != nil {
+			if err := s.fkDelete(ex, tg.src.tbl, tr.pk, tr.row); err != nil {
 				return nil, err
 			}
 			n++

@@ -48,7 +48,8 @@ func (s *Session) setDB(db string) {
 
 // thread describes the session for PROCESSLIST at time now.
 func (s *Session) thread(now time.Time) vtable.Thread {
-	t := vtable.Thread{Conn: vtable.Conn{ID: s.ConnID, User: s.User, Host: s.Host}, Command: "Sleep"}
+	id := s.shownIdentity()
+	t := vtable.Thread{Conn: vtable.Conn{ID: s.ConnID, User: id.user, Host: id.host}, Command: "Sleep"}
 	if db := s.shownDB.Load(); db != nil {
 		t.DB = *db
 	}

@@ -42,6 +42,11 @@ type Session struct {
 
 	vars     map[string]sqltypes.Value // session overrides of system variables
 	userVars map[string]sqltypes.Value
+	// sqlStmts are the SQL-level prepared statements by lower-case name
+	// (prepare_sql.go).
+	sqlStmts map[string]*sqlPrepared
+	// fixedTime is SET timestamp's time (zero: the clock; timestamp.go).
+	fixedTime time.Time
 
 	// Transaction state.
 	tx         *txn.Txn
@@ -91,6 +96,8 @@ type Session struct {
 	// other sessions.
 	current runningStmt
 	shownDB atomic.Pointer[string]
+	// shownID is the account the session acts as (change_user.go).
+	shownID atomic.Pointer[identity]
 
 	// nextIso: SET TRANSACTION ISOLATION LEVEL (no scope) applies to the
 	// next transaction only.
@@ -142,6 +149,7 @@ func (e *Engine) NewSession(user, host string) *Session {
 		userVars: map[string]sqltypes.Value{},
 	}
 	s.loadVarCaches()
+	s.publishIdentity()
 	s.lastActive.Store(time.Now().UnixNano())
 	e.register(s, true)
 	return s
@@ -345,6 +353,7 @@ func (s *Session) rollback() {
 // Close ends the session, rolling back any open transaction.
 func (s *Session) Close() {
 	s.eng.unregister(s)
+	s.dropSQLPrepared()
 	s.flushStatus()
 	s.rollback()
 	s.releaseUserLocks()
@@ -356,6 +365,8 @@ func (s *Session) ResetConnection() {
 	s.vars = map[string]sqltypes.Value{}
 	s.planOK = false
 	s.userVars = map[string]sqltypes.Value{}
+	s.dropSQLPrepared()
+	s.fixedTime = time.Time{}
 	s.lastInsertID = 0
 	s.warnings = nil
 	s.loadVarCaches()

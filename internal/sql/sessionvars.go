@@ -76,6 +76,8 @@ func (s *Session) sessionValue(n string) sqltypes.Value {
 			return sqltypes.NewUint64(uint64(len(s.prevWarnings)))
 		case "error_count":
 			return sqltypes.NewUint64(uint64(s.errorCount))
+		case "timestamp":
+			return s.timestampValue()
 		}
 		var v sqltypes.Value
 		if global {

@@ -76,6 +76,9 @@ func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
 		s.userVars[name] = cloneValue(v)
 		return nil
 	}
+	if name == "timestamp" {
+		return s.setTimestamp(se, v, isDefault)
+	}
 	switch name {
 	case "names":
 		cs := strings.ToLower(v.ToString())

@@ -18,6 +18,7 @@ import (
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
+	"github.com/strata-db/strata/internal/sql/sysvar"
 	"github.com/strata-db/strata/internal/sql/vtable"
 )
 
@@ -187,9 +188,12 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 			}
 			var v sqltypes.Value
 			if global {
+				if d, ok := sysvar.Lookup(n); ok && d.Scope == sysvar.Session {
+					continue // session-only (timestamp)
+				}
 				v, _ = s.eng.Globals.Get(n)
 			} else {
-				v, _ = s.sysVar(n)
+				v = s.sessionSysVar(n)
 			}
 			rows = append(rows, []string{n, vtable.VarText(n, v)})
 		}
@@ -453,6 +457,9 @@ func (s *Session) showColumns(t *catalog.Table, full bool, like string) *sqltype
 				extra += " "
 			}
 			extra += "on update " + c.OnUpdateExpr
+		}
+		if g := vtable.GeneratedExtra(c); g != "" {
+			extra = g
 		}
 		r := []string{c.Name, coltype.FormatType(c)}
 		if full {

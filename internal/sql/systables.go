@@ -102,8 +102,7 @@ func (x *sysSource) SysVar(name string, global bool) sqltypes.Value {
 		v, _ := x.s.eng.Globals.Get(name)
 		return v
 	}
-	v, _ := x.s.sysVar(name)
-	return v
+	return x.s.sessionSysVar(name)
 }
 
 func (x *sysSource) StatusVars(global bool) [][]string { return x.s.statusVars(global) }

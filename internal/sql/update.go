@@ -230,6 +230,9 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 			if ci < 0 {
 				return nil, sqlerr.BadField(ue.Name.Name.String(), "field list")
 			}
+			if err := s.refuseGeneratedValue(t, ci, ue.Expr); err != nil {
+				return nil, err
+			}
 			p.cols = append(p.cols, ci)
 			if _, isDef := ue.Expr.(*sqlparser.Default); isDef {
 				p.exprs = append(p.exprs, nil)
@@ -301,7 +304,7 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 		if !isChanged {
 			continue
 		}
-		if _, err := tbl.Update(ex.tx, tr.pk, tr.row, newRow); err != nil {
+		if _, err := s.fkUpdate(ex, tbl, tr.pk, tr.row, newRow); err != nil {
 			if st.Ignore {
 				if dup, ok := err.(*table.DupKeyError); ok {
 					se := dup.SQLError()
@@ -354,7 +357,7 @@ func (s *Session) execDelete(ex *execCtx, st *sqlparser.Delete) (*sqltypes.Resul
 		return nil, err
 	}
 	for _, tr := range targets {
-		if err := p.tbl.Delete(ex.tx, tr.pk, tr.row); err != nil {
+		if err := s.fkDelete(ex, p.tbl, tr.pk, tr.row); err != nil {
 			return nil, err
 		}
 	}

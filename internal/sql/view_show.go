@@ -93,6 +93,7 @@ func (s *Session) viewTable(ctx context.Context, v *catalog.View) (*catalog.Tabl
 		if i < len(base) && base[i] != nil {
 			col = *base[i]
 			col.AutoIncrement = false
+			col.Generated, col.GeneratedStored = "", false
 		} else {
 			var t evalengine.Type
 			if i < len(item.types) {

@@ -35,5 +35,5 @@ func (s *Session) canSeeTable(db, table string) bool {
 // threads, all of them with PROCESS.
 func (s *Session) canSeeThread(o *Session) bool {
 	sub := s.subject()
-	return sub == nil || o.User == s.User || sub.Grants.Global.Has(privilege.Process)
+	return sub == nil || o.shownIdentity().user == s.User || sub.Grants.Global.Has(privilege.Process)
 }

@@ -66,7 +66,8 @@ var privMatrix = []privCase{
 	{kind: privilege.KindSelectForUpdate, name: "SELECT FOR UPDATE", priv: "SELECT, UPDATE", stmt: "SELECT v FROM m.t WHERE id = 1 FOR UPDATE", want: [4]uint16{1142, 0, 0, 0}},
 	{kind: privilege.KindSelectForUpdate, name: "SELECT FOR UPDATE needs more than SELECT", priv: "SELECT", stmt: "SELECT v FROM m.t WHERE id = 1 FOR UPDATE", want: [4]uint16{1142, 1142, 1142, 1142}},
 	{kind: privilege.KindSelect, name: "SELECT FOR SHARE needs SELECT only", priv: "SELECT", stmt: "SELECT v FROM m.t WHERE id = 1 FOR SHARE", want: [4]uint16{1142, 0, 0, 0}},
-	{kind: privilege.KindSelectIntoFile, name: "SELECT INTO OUTFILE", priv: "SELECT, FILE", low: "SELECT", stmt: "SELECT v FROM m.t INTO OUTFILE '/nonexistent/x'", want: [4]uint16{1045, 1045, 1045, 1235}},
+	{kind: privilege.KindSelectIntoFile, name: "SELECT INTO OUTFILE", priv: "SELECT, FILE", low: "SELECT", stmt: "SELECT v FROM m.t INTO OUTFILE '/nonexistent/x'", want: [4]uint16{1045, 1045, 1045, 1290}},
+	{kind: privilege.KindSelect, name: "SELECT INTO @variable", priv: "SELECT", stmt: "SELECT v FROM m.t WHERE id = 1 INTO @x", want: [4]uint16{1142, 0, 0, 0}},
 	{kind: privilege.KindExplain, name: "EXPLAIN SELECT", priv: "SELECT", stmt: "EXPLAIN SELECT v FROM m.t", want: [4]uint16{1142, 0, 0, 0}},
 	{kind: privilege.KindDo, name: "DO with subquery", priv: "SELECT", stmt: "DO (SELECT COUNT(*) FROM m.t)", want: [4]uint16{1142, 0, 0, 0}},
 	{kind: privilege.KindSet, name: "SET user variable with subquery", priv: "SELECT", stmt: "SET @x = (SELECT MAX(v) FROM m.t)", want: [4]uint16{1142, 0, 0, 0}},
@@ -97,6 +98,8 @@ var privMatrix = []privCase{
 	{kind: privilege.KindUse, name: "USE", priv: "SELECT", stmt: "USE m", want: [4]uint16{1044, 0, 0, 0}},
 	{kind: privilege.KindLockTables, name: "LOCK TABLES", priv: "SELECT, LOCK TABLES", tablePriv: "SELECT", stmt: "LOCK TABLES m.t READ", want: [4]uint16{1142, 1142, 0, 0}},
 	{kind: privilege.KindUnlockTables, name: "UNLOCK TABLES", priv: "SELECT", stmt: "UNLOCK TABLES", want: [4]uint16{0, 0, 0, 0}},
+	{kind: privilege.KindPrepareSQL, name: "PREPARE needs nothing itself", priv: "SELECT", stmt: "PREPARE p FROM 'SELECT 1'", want: [4]uint16{0, 0, 0, 0}},
+	{kind: privilege.KindPrepareSQL, name: "PREPARE checks the statement prepared", priv: "SELECT", stmt: "PREPARE p FROM 'SELECT v FROM m.t WHERE id = ?'", want: [4]uint16{1142, 0, 0, 0}},
 
 	// SHOW and DESCRIBE.
 	{kind: privilege.KindShowDatabases, name: "SHOW DATABASES", priv: "SELECT", stmt: "SHOW DATABASES", want: [4]uint16{0, 0, 0, 0}},

@@ -99,7 +99,8 @@ CHECKSUM TABLE c1, c2, c3;
 // with their D decimals in the mysql client, as MySQL's do, and so do
 // ROUND/TRUNCATE to D decimals, PI() and arithmetic over them; and the client
 // logs in as root over the server's Unix socket (DATADIR/mysql.sock)
-// without a password, from this (the server's own) OS user.
+// without a password, from this (the server's own) OS user. ZEROFILL
+// columns print zero-padded; mysqladmin status (COM_STATISTICS) answers.
 func TestFixedDecimalsAndSocket(t *testing.T) {
 	if _, err := exec.LookPath("mysql"); err != nil {
 		t.Skip("mysql client not installed (scripts/test.sh installs mariadb-client)")
@@ -121,6 +122,31 @@ SELECT ROUND(2E0, 1) AS r, TRUNCATE(2E0, 2) AS tr, PI() AS pi, PI() * 2 AS pi2, 
 		"r\ttr\tpi\tpi2\td\tx1\trz\n2.0\t2.00\t3.141593\t6.283185\t3\t2.50\t1.500\n"
 	if out != want {
 		t.Errorf("output %q, want %q", out, want)
+	}
+
+	// ZEROFILL columns print padded to their display width (YEAR too);
+	// an expression over one does not.
+	out, err = mysql(t, srv.Port, "", `
+USE fd;
+CREATE TABLE z (a INT(5) ZEROFILL, b INT ZEROFILL, c DECIMAL(6,2) ZEROFILL, d TINYINT UNSIGNED ZEROFILL, y YEAR, f FLOAT ZEROFILL, g DOUBLE(6,2) ZEROFILL);
+INSERT INTO z VALUES (42, 7, 1.5, 3, 0, 1.5, 2.5), (123456, NULL, 1234.56, 255, 2024, 0, 0);
+SELECT a, b, c, d, y, a + 1 AS e, f, g FROM z ORDER BY a;
+`)
+	if err != nil {
+		t.Fatalf("mysql failed: %v\n%s", err, out)
+	}
+	want = "a\tb\tc\td\ty\te\tf\tg\n00042\t0000000007\t0001.50\t003\t0000\t43\t0000000001.5\t002.50\n" +
+		"123456\tNULL\t1234.56\t255\t2024\t123457\t000000000000\t000.00\n"
+	if out != want {
+		t.Errorf("zerofill output %q, want %q", out, want)
+	}
+
+	// mysqladmin status is COM_STATISTICS.
+	if _, err := exec.LookPath("mysqladmin"); err == nil {
+		st, err := exec.Command("mysqladmin", "--protocol=tcp", "-h", "127.0.0.1", "-P", strconv.Itoa(srv.Port), "-uroot", "status").CombinedOutput()
+		if err != nil || !strings.HasPrefix(string(st), "Uptime: ") || !strings.Contains(string(st), "Questions: ") {
+			t.Errorf("mysqladmin status: %v\n%s", err, st)
+		}
 	}
 
 	sock := filepath.Join(srv.DataDir, "mysql.sock")

@@ -50,6 +50,8 @@ func (c *Compiler) argType(name string, out *Expr) evalengine.Type {
 		return evalengine.NewTypeEx(sqltypes.Int64, collations.CollationBinaryID, true, 21, 0, nil)
 	case sysvar.String:
 		return evalengine.NewTypeEx(sqltypes.VarChar, utf8mb3, true, 0, 0, nil)
+	case sysvar.Double:
+		return evalengine.NewTypeEx(sqltypes.Float64, collations.CollationBinaryID, false, 23, 6, nil)
 	}
 	return evalengine.Type{}
 }

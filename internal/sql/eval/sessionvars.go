@@ -3,6 +3,7 @@ package eval
 import (
 	"strings"
 
+	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/sql/sqlerr"
@@ -54,8 +55,13 @@ func rewriteSessionVars(e sqlparser.Expr, names *[]string) (sqlparser.Expr, erro
 			case sqlparser.VariableScope:
 				cur.Replace(arg(BVUserVar + name))
 			case sqlparser.GlobalScope:
-				if _, ok := sysvar.Lookup(name); !ok {
+				d, ok := sysvar.Lookup(name)
+				if !ok {
 					rerr = sqlerr.UnknownSysVar(name)
+					return false
+				}
+				if d.Scope == sysvar.Session {
+					rerr = sqlerr.New(sqlerror.ERIncorrectGlobalLocalVar, sqlerror.SSUnknownSQLState, "Variable '%s' is a SESSION variable", name)
 					return false
 				}
 				cur.Replace(arg(BVSysVar + "global_" + name))

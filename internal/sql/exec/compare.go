@@ -17,6 +17,9 @@ import (
 // A text SortVal aliases the value's bytes.
 type SortVal struct {
 	kind uint8 // 0 NULL, 1 int, 2 uint, 3 float, 4 text, 5 other
+	// ascii: text of ASCII bytes only, under a collation with the ASCII
+	// fast path (collation.ASCIIWeights).
+	ascii bool
 	i    int64
 	u    uint64
 	f    float64
@@ -43,7 +46,8 @@ func MakeSortVal(v sqltypes.Value, coll collations.ID) SortVal {
 			return SortVal{kind: 3, f: f}
 		}
 	case v.IsText():
-		return SortVal{kind: 4, b: collation.TrimPad(coll, v.Raw()), coll: coll, v: v}
+		b := collation.TrimPad(coll, v.Raw())
+		return SortVal{kind: 4, b: b, coll: coll, v: v, ascii: collation.ASCIIWeights(coll) != nil && collation.IsASCII(b)}
 	}
 	return SortVal{kind: 5, v: v, coll: coll}
 }
@@ -67,6 +71,9 @@ func (a *SortVal) Compare(b *SortVal, env *collations.Environment) (int, error) 
 	case a.kind <= 3 && b.kind <= 3 && !(a.kind == 2 && a.u > 1<<53) && !(b.kind == 2 && b.u > 1<<53):
 		return cmp3(a.f < b.f, a.f > b.f), nil
 	case a.kind == 4 && b.kind == 4 && a.coll == b.coll:
+		if a.ascii && b.ascii {
+			return collation.CompareASCII(collation.ASCIIWeights(a.coll), a.b, b.b), nil
+		}
 		if c := colldata.Lookup(a.coll); c != nil {
 			return c.Collate(a.b, b.b, false), nil
 		}

@@ -119,6 +119,7 @@ func (x *ExprTexts) add(toks []token, from, to int) {
 	if err != nil {
 		return
 	}
+	st = FunctionCalls(st, text)
 	sel, ok := st.(*sqlparser.Select)
 	if !ok || len(sel.SelectExprs.Exprs) != 1 {
 		return

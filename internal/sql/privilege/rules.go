@@ -27,6 +27,7 @@ const (
 	KindLockTables
 	KindUnlockTables
 	KindExplain
+	KindPrepareSQL
 
 	// SHOW and DESCRIBE.
 	KindShowPublic
@@ -168,6 +169,8 @@ var rules = [numKinds]Rule{
 		Doc: "SELECT and LOCK TABLES on every table locked."},
 	KindUnlockTables: {Name: "UNLOCK TABLES", Level: None,
 		Doc: "Nothing."},
+	KindPrepareSQL: {Name: "PREPARE / EXECUTE / DEALLOCATE PREPARE", Level: None,
+		Doc: "Nothing: the prepared statement's own rule is checked when it is prepared and at every execution."},
 	KindExplain: {Name: "EXPLAIN <statement>", Level: None,
 		Doc: "The rule of the explained statement."},
 

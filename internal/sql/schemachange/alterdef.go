@@ -419,6 +419,7 @@ func (a *AlterDef) Apply(opt sqlparser.AlterOption) error {
 		switch cd := o.ConstraintDefinition.Details.(type) {
 		case *sqlparser.ForeignKeyDefinition:
 			t.ForeignKeys = append(t.ForeignKeys, FormatForeignKey(t, o.ConstraintDefinition.Name.String(), cd))
+			return a.addForeignKeyIndex(o.ConstraintDefinition.Name.String(), cd)
 		case *sqlparser.CheckConstraintDefinition:
 			return a.Checks.AddSpec(o.ConstraintDefinition.Name.String(), cd)
 		default:
@@ -494,6 +495,7 @@ func (a *AlterDef) Finish() error {
 			ix.Columns[k].Col = ci
 		}
 	}
+	a.dropReplacedImplicit()
 	if a.Rebuild {
 		// Secondary indexes are rebuilt too: they are not "new" separately.
 		a.NewIndexes = nil
@@ -517,4 +519,78 @@ func (a *AlterDef) Finish() error {
 		}
 	}
 	return nil
+}
+
+// addForeignKeyIndex adds the index MySQL creates for a foreign key added
+// by ALTER TABLE when no index starts with its columns (named after the
+// constraint, else its first column).
+func (a *AlterDef) addForeignKeyIndex(name string, fk *sqlparser.ForeignKeyDefinition) error {
+	t := a.Table
+	var cols []catalog.IndexColumn
+	var names []string
+	for _, c := range fk.Source {
+		ci := t.ColumnIndex(c.String())
+		if ci < 0 {
+			return sqlerr.New(sqlerror.ERKeyColumnDoesNotExist, sqlerror.SSClientError, "Key column '%s' doesn't exist in table", c.String())
+		}
+		cols = append(cols, catalog.IndexColumn{Col: ci})
+		names = append(names, t.Columns[ci].Name)
+	}
+	if len(cols) == 0 || hasIndexPrefix(t.Indexes[0], t.Indexes[1:], cols) {
+		return nil
+	}
+	if name == "" || t.IndexByName(name) != nil {
+		name = UniqueIndexName(t, nil, names[0])
+	}
+	ix := &catalog.Index{Name: name, Columns: cols, Implicit: true}
+	t.Indexes = append(t.Indexes, ix)
+	a.idxCols[ix] = names
+	a.NewIndexes = append(a.NewIndexes, ix)
+	return nil
+}
+
+// dropReplacedImplicit drops the implicit foreign-key indexes another
+// index now starts with the columns of (MySQL drops them silently when an
+// index that can serve the key is added).
+func (a *AlterDef) dropReplacedImplicit() {
+	t := a.Table
+	for k := 1; k < len(t.Indexes); k++ {
+		ix := t.Indexes[k]
+		if !ix.Implicit {
+			continue
+		}
+		replaced := false
+		for j, other := range t.Indexes {
+			if j == k || other.Implicit || (j == 0 && t.HiddenPK) || len(other.Columns) < len(ix.Columns) {
+				continue
+			}
+			same := true
+			for c := range ix.Columns {
+				if other.Columns[c].Col != ix.Columns[c].Col || other.Columns[c].Prefix != 0 {
+					same = false
+					break
+				}
+			}
+			if same {
+				replaced = true
+				break
+			}
+		}
+		if !replaced {
+			continue
+		}
+		t.Indexes = append(t.Indexes[:k], t.Indexes[k+1:]...)
+		k--
+		isNew := false
+		for n, x := range a.NewIndexes {
+			if x == ix {
+				a.NewIndexes = append(a.NewIndexes[:n], a.NewIndexes[n+1:]...)
+				isNew = true
+				break
+			}
+		}
+		if !isNew {
+			a.DropIndexes = append(a.DropIndexes, ix)
+		}
+	}
 }

@@ -131,7 +131,7 @@ func BuildTable(db, name string, spec *sqlparser.TableSpec, collation collations
 				if name == "" {
 					name = t.Columns[cols[0].Col].Name
 				}
-				secondaries = append(secondaries, &catalog.Index{Name: name, Columns: cols})
+				secondaries = append(secondaries, &catalog.Index{Name: name, Columns: cols, Implicit: true})
 			}
 		}
 	}

@@ -30,6 +30,16 @@ const (
 	CantCreateUserWithGrant sqlerror.ErrorCode = 1410 // ER_CANT_CREATE_USER_WITH_GRANT
 	IllegalPrivilegeLevel   sqlerror.ErrorCode = 3619 // ER_ILLEGAL_PRIVILEGE_LEVEL
 
+	MaxPreparedStmts    sqlerror.ErrorCode = 1461 // ER_MAX_PREPARED_STMT_COUNT_REACHED
+	CutGroupConcat      sqlerror.ErrorCode = 1260 // ER_CUT_VALUE_GROUP_CONCAT
+	NoDataFetched       sqlerror.ErrorCode = 1329 // ER_SP_FETCH_NO_DATA
+	JSONNullKey         sqlerror.ErrorCode = 3158 // ER_JSON_DOCUMENT_NULL_KEY
+	InvalidJSONText     sqlerror.ErrorCode = 3141 // ER_INVALID_JSON_TEXT_IN_PARAM
+	SecureFilePriv      sqlerror.ErrorCode = 1290 // ER_OPTION_PREVENTS_STATEMENT
+	FileExists          sqlerror.ErrorCode = 1086 // ER_FILE_EXISTS_ERROR
+	UndeclaredVar       sqlerror.ErrorCode = 1327 // ER_SP_UNDECLARED_VAR
+	CantCreateWriteFile sqlerror.ErrorCode = 1    // EE_CANTCREATEFILE (a file of SELECT ... INTO OUTFILE)
+
 	// Views.
 	WrongObject        sqlerror.ErrorCode = 1347 // ER_WRONG_OBJECT ('db.t' is not VIEW)
 	ViewSelectClause   sqlerror.ErrorCode = 1350 // ER_VIEW_SELECT_CLAUSE (INTO)
@@ -50,6 +60,8 @@ const (
 	StateTableExists = "42S01" // base table or view already exists
 	StateReadOnlyTxn = "25006" // read-only SQL transaction
 	StateNullValue   = "22004" // null value not allowed
+	StateNoData      = "02000" // no data
+	StateJSON        = "22032" // JSON errors (invalid text, NULL member name)
 )
 
 // New returns the MySQL error code with SQLSTATE state and the message

@@ -43,6 +43,7 @@ const (
 	Int    Kind = 'i'
 	Bool   Kind = 'b' // ON/OFF, stored as 0/1
 	String Kind = 's'
+	Double Kind = 'd'
 )
 
 // Lookup returns the definition of the variable name (lower case).
@@ -132,6 +133,13 @@ var defs = func() map[string]Def {
 		roVar(strVar("hostname", host, Global)),
 		roVar(strVar("datadir", "", Global)),
 		roVar(strVar("tmpdir", os.TempDir(), Global)),
+		// SET timestamp and @@timestamp are the session's (timestamp.go
+		// in internal/sql).
+		{Name: "timestamp", Default: sqltypes.NewFloat64(0), Scope: Session, Kind: Double},
+		// The directory SELECT ... INTO OUTFILE may write to ("" any,
+		// NULL none: the default of an engine that strata serve did not
+		// configure).
+		roVar(Def{Name: "secure_file_priv", Default: sqltypes.NULL, Scope: Global, Kind: String}),
 		roVar(strVar("socket", "", Global)),
 		roVar(strVar("license", "Apache-2.0", Global)),
 		roVar(strVar("have_ssl", "DISABLED", Global)),

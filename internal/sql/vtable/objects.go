@@ -229,7 +229,7 @@ func addColumnRow(out *Rows, db string, t *catalog.Table, i int, privs string) {
 	out.Add("def", db, t.Name, c.Name, i+1, columnDefault(c), nullable,
 		c.TypeName, charMax, octetMax, prec, scale, dtPrec, csName, collName,
 		coltype.FormatType(c), ColumnKey(t, i), columnExtra(c),
-		privs, c.Comment, "", nil)
+		privs, c.Comment, c.Generated, nil)
 }
 
 // hasCharset reports whether a column has a character set (CHAR, VARCHAR,
@@ -263,7 +263,22 @@ func columnExtra(c *catalog.Column) string {
 	if c.OnUpdateExpr != "" {
 		parts = append(parts, "on update "+c.OnUpdateExpr)
 	}
+	if g := GeneratedExtra(c); g != "" {
+		parts = append(parts, g)
+	}
 	return strings.Join(parts, " ")
+}
+
+// GeneratedExtra is the EXTRA of a generated column ("VIRTUAL GENERATED"
+// or "STORED GENERATED"), "" for another column.
+func GeneratedExtra(c *catalog.Column) string {
+	switch {
+	case c.Generated == "":
+		return ""
+	case c.GeneratedStored:
+		return "STORED GENERATED"
+	}
+	return "VIRTUAL GENERATED"
 }
 
 // charLengths returns CHARACTER_MAXIMUM_LENGTH and CHARACTER_OCTET_LENGTH.

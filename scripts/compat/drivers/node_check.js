@@ -47,16 +47,14 @@ async function main() {
   check('connect + VERSION()', v.v.startsWith('8.0'), true);
   await c.query('DROP DATABASE IF EXISTS drv_node');
   await c.query('CREATE DATABASE drv_node');
-  // COM_CHANGE_USER (command 17) is a known strata gap: report it, then
-  // switch databases with USE on a fresh connection.
-  try {
-    await c.changeUser({ database: 'drv_node' });
-    console.log(`XPASS [${tag}] changeUser (COM_CHANGE_USER) works now`);
-  } catch (e) {
-    console.log(`XFAIL [${tag}] changeUser: ${e.message} -- strata bug: COM_CHANGE_USER not implemented`);
-    c.destroy();
-    c = await connect();
-  }
+  // COM_CHANGE_USER (connection pools reset connections with it): the
+  // session is reset (user variables gone) and moves to the database.
+  await c.query('SET @drv_node_var = 7');
+  await c.changeUser({ database: 'drv_node' });
+  const [[cu]] = await c.query('SELECT DATABASE() AS db, @drv_node_var AS v, CURRENT_USER() AS u');
+  check('changeUser (COM_CHANGE_USER): database set, session reset', [cu.db, cu.v, cu.u], ['drv_node', null, 'root@localhost']);
+  check('changeUser with a wrong password fails with 1045',
+    await errno(connect().then((x) => x.changeUser({ user: 'root', password: 'not-the-password' }))), 1045);
   await c.query('USE drv_node');
   await c.query(`CREATE TABLE event (
       id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY,

@@ -25,6 +25,12 @@ check('mysqli connect + server_info', str_starts_with($m->server_info, '8.0'), t
 $m->query('DROP DATABASE IF EXISTS drv_php');
 $m->query('CREATE DATABASE drv_php');
 $m->select_db('drv_php');
+// COM_CHANGE_USER: the session is reset (user variables gone) and moves to
+// the database given.
+$m->query('SET @drv_php_var = 7');
+check('mysqli change_user', $m->change_user('root', '', 'drv_php'), true);
+$r = $m->query('SELECT DATABASE() AS db, @drv_php_var AS v')->fetch_assoc();
+check('mysqli change_user resets the session', [$r['db'], $r['v']], ['drv_php', null]);
 $m->query('CREATE TABLE account (
     id INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
     email VARCHAR(100) NOT NULL,

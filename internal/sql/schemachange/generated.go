@@ -1,0 +1,116 @@
+package schemachange
+
+import (
+	"vitess.io/vitess/go/mysql/sqlerror"
+	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
+)
+
+// Generated columns in DDL (MySQL 8.0 semantics): the rules on a
+// generation expression that need no session. The session formats and
+// compiles the expression (internal/sql, generated.go) and computes the
+// values on write.
+
+// MySQL error numbers of generated columns.
+const (
+	GeneratedFunctionNotAllowed      sqlerror.ErrorCode = 3102 // ER_GENERATED_COLUMN_FUNCTION_IS_NOT_ALLOWED
+	WrongValueForGenerated           sqlerror.ErrorCode = 3105 // ER_WRONG_VALUE_FOR_GENERATED_COLUMN
+	UnsupportedOnGenerated           sqlerror.ErrorCode = 3106 // ER_UNSUPPORTED_ACTION_ON_GENERATED_COLUMN
+	GeneratedNonPrior                sqlerror.ErrorCode = 3107 // ER_GENERATED_COLUMN_NON_PRIOR
+	DependentByGenerated             sqlerror.ErrorCode = 3108 // ER_DEPENDENT_BY_GENERATED_COLUMN
+	GeneratedRefAutoInc              sqlerror.ErrorCode = 3109 // ER_GENERATED_COLUMN_REF_AUTO_INC
+	GeneratedNamedFunctionNotAllowed sqlerror.ErrorCode = 3757 // ER_GENERATED_COLUMN_NAMED_FUNCTION_IS_NOT_ALLOWED
+)
+
+// CheckGeneratedExpr checks the generation expression e of column ci of t:
+// no subqueries, aggregates, window functions or variables (3102), no
+// non-deterministic function (3757), only columns of t (1054), generated
+// columns only when defined before it (3107), no AUTO_INCREMENT column
+// (3109).
+func CheckGeneratedExpr(t *catalog.Table, ci int, e sqlparser.Expr) error {
+	name := t.Columns[ci].Name
+	var first error
+	sqlparser.Rewrite(e, nil, func(cur *sqlparser.Cursor) bool {
+		if first != nil {
+			return false
+		}
+		named := func(fn string) {
+			first = sqlerr.New(GeneratedNamedFunctionNotAllowed, sqlerror.SSUnknownSQLState, "Expression of generated column '%s' contains a disallowed function: %s.", name, fn)
+		}
+		switch n := cur.Node().(type) {
+		case *sqlparser.Subquery, *sqlparser.ValuesFuncExpr, sqlparser.AggrFunc, sqlparser.WindowFunc, *sqlparser.Variable:
+			first = sqlerr.New(GeneratedFunctionNotAllowed, sqlerror.SSUnknownSQLState, "Expression of generated column '%s' contains a disallowed function.", name)
+		case *sqlparser.CurTimeFuncExpr:
+			if fn, ok := checkDisallowedFuncs[n.Name.Lowered()]; ok {
+				named(fn)
+			}
+		case *sqlparser.LockingFunc:
+			named(n.Type.ToString())
+		case *sqlparser.FuncExpr:
+			fn := n.Name.Lowered()
+			if !n.Qualifier.IsEmpty() {
+				named("`" + fn + "`")
+				break
+			}
+			if fn == "unix_timestamp" && len(n.Exprs) == 0 {
+				named(fn)
+				break
+			}
+			if mysqlName, ok := checkDisallowedFuncs[fn]; ok {
+				named(mysqlName)
+			}
+		case *sqlparser.ColName:
+			ref := t.ColumnIndex(n.Name.String())
+			switch {
+			case ref < 0 || (!n.Qualifier.IsEmpty() && n.Qualifier.Name.String() != t.Name):
+				first = sqlerr.New(sqlerror.ERBadFieldError, sqlerror.SSBadFieldError, "Unknown column '%s' in 'generated column function'", n.Name.String())
+			case t.Columns[ref].Generated != "" && ref >= ci:
+				first = sqlerr.New(GeneratedNonPrior, sqlerror.SSUnknownSQLState, "Generated column can refer only to generated columns defined prior to it.")
+			case t.Columns[ref].AutoIncrement:
+				first = sqlerr.New(GeneratedRefAutoInc, sqlerror.SSUnknownSQLState, "Generated column '%s' cannot refer to auto-increment column.", name)
+			}
+		}
+		return first == nil
+	})
+	if first != nil {
+		return first
+	}
+	// A virtual column cannot be (part of) the primary key.
+	if !t.Columns[ci].GeneratedStored {
+		for _, ix := range t.Indexes {
+			if !ix.Primary {
+				continue
+			}
+			for _, kc := range ix.Columns {
+				if kc.Col == ci {
+					return sqlerr.New(UnsupportedOnGenerated, sqlerror.SSUnknownSQLState, "'Defining a virtual generated column as primary key' is not supported for generated columns.")
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// GeneratedDependents returns the first generated column of t other than
+// the columns in gone whose expression refers to one of them (ALTER TABLE
+// DROP COLUMN: 3108), or "".
+func GeneratedDependents(t *catalog.Table, gone map[string]bool, parse func(string) (sqlparser.Expr, error)) (col, dep string) {
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		if c.Generated == "" || gone[c.Name] {
+			continue
+		}
+		e, err := parse(c.Generated)
+		if err != nil {
+			continue
+		}
+		for _, ref := range CheckColumnRefs(e) {
+			if gone[ref] {
+				return ref, c.Name
+			}
+		}
+	}
+	return "", ""
+}
