@@ -331,7 +331,7 @@ func (s *Session) renameTables(ctx context.Context, st *sqlparser.RenameTable) (
 			return nil, err
 		}
 		if s.eng.Cat.View(fdb, p.FromTable.Name.String()) != nil {
-			return nil, sqlerr.Unsupported("RENAME TABLE of a view")
+			return s.renameViews(st)
 		}
 		// An unresolved target database is 1046 when its pair is reached.
 		tdb, _ := s.dbOrCurrent(p.ToTable.Qualifier)

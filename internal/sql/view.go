@@ -442,3 +442,71 @@ func (s *Session) checkViewAccess(v *catalog.View, sel sqlparser.TableStatement)
 func definerSubject(u *catalog.User) *privilege.Subject {
 	return &privilege.Subject{User: u.Name, Host: u.Host, AccountHost: u.Host, Password: u.HasPassword(), Grants: privilege.FromUser(u)}
 }
+
+// renameViews runs a RENAME TABLE whose pairs are all views, in order (a
+// later pair may rename what an earlier one named), as one DDL change.
+// Views keep their database (1450 otherwise, as MySQL); tables and views
+// renamed together answer 1235.
+func (s *Session) renameViews(st *sqlparser.RenameTable) (*sqltypes.Result, error) {
+	type key struct{ db, name string }
+	renamed := map[key]*catalog.View{} // nil: the name is free now
+	view := func(k key) *catalog.View {
+		if v, ok := renamed[k]; ok {
+			return v
+		}
+		return s.eng.Cat.View(k.db, k.name)
+	}
+	var order []key
+	for _, p := range st.TablePairs {
+		fdb, err := s.dbOrCurrent(p.FromTable.Qualifier)
+		if err != nil {
+			return nil, err
+		}
+		tdb, err := s.dbOrCurrent(p.ToTable.Qualifier)
+		if err != nil {
+			return nil, err
+		}
+		from, to := key{fdb, p.FromTable.Name.String()}, key{tdb, p.ToTable.Name.String()}
+		v := view(from)
+		if v == nil {
+			if s.eng.Cat.Table(from.db, from.name) != nil {
+				return nil, sqlerr.Unsupported("RENAME TABLE of views together with tables")
+			}
+			return nil, sqlerr.NoTable(from.db, from.name)
+		}
+		if to.db != from.db {
+			return nil, sqlerr.New(1450, sqlerror.SSUnknownSQLState, "Changing schema from '%s' to '%s' is not allowed.", from.db, to.db)
+		}
+		if view(to) != nil || s.eng.Cat.Table(to.db, to.name) != nil {
+			return nil, sqlerr.New(sqlerr.TableExists, sqlerr.StateTableExists, "Table '%s' already exists", to.name)
+		}
+		if err := schemachange.CheckIdent(to.name, "table"); err != nil {
+			return nil, err
+		}
+		nv := *v
+		nv.Name = to.name
+		renamed[from], renamed[to] = nil, &nv
+		order = append(order, from, to)
+	}
+	err := schemachange.Apply(s.eng.Cat, func(d *catalog.DDL) error {
+		for _, k := range order {
+			if renamed[k] == nil && s.eng.Cat.View(k.db, k.name) != nil {
+				if err := d.DropView(k.db, k.name); err != nil {
+					return err
+				}
+			}
+		}
+		for _, k := range order {
+			if v := renamed[k]; v != nil {
+				if err := d.PutView(v); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &sqltypes.Result{}, nil
+}
