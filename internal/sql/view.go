@@ -249,8 +249,10 @@ func checkViewQuery(sel sqlparser.TableStatement) error {
 func (s *Session) planViewColumns(ctx context.Context, sel sqlparser.TableStatement, list sqlparser.Columns) (cols, selNames []string, err error) {
 	saved := s.ctes
 	s.ctes = nil
-	p, err := s.planQuery(ctx, sel, nil)
-	s.ctes = saved
+	p, err := func() (queryPlan, error) {
+		defer func() { s.ctes = saved }()
+		return s.planQuery(ctx, sel, nil)
+	}()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -376,17 +378,23 @@ func (s *Session) viewSource(ctx context.Context, v *catalog.View, alias string)
 	}
 	// The view's query sees neither the CTEs nor the outer query of the
 	// statement that names it.
-	savedCTEs := s.ctes
-	s.ctes = nil
-	s.viewStack = append(s.viewStack, key)
-	item, err := s.derivedSource(ctx, alias, sel, cols, nil)
-	s.viewStack = s.viewStack[:len(s.viewStack)-1]
-	s.ctes = savedCTEs
+	item, err := s.expandView(ctx, key, alias, sel, cols)
 	if err != nil {
 		return nil, viewError(v, err)
 	}
 	item.view = v
 	return item, nil
+}
+
+// expandView plans a view's query as a derived table, with the view on
+// the expansion stack and no CTE of the naming statement in scope
+// (restored however planning ends).
+func (s *Session) expandView(ctx context.Context, key, alias string, sel sqlparser.TableStatement, cols sqlparser.Columns) (*fromItem, error) {
+	savedCTEs, depth := s.ctes, len(s.viewStack)
+	s.ctes = nil
+	s.viewStack = append(s.viewStack, key)
+	defer func() { s.ctes, s.viewStack = savedCTEs, s.viewStack[:depth] }()
+	return s.derivedSource(ctx, alias, sel, cols, nil)
 }
 
 // viewError turns the errors of a view's query that mean its tables or
