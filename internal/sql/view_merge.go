@@ -301,21 +301,28 @@ func (s *Session) mergeOne(sel *sqlparser.Select, items []mergeItem, target int)
 	for i, e := range body.SelectExprs.Exprs {
 		cols[strings.ToLower(v.Columns[i])] = retable(e.(*sqlparser.AliasedExpr).Expr)
 	}
+	// subst replaces the view's columns by their expressions and
+	// qualifies the other unqualified columns with their table, which the
+	// view's table might make ambiguous.
 	subst := func(e sqlparser.Expr) sqlparser.Expr {
 		return sqlparser.Rewrite(sqlparser.Clone(e), func(cur *sqlparser.Cursor) bool {
 			if c, ok := cur.Node().(*sqlparser.ColName); ok {
-				if colOwner(items, c) == target {
+				switch owner := colOwner(items, c); {
+				case owner == target:
 					cur.Replace(sqlparser.Clone(cols[c.Name.Lowered()]))
+				case c.Qualifier.IsEmpty():
+					c.Qualifier = sqlparser.TableName{Name: sqlparser.NewIdentifierCS(items[owner].alias)}
 				}
 				return false
 			}
 			return true
 		}, nil).(sqlparser.Expr)
 	}
-	refsView := func(e sqlparser.Expr) bool {
+	// changes reports whether subst changes e.
+	changes := func(e sqlparser.Expr) bool {
 		found := false
 		_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-			if c, ok := n.(*sqlparser.ColName); ok && colOwner(items, c) == target {
+			if c, ok := n.(*sqlparser.ColName); ok && (c.Qualifier.IsEmpty() || colOwner(items, c) == target) {
 				found = true
 			}
 			return !found, nil
@@ -344,7 +351,8 @@ func (s *Session) mergeOne(sel *sqlparser.Select, items []mergeItem, target int)
 				}
 			}
 		case *sqlparser.AliasedExpr:
-			if refsView(x.Expr) {
+			if changes(x.Expr) {
+				// The expression keeps the name its text gave it.
 				if x.As.IsEmpty() {
 					x.As = sqlparser.NewIdentifierCI(s.exprName(x.Expr))
 				}

@@ -273,6 +273,9 @@ func TestViewMergeDifferential(t *testing.T) {
 		"SELECT * FROM u LEFT JOIN v ON u.id = v.id",
 		"SELECT * FROM v STRAIGHT_JOIN u ON u.id = v.id",
 		"SELECT COUNT(*) FROM v, vu",
+		// u.a only: t (under v) has an a too.
+		"SELECT a, a + 1, c FROM v JOIN u ON u.id = v.id ORDER BY a",
+		"SELECT a FROM vu JOIN u ON u.id = vu.uid WHERE a > 1 GROUP BY a",
 	}
 	run := func(q string, noMerge bool) string {
 		s.noMerge = noMerge
@@ -302,6 +305,7 @@ func TestViewMergeDifferential(t *testing.T) {
 		"EXPLAIN SELECT v.*, u.c FROM v JOIN u ON u.id = v.id",
 		"EXPLAIN SELECT * FROM v JOIN t ON t.id = v.id",
 		"EXPLAIN SELECT * FROM v JOIN vu ON vu.uid = v.id",
+		"EXPLAIN SELECT a, c FROM v JOIN u ON u.id = v.id",
 	} {
 		res, err := s.Query(ctx, q)
 		if err != nil {
