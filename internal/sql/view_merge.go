@@ -21,9 +21,10 @@ import (
 //
 // The rewrite is deliberately narrow, so that it can never change what a
 // query means:
-//   - the query's FROM clause is tables and views joined by inner joins
-//     (comma, JOIN … ON, STRAIGHT_JOIN; no outer joins, USING, NATURAL or
-//     derived tables), it has no subqueries (whose references into the view
+//   - the query's FROM clause is tables and views joined by JOIN … ON,
+//     comma, STRAIGHT_JOIN, LEFT/RIGHT JOIN … ON (no USING, NATURAL or
+//     derived tables; a view on the inner side of an outer join is not
+//     merged), it has no subqueries (whose references into the view
 //     would need the same rewrite), no WITH, no locking clause, no named
 //     windows;
 //   - every column it names resolves to exactly one FROM item by the
@@ -71,6 +72,10 @@ type mergeItem struct {
 	view  *catalog.View // nil for a table
 	// lineage lists the views this item was merged out of (recursion).
 	lineage []*catalog.View
+	// nullable: the inner side of an outer join, never merged (its WHERE
+	// would belong to the join condition, and expressions of its columns
+	// are not NULL in the rows the join makes up).
+	nullable bool
 }
 
 // mergeView returns the merged form of sel (a copy), or nil when sel reads
@@ -93,7 +98,7 @@ func (s *Session) mergeView(sel *sqlparser.Select) (*sqlparser.Select, error) {
 		}
 		merged := false
 		for target, it := range items {
-			if it.view == nil || it.view.Algorithm == "TEMPTABLE" {
+			if it.view == nil || it.view.Algorithm == "TEMPTABLE" || it.nullable {
 				continue
 			}
 			for _, x := range it.lineage {
@@ -127,8 +132,8 @@ func (s *Session) mergeView(sel *sqlparser.Select) (*sqlparser.Select, error) {
 // mergeItems lists the FROM items of a SELECT whose FROM clause the merge
 // handles (see the top of this file); ok is false otherwise.
 func (s *Session) mergeItems(from []sqlparser.TableExpr, lineage map[int][]*catalog.View) (items []mergeItem, ok bool) {
-	var add func(te sqlparser.TableExpr) bool
-	add = func(te sqlparser.TableExpr) bool {
+	var add func(te sqlparser.TableExpr, nullable bool) bool
+	add = func(te sqlparser.TableExpr, nullable bool) bool {
 		switch t := te.(type) {
 		case *sqlparser.AliasedTableExpr:
 			tn, isName := t.Expr.(sqlparser.TableName)
@@ -145,7 +150,7 @@ func (s *Session) mergeItems(from []sqlparser.TableExpr, lineage map[int][]*cata
 			if db == "" || isSystemSchema(db) {
 				return false
 			}
-			it := mergeItem{alias: tn.Name.String(), lineage: lineage[len(items)]}
+			it := mergeItem{alias: tn.Name.String(), lineage: lineage[len(items)], nullable: nullable}
 			if t.As.NotEmpty() {
 				it.alias = t.As.String()
 			}
@@ -166,16 +171,21 @@ func (s *Session) mergeItems(from []sqlparser.TableExpr, lineage map[int][]*cata
 			items = append(items, it)
 			return true
 		case *sqlparser.JoinTableExpr:
-			if t.Join != sqlparser.NormalJoinType && t.Join != sqlparser.StraightJoinType {
-				return false
-			}
 			if t.Condition != nil && len(t.Condition.Using) > 0 {
 				return false
 			}
-			return add(t.LeftExpr) && add(t.RightExpr)
+			switch t.Join {
+			case sqlparser.NormalJoinType, sqlparser.StraightJoinType:
+				return add(t.LeftExpr, nullable) && add(t.RightExpr, nullable)
+			case sqlparser.LeftJoinType:
+				return add(t.LeftExpr, nullable) && add(t.RightExpr, true)
+			case sqlparser.RightJoinType:
+				return add(t.LeftExpr, true) && add(t.RightExpr, nullable)
+			}
+			return false
 		case *sqlparser.ParenTableExpr:
 			for _, x := range t.Exprs {
-				if !add(x) {
+				if !add(x, nullable) {
 					return false
 				}
 			}
@@ -184,7 +194,7 @@ func (s *Session) mergeItems(from []sqlparser.TableExpr, lineage map[int][]*cata
 		return false
 	}
 	for _, te := range from {
-		if !add(te) {
+		if !add(te, false) {
 			return nil, false
 		}
 	}

@@ -271,6 +271,11 @@ func TestViewMergeDifferential(t *testing.T) {
 		"SELECT a1 AS b, b FROM v ORDER BY b",
 		"SELECT * FROM v LEFT JOIN u ON u.id = v.id",
 		"SELECT * FROM u LEFT JOIN v ON u.id = v.id",
+		"SELECT * FROM v RIGHT JOIN u ON u.id = v.id",
+		"SELECT * FROM u RIGHT JOIN v ON u.id = v.id AND v.a1 > 21",
+		"SELECT v.id, k, c FROM v LEFT JOIN u ON u.id = v.id AND u.c > 100 WHERE v.a1 < 40 ORDER BY v.id",
+		"SELECT vu.uid, v.k FROM vu LEFT JOIN v ON v.id = vu.uid",
+		"SELECT v.id, vu.c FROM v LEFT JOIN vu ON vu.uid = v.id",
 		"SELECT * FROM v STRAIGHT_JOIN u ON u.id = v.id",
 		"SELECT COUNT(*) FROM v, vu",
 		// u.a only: t (under v) has an a too.
@@ -306,6 +311,7 @@ func TestViewMergeDifferential(t *testing.T) {
 		"EXPLAIN SELECT * FROM v JOIN t ON t.id = v.id",
 		"EXPLAIN SELECT * FROM v JOIN vu ON vu.uid = v.id",
 		"EXPLAIN SELECT a, c FROM v JOIN u ON u.id = v.id",
+		"EXPLAIN SELECT * FROM v LEFT JOIN u ON u.id = v.id",
 	} {
 		res, err := s.Query(ctx, q)
 		if err != nil {
