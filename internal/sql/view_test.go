@@ -55,6 +55,7 @@ func TestViewPrivileges(t *testing.T) {
 		{"SELECT v FROM v_inv", 1356},
 		{"SELECT v FROM v_gone", 1449},
 		{"SHOW CREATE VIEW v_def", 1142},
+		{"SHOW CREATE TABLE v_def", 1142},
 		{"SELECT v FROM v_def", 0},
 	} {
 		res, err := ro.Query(ctx, c.sql)
@@ -73,7 +74,7 @@ func TestViewPrivileges(t *testing.T) {
 		t.Errorf("UPDATE through a DEFINER view: %v %v", res, err)
 	}
 	checkExec(t, root, "GRANT SHOW VIEW ON d.v_def TO 'ro'@'localhost'", "GRANT SELECT ON d.secret TO 'ro'@'localhost'")
-	for _, q := range []string{"SHOW CREATE VIEW v_def", "SELECT v FROM v_inv"} {
+	for _, q := range []string{"SHOW CREATE VIEW v_def", "SHOW CREATE TABLE v_def", "SELECT v FROM v_inv"} {
 		if _, err := ro.Query(ctx, q); err != nil {
 			t.Errorf("%s after GRANT: %v", q, err)
 		}
