@@ -196,29 +196,20 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 		}
 	} else {
 		if st.Select != nil {
-			return nil, sqlerr.Unsupported("CREATE TABLE ... SELECT")
+			return s.createTableSelect(ctx, st, db, name, checkCols) // ctas.go
 		}
 		if st.TableSpec == nil {
 			return nil, sqlerr.Syntax("You have an error in your SQL syntax; missing table definition")
+		}
+		if len(withoutKeysOnly(st.TableSpec.Columns)) < len(st.TableSpec.Columns) {
+			return nil, sqlerr.New(sqlerror.ERTableMustHaveColumns, sqlerror.SSClientError, "A table must have at least 1 column")
 		}
 		def, err = s.buildTableDef(db, name, st.TableSpec, checkCols)
 		if err != nil {
 			return nil, err
 		}
 	}
-	def.CreateTime = time.Now().Unix()
-	err = schemachange.Apply(s.eng.Cat, func(d *catalog.DDL) error {
-		// Again under the DDL mutex: a CREATE TABLE of the same name that
-		// committed meanwhile must not be replaced.
-		if s.eng.Cat.Exists(db, name) {
-			return sqlerr.New(sqlerr.TableExists, sqlerr.StateTableExists, "Table '%s' already exists", name)
-		}
-		for _, ix := range def.Indexes {
-			ix.ID = d.NewIndexID()
-		}
-		return d.PutTable(def)
-	})
-	if err != nil {
+	if err := s.putTable(db, name, def); err != nil {
 		return nil, err
 	}
 	return &sqltypes.Result{}, nil

@@ -78,6 +78,11 @@ func (s *Session) parse(sql string) (stmt sqlparser.Statement, params int, err e
 	stmt = parse.FunctionCalls(stmt, sql)
 	if ddl, ok := stmt.(sqlparser.DDLStatement); ok && !ddl.IsFullyParsed() {
 		if _, err := s.eng.Parser.ParseStrictDDL(sql); err != nil {
+			if fixed, ok := parse.Repair(s.eng.Parser, sql); ok {
+				if stmt, err2 := s.eng.Parser.ParseStrictDDL(fixed); err2 == nil {
+					return stmt, 0, nil
+				}
+			}
 			return nil, 0, parseErr(err)
 		}
 		return nil, 0, sqlerr.Unsupported("%s", firstWords(sql, 4))

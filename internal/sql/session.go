@@ -134,6 +134,9 @@ type Session struct {
 	// norm is the scratch of literal-normalised text statements
 	// (normkey.go).
 	norm normState
+	// insertSource: the rows the running INSERT … SELECT inserts, already
+	// computed (CREATE TABLE … SELECT, ctas.go); nil otherwise.
+	insertSource *sqltypes.Result
 }
 
 type mdlRef struct{ db, table string }
