@@ -279,6 +279,9 @@ func TestViewMergeDifferential(t *testing.T) {
 		"SELECT v.id, vu.c FROM v LEFT JOIN vu ON vu.uid = v.id",
 		"SELECT * FROM v STRAIGHT_JOIN u ON u.id = v.id",
 		"SELECT COUNT(*) FROM v, vu",
+		"SELECT id, ROW_NUMBER() OVER (ORDER BY a1 DESC) FROM v",
+		"SELECT b, COUNT(*), SUM(a1) FROM v GROUP BY b WITH ROLLUP",
+		"SELECT * FROM vagg",
 		// u.a only: t (under v) has an a too.
 		"SELECT a, a + 1, c FROM v JOIN u ON u.id = v.id ORDER BY a",
 		"SELECT a FROM vu JOIN u ON u.id = vu.uid WHERE a > 1 GROUP BY a",
