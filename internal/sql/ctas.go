@@ -55,11 +55,16 @@ func (s *Session) createTableSelect(ctx context.Context, st *sqlparser.CreateTab
 		ex2 := s.newExecCtx(ex.Context(), ex.tx, s.bindSessionVars(p.bindVars(), ex.BV))
 		return p.run(ex2)
 	})
-	if err == nil {
+	// CREATE TEMPORARY TABLE … SELECT runs in the open transaction
+	// (temporary.go): no commit, and a failed statement is rolled back as
+	// a statement (dml).
+	if err == nil && !st.Temp {
 		err = s.commit()
 	}
 	if err != nil {
-		s.rollback()
+		if !st.Temp {
+			s.rollback()
+		}
 		return nil, err
 	}
 	outs := p.outputs()
@@ -109,7 +114,12 @@ func (s *Session) createTableSelect(ctx context.Context, st *sqlparser.CreateTab
 	if err != nil {
 		return nil, err
 	}
-	if err := s.putTable(db, name, def); err != nil {
+	if st.Temp {
+		err = s.putTemporary(def)
+	} else {
+		err = s.putTable(db, name, def)
+	}
+	if err != nil {
 		return nil, err
 	}
 	ins := &sqlparser.Insert{
@@ -129,6 +139,13 @@ func (s *Session) createTableSelect(ctx context.Context, st *sqlparser.CreateTab
 		defer func() { s.insertSource = nil }() // also on a panic
 		return s.execInsert(ex, ins)
 	})
+	if st.Temp {
+		if err != nil {
+			s.dropTemporary(def)
+			return nil, err
+		}
+		return res, nil
+	}
 	if err == nil {
 		err = s.commit()
 	}

@@ -164,9 +164,7 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 		return nil, err
 	}
 	if st.Temp {
-		// Temporary tables are created as ordinary tables private by name
-		// convention; strata does not yet isolate them per session.
-		return nil, sqlerr.Unsupported("CREATE TEMPORARY TABLE")
+		return s.createTemporaryTable(ctx, st, db, name, checkCols)
 	}
 	if s.eng.Cat.Exists(db, name) {
 		if st.IfNotExists {
@@ -177,7 +175,7 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 	}
 	var def *catalog.Table
 	if st.OptLike != nil {
-		src := s.eng.Cat.Table(mustDB(st.OptLike.LikeTable.Qualifier.String(), db), st.OptLike.LikeTable.Name.String())
+		src := s.tableDef(mustDB(st.OptLike.LikeTable.Qualifier.String(), db), st.OptLike.LikeTable.Name.String())
 		if src == nil && s.eng.Cat.View(mustDB(st.OptLike.LikeTable.Qualifier.String(), db), st.OptLike.LikeTable.Name.String()) != nil {
 			return nil, sqlerr.New(sqlerr.WrongObject, "HY000", "'%s.%s' is not BASE TABLE", mustDB(st.OptLike.LikeTable.Qualifier.String(), db), st.OptLike.LikeTable.Name.String())
 		}
@@ -260,7 +258,7 @@ func (s *Session) coltypeMode() coltype.Mode {
 }
 
 func (s *Session) dropTables(ctx context.Context, st *sqlparser.DropTable) (*sqltypes.Result, error) {
-	var defs []*catalog.Table
+	var defs, temps []*catalog.Table
 	var missing []string
 	for i, tn := range st.FromTables {
 		db, err := s.dbOrCurrent(tn.Qualifier)
@@ -274,8 +272,14 @@ func (s *Session) dropTables(ctx context.Context, st *sqlparser.DropTable) (*sql
 				return nil, sqlerr.New(sqlerror.ERNonUniqTable, sqlerror.SSClientError, "Not unique table/alias: '%s'", tn.Name.String())
 			}
 		}
+		// A temporary table first (temporary.go); DROP TEMPORARY TABLE
+		// drops only those.
+		if t := s.tempTable(db, tn.Name.String()); t != nil {
+			temps = append(temps, t)
+			continue
+		}
 		t := s.eng.Cat.Table(db, tn.Name.String())
-		if t == nil {
+		if t == nil || st.Temp {
 			missing = append(missing, db+"."+tn.Name.String())
 			continue
 		}
@@ -290,8 +294,15 @@ func (s *Session) dropTables(ctx context.Context, st *sqlparser.DropTable) (*sql
 	if err := s.fkCheckDrop(defs); err != nil {
 		return nil, err
 	}
-	if err := s.schemaEnv().DropTables(ctx, tableNames(defs), nil); err != nil {
-		return nil, err
+	// Base tables first: their drop can fail (a metadata lock wait), a
+	// temporary table's cannot.
+	if len(defs) > 0 {
+		if err := s.schemaEnv().DropTables(ctx, tableNames(defs), nil); err != nil {
+			return nil, err
+		}
+	}
+	for _, t := range temps {
+		s.dropTemporary(t)
 	}
 	return &sqltypes.Result{}, nil
 }
@@ -300,6 +311,9 @@ func (s *Session) truncateTable(ctx context.Context, st *sqlparser.TruncateTable
 	db, err := s.dbOrCurrent(st.Table.Qualifier)
 	if err != nil {
 		return nil, err
+	}
+	if t := s.tempTable(db, st.Table.Name.String()); t != nil {
+		return s.truncateTemporary(t)
 	}
 	t := s.eng.Cat.Table(db, st.Table.Name.String())
 	if t == nil {
@@ -320,6 +334,9 @@ func (s *Session) renameTables(ctx context.Context, st *sqlparser.RenameTable) (
 		fdb, err := s.dbOrCurrent(p.FromTable.Qualifier)
 		if err != nil {
 			return nil, err
+		}
+		if s.tempTable(fdb, p.FromTable.Name.String()) != nil {
+			return nil, sqlerr.Unsupported("RENAME TABLE of a TEMPORARY table (ALTER TABLE ... RENAME renames one)")
 		}
 		if s.eng.Cat.View(fdb, p.FromTable.Name.String()) != nil {
 			return s.renameViews(st)

@@ -205,7 +205,11 @@ func (s *Session) lookupTable(ctx context.Context, tn sqlparser.TableName) (*cat
 		}
 		return def, virt, nil
 	}
-	t := s.eng.Cat.Table(db, name)
+	t := s.tableDef(db, name)
+	if s.inView > 0 {
+		// A view's query reads base tables, never temporary ones.
+		t = s.eng.Cat.Table(db, name)
+	}
 	if t == nil {
 		if s.eng.Cat.Database(db) == nil && !strings.EqualFold(db, s.DB) {
 			return nil, nil, sqlerr.NoTable(db, name)

@@ -89,7 +89,7 @@ func (s *Session) targetTable(ex *execCtx, te sqlparser.TableExpr) (*catalog.Tab
 	if isSystemSchema(db) {
 		return nil, "", sqlerr.New(sqlerr.DBAccessDenied, sqlerror.SSClientError, "Access denied for user '%s'@'%s' to database '%s'", s.User, s.Host, db)
 	}
-	t := s.eng.Cat.Table(db, tn.Name.String())
+	t := s.tableDef(db, tn.Name.String())
 	if t == nil {
 		return nil, "", sqlerr.NoTable(db, tn.Name.String())
 	}

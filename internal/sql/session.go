@@ -123,6 +123,9 @@ type Session struct {
 	viewChecks *viewCheck
 	// noMerge: plan views as derived tables only (view_merge.go).
 	noMerge bool
+	// inView counts the views being expanded: their queries read base
+	// tables only (temporary tables do not shadow them).
+	inView int
 
 	// handler counts the session's Handler_read_* status.
 	handler handlerStatus
@@ -137,6 +140,8 @@ type Session struct {
 	// insertSource: the rows the running INSERT … SELECT inserts, already
 	// computed (CREATE TABLE … SELECT, ctas.go); nil otherwise.
 	insertSource *sqltypes.Result
+	// temps holds the session's temporary tables (temporary.go).
+	temps tempTables
 }
 
 type mdlRef struct{ db, table string }
@@ -279,6 +284,9 @@ func (s *Session) txnForStatement(ctx context.Context) *txn.Txn {
 
 // useTable takes the shared metadata lock on a table for the transaction.
 func (s *Session) useTable(ctx context.Context, t *catalog.Table) error {
+	if s.temps.defs != nil && s.isTemporary(t) {
+		return nil
+	}
 	for _, r := range s.mdl {
 		if r.db == t.DB && r.table == t.Name {
 			return nil
@@ -336,6 +344,9 @@ func (s *Session) commit() error {
 	s.explicit = false
 	s.readOnlyTx = false
 	s.releaseMDL()
+	if s.temps.dropped != nil {
+		s.releaseDroppedTemps()
+	}
 	if err != nil {
 		return sqlerr.New(sqlerror.ERErrorDuringCommit, sqlerror.SSUnknownSQLState, "Got error during COMMIT: %v", err)
 	}
@@ -351,6 +362,9 @@ func (s *Session) rollback() {
 	s.explicit = false
 	s.readOnlyTx = false
 	s.releaseMDL()
+	if s.temps.dropped != nil {
+		s.releaseDroppedTemps()
+	}
 }
 
 // Close ends the session, rolling back any open transaction.
@@ -359,12 +373,14 @@ func (s *Session) Close() {
 	s.dropSQLPrepared()
 	s.flushStatus()
 	s.rollback()
+	s.dropAllTemps()
 	s.releaseUserLocks()
 }
 
 // ResetConnection implements COM_RESET_CONNECTION.
 func (s *Session) ResetConnection() {
 	s.rollback()
+	s.dropAllTemps()
 	s.vars = map[string]sqltypes.Value{}
 	s.planOK = false
 	s.userVars = map[string]sqltypes.Value{}

@@ -390,7 +390,7 @@ func (s *Session) showTarget(ctx context.Context, tn sqlparser.TableName, dbName
 		def, _, err := s.systemTable(db, tn.Name.String())
 		return def, err
 	}
-	t := s.eng.Cat.Table(db, tn.Name.String())
+	t := s.tableDef(db, tn.Name.String())
 	if t == nil {
 		if v := s.eng.Cat.View(db, tn.Name.String()); v != nil {
 			return s.viewTable(ctx, v)
@@ -530,7 +530,11 @@ func (s *Session) showCreate(ctx context.Context, sh *sqlparser.ShowCreate) (*sq
 				ai = 0
 			}
 		}
-		return textResult([]string{"Table", "Create Table"}, [][]string{{t.Name, coltype.ShowCreateTable(t, ai)}}), nil
+		text := coltype.ShowCreateTable(t, ai)
+		if s.isTemporary(t) {
+			text = showCreateTemporary(text)
+		}
+		return textResult([]string{"Table", "Create Table"}, [][]string{{t.Name, text}}), nil
 	case sqlparser.CreateDb:
 		name := sh.Op.Name.String()
 		d := s.eng.Cat.Database(name)

@@ -123,6 +123,9 @@ func (s *Session) defineView(ctx context.Context, d viewDDL) (*sqltypes.Result, 
 	if s.DB != "" {
 		qualifyTables(sel, s.DB)
 	}
+	if err := s.noTempTables(sel); err != nil {
+		return nil, err
+	}
 	cols, selNames, err := s.planViewColumns(ctx, sel, d.columns)
 	if err != nil {
 		return nil, err
@@ -350,6 +353,9 @@ func (s *Session) lookupView(tn sqlparser.TableName) *catalog.View {
 	if db == "" || isSystemSchema(db) {
 		return nil
 	}
+	if s.inView == 0 && s.tempTable(db, tn.Name.String()) != nil {
+		return nil // a temporary table shadows the view
+	}
 	return s.eng.Cat.View(db, tn.Name.String())
 }
 
@@ -393,7 +399,8 @@ func (s *Session) expandView(ctx context.Context, key, alias string, sel sqlpars
 	savedCTEs, depth := s.ctes, len(s.viewStack)
 	s.ctes = nil
 	s.viewStack = append(s.viewStack, key)
-	defer func() { s.ctes, s.viewStack = savedCTEs, s.viewStack[:depth] }()
+	s.inView++
+	defer func() { s.ctes, s.viewStack = savedCTEs, s.viewStack[:depth]; s.inView-- }()
 	return s.derivedSource(ctx, alias, sel, cols, nil)
 }
 
@@ -517,4 +524,18 @@ func (s *Session) renameViews(st *sqlparser.RenameTable) (*sqltypes.Result, erro
 		return nil, err
 	}
 	return &sqltypes.Result{}, nil
+}
+
+// noTempTables refuses a view query that names a temporary table (1352).
+func (s *Session) noTempTables(sel sqlparser.TableStatement) error {
+	var err error
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if a, ok := n.(*sqlparser.AliasedTableExpr); ok {
+			if tn, ok := a.Expr.(sqlparser.TableName); ok && !tn.Qualifier.IsEmpty() && s.tempTable(tn.Qualifier.String(), tn.Name.String()) != nil {
+				err = sqlerr.New(sqlerr.ViewSelectTmpTable, sqlerror.SSUnknownSQLState, "View's SELECT refers to a temporary table '%s'", tn.Name.String())
+			}
+		}
+		return err == nil, nil
+	}, sel)
+	return err
 }

@@ -158,6 +158,9 @@ func (s *Session) resolveViewTarget(v *catalog.View, cascade bool, depth int) (*
 	db := tn.Qualifier.String()
 	var lower *viewTarget
 	if t := s.eng.Cat.Table(db, tn.Name.String()); t != nil {
+		if s.tempTable(db, t.Name) != nil {
+			return nil, sqlerr.Unsupported("writing through a view whose table a TEMPORARY table shadows")
+		}
 		lower = &viewTarget{base: t, exprs: map[string]sqlparser.Expr{}}
 		for _, c := range t.Columns {
 			lower.exprs[strings.ToLower(c.Name)] = &sqlparser.ColName{Name: sqlparser.NewIdentifierCI(c.Name), Qualifier: sqlparser.TableName{Name: sqlparser.NewIdentifierCS(t.Name)}}

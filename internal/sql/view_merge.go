@@ -154,11 +154,15 @@ func (s *Session) mergeItems(from []sqlparser.TableExpr, lineage map[int][]*cata
 			if t.As.NotEmpty() {
 				it.alias = t.As.String()
 			}
-			if def := s.eng.Cat.Table(db, tn.Name.String()); def != nil {
+			def := s.eng.Cat.Table(db, tn.Name.String())
+			if s.inView == 0 {
+				def = s.tableDef(db, tn.Name.String()) // temporary tables first
+			}
+			if def != nil {
 				for _, c := range def.Columns {
 					it.cols = append(it.cols, c.Name)
 				}
-			} else if v := s.eng.Cat.View(db, tn.Name.String()); v != nil {
+			} else if v := s.lookupView(tn); v != nil {
 				it.view, it.cols = v, v.Columns
 			} else {
 				return false
@@ -243,6 +247,10 @@ func (s *Session) mergeOne(sel *sqlparser.Select, items []mergeItem, target int)
 	}
 	innerName, ok := inner.Expr.(sqlparser.TableName)
 	if !ok {
+		return nil, nil
+	}
+	if s.inView == 0 && s.tempTable(innerName.Qualifier.String(), innerName.Name.String()) != nil {
+		// The merged query would read the temporary table.
 		return nil, nil
 	}
 	innerAlias := innerName.Name.String()

@@ -44,6 +44,7 @@ const (
 	WrongObject        sqlerror.ErrorCode = 1347 // ER_WRONG_OBJECT ('db.t' is not VIEW)
 	ViewSelectClause   sqlerror.ErrorCode = 1350 // ER_VIEW_SELECT_CLAUSE (INTO)
 	ViewSelectVariable sqlerror.ErrorCode = 1351 // ER_VIEW_SELECT_VARIABLE
+	ViewSelectTmpTable sqlerror.ErrorCode = 1352 // ER_VIEW_SELECT_TMPTABLE
 	ViewInvalid        sqlerror.ErrorCode = 1356 // ER_VIEW_INVALID
 	NonUpdatableColumn sqlerror.ErrorCode = 1348 // ER_NONUPDATEABLE_COLUMN
 	ViewNonUpdCheck    sqlerror.ErrorCode = 1368 // ER_VIEW_NONUPD_CHECK
