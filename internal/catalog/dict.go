@@ -18,6 +18,7 @@ import (
 //	dict-key   = DictIndexID(4) kind(1) rest
 //	kind 'D'   rest = db-name                  -> Database JSON
 //	kind 'T'   rest = db-name 0x00 table-name  -> Table JSON
+//	kind 'V'   rest = db-name 0x00 view-name   -> View JSON (view.go)
 //	kind 'N'   rest = ""                       -> next index id (uint32 BE)
 //	kind 'S'   rest = index-id (uint32 BE)     -> index statistics JSON (stats.go)
 //	kind 'P'   rest = index-id (uint32 BE)     -> "" (index data written before its DDL commits)
@@ -57,6 +58,7 @@ type Catalog struct {
 		dbs    map[string]*Database
 		tables map[string]map[string]*Table
 		users  map[string]*User
+		views  map[string]map[string]*View
 	}
 	nextIndexID uint32 // guarded by ddlMu
 	ddlMu       sync.Mutex
@@ -77,6 +79,7 @@ func Load(db *txn.DB) (*Catalog, error) {
 	c.mu.dbs = map[string]*Database{}
 	c.mu.tables = map[string]map[string]*Table{}
 	c.mu.users = map[string]*User{}
+	c.mu.views = map[string]map[string]*View{}
 	c.mdl.init()
 	var statsRecs []*statsRecord
 	var pending []uint32
@@ -117,6 +120,10 @@ func Load(db *txn.DB) (*Catalog, error) {
 				c.mu.tables[t.DB] = m
 			}
 			m[t.Name] = t
+		case 'V':
+			if err := c.loadView(v); err != nil {
+				return nil, fmt.Errorf("load dictionary: view %q: %w", k[5:], err)
+			}
 		case 'U':
 			u := &User{}
 			if err := json.Unmarshal(v, u); err != nil {
@@ -203,6 +210,8 @@ type DDL struct {
 	dropDBs   []string
 	putTbls   []*Table
 	dropTbls  [][2]string
+	putViews  []*View
+	dropViews [][2]string
 	putUsers  []*User
 	dropUsers []string
 	// dropStats: indexes whose data (and statistics) this change drops.
@@ -247,6 +256,9 @@ func (d *DDL) PutDatabase(db *Database) error {
 // DropDatabase removes a database entry (the caller drops its tables first).
 func (d *DDL) DropDatabase(name string) error {
 	if err := d.b.Delete(dictKey('D', name)); err != nil {
+		return err
+	}
+	if err := d.dropDatabaseViews(name); err != nil {
 		return err
 	}
 	for i := 0; i < len(d.putDBs); {
@@ -347,9 +359,16 @@ func (d *DDL) Commit() error {
 	for _, n := range d.dropDBs {
 		delete(c.mu.dbs, n)
 		delete(c.mu.tables, n)
+		delete(c.mu.views, n)
 	}
 	for _, k := range d.dropTbls {
 		delete(c.mu.tables[k[0]], k[1])
+	}
+	for _, k := range d.dropViews {
+		delete(c.mu.views[k[0]], k[1])
+	}
+	for _, v := range d.putViews {
+		c.putViewLocked(v)
 	}
 	for _, db := range d.putDBs {
 		c.mu.dbs[db.Name] = db

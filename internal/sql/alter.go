@@ -23,6 +23,9 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 	}
 	old := s.tableDef(db, st.Table.Name.String())
 	if old == nil {
+		if s.eng.Cat.View(db, st.Table.Name.String()) != nil {
+			return nil, sqlerr.New(sqlerr.WrongObject, "HY000", "'%s.%s' is not BASE TABLE", db, st.Table.Name.String())
+		}
 		return nil, sqlerr.NoTable(db, st.Table.Name.String())
 	}
 	if st.PartitionSpec != nil || st.PartitionOption != nil {

@@ -381,7 +381,14 @@ func (n *needs) show(st *sqlparser.Show) {
 	case *sqlparser.ShowCreate:
 		switch sh.Command {
 		case sqlparser.CreateTbl:
+			if n.s.lookupView(sh.Op) != nil {
+				// SHOW CREATE TABLE of a view is SHOW CREATE VIEW.
+				n.table(privilege.KindShowCreateView, sh.Op)
+				break
+			}
 			n.systemAware(privilege.KindShowCreateTable, sh.Op)
+		case sqlparser.CreateV:
+			n.table(privilege.KindShowCreateView, sh.Op)
 		case sqlparser.CreateDb:
 			if db := sh.Op.Name.String(); !strings.EqualFold(db, "information_schema") {
 				n.database(privilege.KindShowCreateDatabase, db)

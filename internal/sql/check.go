@@ -87,6 +87,9 @@ func (s *Session) execCheckTable(ctx context.Context, sql string) (*sqltypes.Res
 func (s *Session) checkOneTable(ctx context.Context, tg checkTarget) ([][]string, error) {
 	name := tg.db + "." + tg.name
 	msg := func(typ, text string) []string { return []string{name, "check", typ, text} }
+	if v := s.eng.Cat.View(tg.db, tg.name); v != nil {
+		return s.checkView(ctx, v, msg), nil
+	}
 	def, rows := s.maintenanceTable(tg, "check", msg)
 	if def == nil {
 		return rows, nil
@@ -131,6 +134,9 @@ func (s *Session) maintenanceTable(tg checkTarget, op string, msg func(typ, text
 	}
 	def := s.tableDef(tg.db, tg.name)
 	if def == nil {
+		if s.eng.Cat.View(tg.db, tg.name) != nil {
+			return nil, [][]string{msg("Error", "'"+tg.db+"."+tg.name+"' is not BASE TABLE"), msg("status", "Operation failed")}
+		}
 		return nil, [][]string{msg("Error", "Table '"+tg.db+"."+tg.name+"' doesn't exist"), msg("status", "Operation failed")}
 	}
 	return def, nil

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"strings"
 
 	"vitess.io/vitess/go/mysql/sqlerror"
 
@@ -36,7 +37,8 @@ type checkSet struct {
 // compileChecks compiles t's enforced CHECK constraints; nil when there
 // are none.
 func (s *Session) compileChecks(t *catalog.Table) (*checkSet, error) {
-	if !t.HasEnforcedChecks() && !t.HasGenerated() {
+	vc := s.viewChecks
+	if !t.HasEnforcedChecks() && !t.HasGenerated() && !vc.applies(t) {
 		return nil, nil
 	}
 	sc := &eval.Scope{}
@@ -64,6 +66,18 @@ func (s *Session) compileChecks(t *catalog.Table) (*checkSet, error) {
 		}
 		cs.names = append(cs.names, ck.Name)
 		cs.exprs = append(cs.exprs, x)
+	}
+	if vc.applies(t) {
+		// WITH CHECK OPTION of the view the statement writes through
+		// (view_dml.go).
+		for i, e := range vc.exprs {
+			x, err := c.Compile(e)
+			if err != nil {
+				return nil, err
+			}
+			cs.names = append(cs.names, viewCheckPrefix+vc.names[i])
+			cs.exprs = append(cs.exprs, x)
+		}
 	}
 	return cs, nil
 }
@@ -98,6 +112,13 @@ func (s *Session) checkRow(ex *execCtx, cs *checkSet, row Row, ignore bool) (ok 
 	name, err := cs.violated(ex, row)
 	if err != nil || name == "" {
 		return err == nil, err
+	}
+	if view, ok := strings.CutPrefix(name, viewCheckPrefix); ok {
+		if ignore {
+			s.warn("Warning", uint16(sqlerr.ViewCheckFailed), "CHECK OPTION failed '"+view+"'")
+			return false, nil
+		}
+		return false, viewCheckFailed(view)
 	}
 	if ignore {
 		s.warn("Warning", uint16(sqlerr.CheckConstraintViolated), "Check constraint '"+name+"' is violated.")

@@ -397,7 +397,7 @@ func (s *Session) putTable(db, name string, def *catalog.Table) error {
 	return schemachange.Apply(s.eng.Cat, func(d *catalog.DDL) error {
 		// Again under the DDL mutex: a CREATE TABLE of the same name that
 		// committed meanwhile must not be replaced.
-		if s.eng.Cat.Table(db, name) != nil {
+		if s.eng.Cat.Exists(db, name) {
 			return sqlerr.New(sqlerr.TableExists, sqlerr.StateTableExists, "Table '%s' already exists", name)
 		}
 		for _, ix := range def.Indexes {

@@ -48,8 +48,12 @@ func (s *Session) execDDL(ctx context.Context, stmt sqlparser.Statement, sql str
 		return s.alterTable(ctx, st, s.columnChecks(sql), viaConstraint)
 	case *sqlparser.RenameTable:
 		return s.renameTables(ctx, st)
-	case *sqlparser.CreateView, *sqlparser.AlterView, *sqlparser.DropView:
-		return nil, sqlerr.Unsupported("views")
+	case *sqlparser.CreateView:
+		return s.createView(ctx, st)
+	case *sqlparser.AlterView:
+		return s.alterView(ctx, st)
+	case *sqlparser.DropView:
+		return s.dropViews(st)
 	}
 	return nil, sqlerr.Unsupported("%s", firstWords(sqlparser.String(stmt), 3))
 }
@@ -162,7 +166,7 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 	if st.Temp {
 		return s.createTemporaryTable(ctx, st, db, name, checkCols)
 	}
-	if s.eng.Cat.Table(db, name) != nil {
+	if s.eng.Cat.Exists(db, name) {
 		if st.IfNotExists {
 			s.warn("Note", uint16(sqlerr.TableExists), fmt.Sprintf("Table '%s' already exists", name))
 			return &sqltypes.Result{}, nil
@@ -172,6 +176,9 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 	var def *catalog.Table
 	if st.OptLike != nil {
 		src := s.tableDef(mustDB(st.OptLike.LikeTable.Qualifier.String(), db), st.OptLike.LikeTable.Name.String())
+		if src == nil && s.eng.Cat.View(mustDB(st.OptLike.LikeTable.Qualifier.String(), db), st.OptLike.LikeTable.Name.String()) != nil {
+			return nil, sqlerr.New(sqlerr.WrongObject, "HY000", "'%s.%s' is not BASE TABLE", mustDB(st.OptLike.LikeTable.Qualifier.String(), db), st.OptLike.LikeTable.Name.String())
+		}
 		if src == nil {
 			return nil, sqlerr.NoTable(mustDB(st.OptLike.LikeTable.Qualifier.String(), db), st.OptLike.LikeTable.Name.String())
 		}
@@ -330,6 +337,9 @@ func (s *Session) renameTables(ctx context.Context, st *sqlparser.RenameTable) (
 		}
 		if s.tempTable(fdb, p.FromTable.Name.String()) != nil {
 			return nil, sqlerr.Unsupported("RENAME TABLE of a TEMPORARY table (ALTER TABLE ... RENAME renames one)")
+		}
+		if s.eng.Cat.View(fdb, p.FromTable.Name.String()) != nil {
+			return s.renameViews(st)
 		}
 		// An unresolved target database is 1046 when its pair is reached.
 		tdb, _ := s.dbOrCurrent(p.ToTable.Qualifier)

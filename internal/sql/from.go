@@ -28,6 +28,8 @@ type fromItem struct {
 	virtual   func(ex *execCtx) ([]Row, error)
 	// types of a derived table's columns (nil for stored tables).
 	types []evalengine.Type
+	// view is the view this derived table expands (nil otherwise).
+	view *catalog.View
 }
 
 // fromBuilder flattens a FROM clause into a left-deep list of tables.
@@ -81,6 +83,14 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 			}
 			if d := b.s.lookupCTE(x.Name.String()); d != nil && x.Qualifier.IsEmpty() {
 				it, err := b.s.cteSource(b.ctx, d, alias)
+				if err != nil {
+					return err
+				}
+				item = it
+				break
+			}
+			if v := b.s.lookupView(x); v != nil {
+				it, err := b.s.viewSource(b.ctx, v, alias)
 				if err != nil {
 					return err
 				}
@@ -196,6 +206,10 @@ func (s *Session) lookupTable(ctx context.Context, tn sqlparser.TableName) (*cat
 		return def, virt, nil
 	}
 	t := s.tableDef(db, name)
+	if s.inView > 0 {
+		// A view's query reads base tables, never temporary ones.
+		t = s.eng.Cat.Table(db, name)
+	}
 	if t == nil {
 		if s.eng.Cat.Database(db) == nil && !strings.EqualFold(db, s.DB) {
 			return nil, nil, sqlerr.NoTable(db, name)

@@ -280,6 +280,9 @@ func (b *rowBuilder) assignAutoInc(tx *txn.Txn, row Row) (uint64, uint64, error)
 // execInsert runs INSERT, INSERT IGNORE, INSERT ... ON DUPLICATE KEY UPDATE
 // and REPLACE.
 func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Result, error) {
+	if res, ok, err := s.insertView(ex, st); ok {
+		return res, err
+	}
 	t, _, err := s.targetTable(ex, st.Table)
 	if err != nil {
 		return nil, err

@@ -103,9 +103,9 @@ func (s *Session) planSelect(ctx context.Context, sel *sqlparser.Select) (*selec
 	return p, nil
 }
 
-// planSelectOuter plans a SELECT; outer is the enclosing scope when the
+// planSelectBody plans a SELECT (planSelectOuter merges views first); outer is the enclosing scope when the
 // SELECT is a subquery.
-func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, outer *eval.Outer) (*selectPlan, error) {
+func (s *Session) planSelectBody(ctx context.Context, sel *sqlparser.Select, outer *eval.Outer) (*selectPlan, error) {
 	// Planning rewrites parts of the AST (aggregates, HAVING); work on a
 	// copy so a cached statement can be planned again.
 	sel = sqlparser.CloneRefOfSelect(sel)

@@ -116,6 +116,16 @@ type Session struct {
 	// plan is kept there).
 	running *cachedPlan
 	ctes    []map[string]*cteDef
+	// viewStack names the views being expanded (view.go), to catch recursion.
+	viewStack []string
+	// viewChecks are the WITH CHECK OPTION conditions of the view a DML
+	// statement writes through, while it runs (view_dml.go).
+	viewChecks *viewCheck
+	// noMerge: plan views as derived tables only (view_merge.go).
+	noMerge bool
+	// inView counts the views being expanded: their queries read base
+	// tables only (temporary tables do not shadow them).
+	inView int
 
 	// handler counts the session's Handler_read_* status.
 	handler handlerStatus

@@ -165,6 +165,7 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 			}
 			rows = append(rows, r)
 		}
+		rows = s.addViewRows(rows, db, like, sh.Full)
 		return textResult(names, rows), nil
 	case sqlparser.Column:
 		t, err := s.showTarget(ctx, sh.Tbl, sh.DbName)
@@ -391,6 +392,9 @@ func (s *Session) showTarget(ctx context.Context, tn sqlparser.TableName, dbName
 	}
 	t := s.tableDef(db, tn.Name.String())
 	if t == nil {
+		if v := s.eng.Cat.View(db, tn.Name.String()); v != nil {
+			return s.viewTable(ctx, v)
+		}
 		return nil, sqlerr.NoTable(db, tn.Name.String())
 	}
 	return t, nil
@@ -507,7 +511,12 @@ func (s *Session) showIndex(t *catalog.Table) *sqltypes.Result {
 
 func (s *Session) showCreate(ctx context.Context, sh *sqlparser.ShowCreate) (*sqltypes.Result, error) {
 	switch sh.Command {
+	case sqlparser.CreateV:
+		return s.showCreateViewStmt(sh.Op)
 	case sqlparser.CreateTbl:
+		if v := s.lookupView(sh.Op); v != nil {
+			return s.showCreateView(v), nil
+		}
 		t, err := s.showTarget(ctx, sh.Op, sqlparser.IdentifierCS{})
 		if err != nil {
 			return nil, err
@@ -559,5 +568,6 @@ func (s *Session) showTableStatus(ctx context.Context, db, like string) (*sqltyp
 		}
 		rows = append(rows, []string{t.Name, "InnoDB", "10", "Dynamic", nrows, "0", "0", "0", "0", "0", ai, unixTime(t.CreateTime), nullStr, nullStr, coltype.CollationName(t.Collation), nullStr, "", t.Comment})
 	}
+	rows = s.addViewStatusRows(rows, db, like)
 	return textResult(names, rows), nil
 }

@@ -202,6 +202,9 @@ func (s *Session) keepDML(st sqlparser.Statement, p *dmlPlan) {
 
 // execUpdate runs a single-table UPDATE.
 func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Result, error) {
+	if res, ok, err := s.updateView(ex, st); ok {
+		return res, err
+	}
 	if len(st.TableExprs) != 1 {
 		return s.execMultiUpdate(ex, st)
 	}
@@ -328,6 +331,9 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 
 // execDelete runs a single-table DELETE.
 func (s *Session) execDelete(ex *execCtx, st *sqlparser.Delete) (*sqltypes.Result, error) {
+	if res, ok, err := s.deleteView(ex, st); ok {
+		return res, err
+	}
 	if len(st.Targets) > 0 {
 		return s.execMultiDelete(ex, st)
 	}

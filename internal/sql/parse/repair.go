@@ -23,6 +23,9 @@ func Repair(p *sqlparser.Parser, sql string) (string, bool) {
 	if s, ok := AssignColon(out); ok {
 		out, changed = s, true
 	}
+	if s, ok := definerHost(p, out); ok {
+		out, changed = s, true
+	}
 	if s, ok := SetTimestamp(p, out); ok {
 		out, changed = s, true
 	}

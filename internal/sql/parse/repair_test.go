@@ -133,3 +133,23 @@ func TestExprTexts(t *testing.T) {
 		t.Errorf("aliased expression named %q", got)
 	}
 }
+
+func TestDefinerHost(t *testing.T) {
+	p := sqlparser.NewTestParser()
+	for _, c := range []struct{ in, want string }{
+		{"CREATE DEFINER = 'u'@'%' VIEW v AS SELECT 1", "CREATE DEFINER = 'u'@`%` VIEW v AS SELECT 1"},
+		{"create definer=root@\"local'host\" view v as select 1", "create definer=root@`local'host` view v as select 1"},
+		{"ALTER DEFINER = 'a'@'h''x' VIEW v AS SELECT 1", "ALTER DEFINER = 'a'@`h'x` VIEW v AS SELECT 1"},
+	} {
+		got, ok := definerHost(p, c.in)
+		if !ok || got != c.want {
+			t.Errorf("definerHost(%q) = %q, %v; want %q", c.in, got, ok, c.want)
+		}
+		if _, err := p.Parse(got); err != nil {
+			t.Errorf("%q does not parse: %v", got, err)
+		}
+	}
+	if _, ok := definerHost(p, "CREATE DEFINER = `u`@`h` VIEW v AS SELECT 1"); ok {
+		t.Error("rewrote a definer that parses")
+	}
+}

@@ -61,6 +61,7 @@ const (
 	KindCreateView
 	KindAlterView
 	KindDropView
+	KindShowCreateView
 
 	// Table maintenance and administration.
 	KindAnalyzeTable
@@ -232,6 +233,8 @@ var rules = [numKinds]Rule{
 		Doc: "CREATE VIEW and DROP on the view; SELECT on the tables read."},
 	KindDropView: {Name: "DROP VIEW", Level: Table, Privs: Drop, Deny: DenyTable,
 		Doc: "DROP on every view."},
+	KindShowCreateView: {Name: "SHOW CREATE VIEW", Level: Table, Privs: ShowView | Select, Deny: DenyTable, Command: "SHOW VIEW",
+		Doc: "SHOW VIEW and SELECT on the view."},
 
 	KindAnalyzeTable: {Name: "ANALYZE TABLE", Level: Table, Privs: Select | Insert, Deny: DenyTable,
 		Doc: "SELECT and INSERT on every table."},

@@ -103,7 +103,7 @@ func (e *Env) Alter(ctx context.Context, p *AlterPlan) (Progress, error) {
 			}
 		}
 		if r := p.RenameTo; r != nil {
-			if e.Cat.Table(r.DB, r.Name) != nil {
+			if e.Cat.Exists(r.DB, r.Name) {
 				return sqlerr.New(sqlerr.TableExists, sqlerr.StateTableExists, "Table '%s' already exists", r.Name)
 			}
 			nt.DB, nt.Name = r.DB, r.Name

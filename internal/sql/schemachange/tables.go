@@ -174,7 +174,7 @@ func (e *Env) renameIn(d *catalog.DDL, pairs []RenamePair) error {
 		if from == nil {
 			return sqlerr.NoTable(p.From.DB, p.From.Name)
 		}
-		if get(p.To.DB, p.To.Name) != nil {
+		if get(p.To.DB, p.To.Name) != nil || e.Cat.View(p.To.DB, p.To.Name) != nil {
 			return sqlerr.New(sqlerr.TableExists, sqlerr.StateTableExists, "Table '%s' already exists", p.To.Name)
 		}
 		if e.Cat.Database(p.To.DB) == nil {

@@ -39,6 +39,21 @@ const (
 	FileExists          sqlerror.ErrorCode = 1086 // ER_FILE_EXISTS_ERROR
 	UndeclaredVar       sqlerror.ErrorCode = 1327 // ER_SP_UNDECLARED_VAR
 	CantCreateWriteFile sqlerror.ErrorCode = 1    // EE_CANTCREATEFILE (a file of SELECT ... INTO OUTFILE)
+
+	// Views.
+	WrongObject        sqlerror.ErrorCode = 1347 // ER_WRONG_OBJECT ('db.t' is not VIEW)
+	ViewSelectClause   sqlerror.ErrorCode = 1350 // ER_VIEW_SELECT_CLAUSE (INTO)
+	ViewSelectVariable sqlerror.ErrorCode = 1351 // ER_VIEW_SELECT_VARIABLE
+	ViewSelectTmpTable sqlerror.ErrorCode = 1352 // ER_VIEW_SELECT_TMPTABLE
+	ViewInvalid        sqlerror.ErrorCode = 1356 // ER_VIEW_INVALID
+	NonUpdatableColumn sqlerror.ErrorCode = 1348 // ER_NONUPDATEABLE_COLUMN
+	ViewNonUpdCheck    sqlerror.ErrorCode = 1368 // ER_VIEW_NONUPD_CHECK
+	ViewCheckFailed    sqlerror.ErrorCode = 1369 // ER_VIEW_CHECK_FAILED
+	ViewMultiUpdate    sqlerror.ErrorCode = 1393 // ER_VIEW_MULTIUPDATE
+	ViewNoInsertFields sqlerror.ErrorCode = 1394 // ER_VIEW_NO_INSERT_FIELD_LIST
+	ViewDeleteMerge    sqlerror.ErrorCode = 1395 // ER_VIEW_DELETE_MERGE_VIEW
+	ViewRecursive      sqlerror.ErrorCode = 1462 // ER_VIEW_RECURSIVE
+	NonInsertableTable sqlerror.ErrorCode = 1471 // ER_NON_INSERTABLE_TABLE
 )
 
 // SQLSTATEs strata uses that sqlerror lacks names for.

@@ -12,8 +12,8 @@ import (
 )
 
 // information_schema tables describing schemas, tables and columns:
-// SCHEMATA, TABLES, COLUMNS, PARTITIONS, COLUMN_STATISTICS and the
-// always-empty VIEWS, ROUTINES, TRIGGERS, PARAMETERS, EVENTS and FILES.
+// SCHEMATA, TABLES, COLUMNS, PARTITIONS, COLUMN_STATISTICS, VIEWS
+// (views.go) and the always-empty ROUTINES, TRIGGERS, PARAMETERS, EVENTS and FILES.
 
 func init() {
 	const is = InformationSchema
@@ -52,7 +52,7 @@ func init() {
 		"TABLE_CATALOG s64", "TABLE_SCHEMA s64", "TABLE_NAME s64", "VIEW_DEFINITION lt?",
 		"CHECK_OPTION s8?", "IS_UPDATABLE s3?", "DEFINER s288?", "SECURITY_TYPE s7?",
 		"CHARACTER_SET_CLIENT s64", "COLLATION_CONNECTION s64",
-	}, noRows)
+	}, viewsRows)
 	define(is, "ROUTINES", []string{
 		"SPECIFIC_NAME s64", "ROUTINE_CATALOG s64", "ROUTINE_SCHEMA s64",
 		"ROUTINE_NAME s64", "ROUTINE_TYPE s9", "DATA_TYPE lt?",
@@ -166,6 +166,7 @@ func tablesRows(src Source, out *Rows) error {
 				uint64(0), uint64(0), uint64(0), uint64(0), uint64(0), ai, sysTime(t.CreateTime),
 				nil, nil, coltype.CollationName(tableCollation(t)), nil, "", t.Comment)
 		}
+		viewTablesRows(src, db, out)
 	}
 	return nil
 }
@@ -200,28 +201,35 @@ func columnsRows(src Source, out *Rows) error {
 				if !visible {
 					continue
 				}
-				charMax, octetMax := charLengths(c)
-				prec, scale := numericPrecision(c)
-				var dtPrec, csName, collName any
-				switch c.Type {
-				case sqltypes.Datetime, sqltypes.Timestamp, sqltypes.Time:
-					dtPrec = uint64(max(c.Scale, 0))
-				}
-				if hasCharset(c) {
-					csName, collName = coltype.CharsetName(c.Collation), coltype.CollationName(c.Collation)
-				}
-				nullable := "NO"
-				if c.Nullable {
-					nullable = "YES"
-				}
-				out.Add("def", db, t.Name, c.Name, i+1, columnDefault(c), nullable,
-					c.TypeName, charMax, octetMax, prec, scale, dtPrec, csName, collName,
-					coltype.FormatType(c), ColumnKey(t, i), columnExtra(c),
-					privs, c.Comment, c.Generated, nil)
+				addColumnRow(out, db, t, i, privs)
 			}
 		}
+		viewColumnsRows(src, db, out)
 	}
 	return nil
+}
+
+// addColumnRow adds the COLUMNS row of column i of t.
+func addColumnRow(out *Rows, db string, t *catalog.Table, i int, privs string) {
+	c := &t.Columns[i]
+	charMax, octetMax := charLengths(c)
+	prec, scale := numericPrecision(c)
+	var dtPrec, csName, collName any
+	switch c.Type {
+	case sqltypes.Datetime, sqltypes.Timestamp, sqltypes.Time:
+		dtPrec = uint64(max(c.Scale, 0))
+	}
+	if hasCharset(c) {
+		csName, collName = coltype.CharsetName(c.Collation), coltype.CollationName(c.Collation)
+	}
+	nullable := "NO"
+	if c.Nullable {
+		nullable = "YES"
+	}
+	out.Add("def", db, t.Name, c.Name, i+1, columnDefault(c), nullable,
+		c.TypeName, charMax, octetMax, prec, scale, dtPrec, csName, collName,
+		coltype.FormatType(c), ColumnKey(t, i), columnExtra(c),
+		privs, c.Comment, c.Generated, nil)
 }
 
 // hasCharset reports whether a column has a character set (CHAR, VARCHAR,

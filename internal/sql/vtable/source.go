@@ -48,6 +48,9 @@ type Source interface {
 	// session's, or with global the server's.
 	StatusVars(global bool) [][]string
 
+	// View resolves a view for TABLES, COLUMNS and VIEWS.
+	View(v *catalog.View) ViewInfo
+
 	// TableRows estimates the rows of a user table (TABLES.TABLE_ROWS).
 	TableRows(t *catalog.Table) uint64
 	// NextAutoIncrement returns the value the next auto-increment insert

@@ -55,6 +55,7 @@ func (f *fakeSource) StatusVars(bool) [][]string { return [][]string{{"Uptime", 
 func (f *fakeSource) TableRows(*catalog.Table) uint64 {
 	return 3
 }
+func (f *fakeSource) View(*catalog.View) ViewInfo                     { return ViewInfo{} }
 func (f *fakeSource) NextAutoIncrement(*catalog.Table) (uint64, bool) { return 42, true }
 func (f *fakeSource) StartTime() time.Time                            { return time.Unix(0, 0) }
 
