@@ -350,6 +350,7 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 	}
 	res := &sqltypes.Result{}
 	var firstGen, lastExplicit uint64
+	tt := s.trgFor(t)
 	row := make(Row, len(t.Columns))
 	given := make([]bool, len(t.Columns))
 	var keyBuf []byte
@@ -402,6 +403,11 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 		if err := b.finishRow(row, given, r+1, multi); err != nil {
 			return nil, err
 		}
+		if tt != nil {
+			if err := s.fire(ex, tt, trgBefore+trgInsert, nil, row); err != nil {
+				return nil, err
+			}
+		}
 		if ok, err := s.checkRow(ex, checks, row, bool(st.Ignore)); !ok {
 			if err != nil {
 				return nil, err
@@ -453,6 +459,11 @@ func (s *Session) insertRow(ex *execCtx, tbl *table.Table, row Row, replace, ign
 			if !inserted {
 				return affected, nil // IGNORE: no parent row
 			}
+			if tt := s.trgFor(tbl.Def); tt != nil {
+				if err := s.fire(ex, tt, trgAfter+trgInsert, nil, row); err != nil {
+					return 0, err
+				}
+			}
 			return affected + 1, nil
 		}
 		var dup *table.DupKeyError
@@ -468,7 +479,14 @@ func (s *Session) insertRow(ex *execCtx, tbl *table.Table, row Row, replace, ign
 			if old == nil {
 				return 0, err
 			}
+			tt := s.trgFor(tbl.Def)
+			if err := s.fire(ex, tt, trgBefore+trgDelete, old, nil); err != nil {
+				return 0, err
+			}
 			if err := s.fkDelete(ex, tbl, pk, old); err != nil {
+				return 0, err
+			}
+			if err := s.fire(ex, tt, trgAfter+trgDelete, old, nil); err != nil {
 				return 0, err
 			}
 			affected++
@@ -625,16 +643,29 @@ func (s *Session) applyOnDup(ex *execCtx, tbl *table.Table, p *onDupPlan, pk []b
 	if changed {
 		s.applyOnUpdate(ex, t, newRow, p.cols)
 	}
+	tt := s.trgFor(t)
+	if tt != nil {
+		if err := s.fire(ex, tt, trgBefore+trgUpdate, old, newRow); err != nil {
+			return 0, err
+		}
+		changed = !rowsEqual(old, newRow)
+	}
 	if ok, err := s.checkRow(ex, p.checks, newRow, p.ignore); !ok {
 		return 0, err
 	}
 	if !changed {
+		if err := s.fire(ex, tt, trgAfter+trgUpdate, old, newRow); err != nil {
+			return 0, err
+		}
 		if s.clientFoundRows {
 			return 1, nil
 		}
 		return 0, nil
 	}
 	if _, err := s.fkUpdate(ex, tbl, pk, old, newRow); err != nil {
+		return 0, err
+	}
+	if err := s.fire(ex, tt, trgAfter+trgUpdate, old, newRow); err != nil {
 		return 0, err
 	}
 	if t.AutoIncCol >= 0 {

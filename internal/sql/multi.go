@@ -124,6 +124,7 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 		if err != nil {
 			return nil, err
 		}
+		tt := s.trgFor(t)
 		for k, tr := range tg.rows {
 			matched++
 			newRow := copyRow(nil, tr.row)
@@ -162,6 +163,12 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 			if isChanged {
 				s.applyOnUpdate(ex, t, newRow, cols)
 			}
+			if tt != nil {
+				if err := s.fire(ex, tt, trgBefore+trgUpdate, tr.row, newRow); err != nil {
+					return nil, err
+				}
+				isChanged = !rowsEqual(tr.row, newRow)
+			}
 			if ok, err := s.checkRow(ex, checks, newRow, bool(st.Ignore)); !ok {
 				if err != nil {
 					return nil, err
@@ -169,9 +176,15 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 				continue
 			}
 			if !isChanged {
+				if err := s.fire(ex, tt, trgAfter+trgUpdate, tr.row, newRow); err != nil {
+					return nil, err
+				}
 				continue
 			}
 			if _, err := s.fkUpdate(ex, tbl, tr.pk, tr.row, newRow); err != nil {
+				return nil, err
+			}
+			if err := s.fire(ex, tt, trgAfter+trgUpdate, tr.row, newRow); err != nil {
 				return nil, err
 			}
 			changed++
@@ -215,8 +228,15 @@ func (s *Session) execMultiDelete(ex *execCtx, st *sqlparser.Delete) (*sqltypes.
 	}
 	var n uint64
 	for _, tg := range targets {
+		tt := s.trgFor(tg.src.def)
 		for _, tr := range tg.rows {
+			if err := s.fire(ex, tt, trgBefore+trgDelete, tr.row, nil); err != nil {
+				return nil, err
+			}
 			if err := s.fkDelete(ex, tg.src.tbl, tr.pk, tr.row); err != nil {
+				return nil, err
+			}
+			if err := s.fire(ex, tt, trgAfter+trgDelete, tr.row, nil); err != nil {
 				return nil, err
 			}
 			n++

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"context"
+
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 
@@ -15,11 +17,18 @@ const (
 )
 
 // execRoutine answers a statement on a stored function, procedure, trigger
-// or event. strata has none yet: CREATE and ALTER ... are not supported
+// or event. Triggers are trigger_ddl.go's; strata has no other stored
+// programs yet: CREATE and ALTER ... are not supported
 // (1235), DROP finds nothing to drop — the error MySQL gives for a missing
 // object, or a note with IF EXISTS — so scripts that clean up before
 // creating keep working.
-func (s *Session) execRoutine(r parse.Routine) (*sqltypes.Result, error) {
+func (s *Session) execRoutine(ctx context.Context, sql string, r parse.Routine) (*sqltypes.Result, error) {
+	if r.Kind == "TRIGGER" && r.Verb == "CREATE" {
+		return s.execCreateTrigger(ctx, sql)
+	}
+	if r.Kind == "TRIGGER" && r.Verb == "DROP" {
+		return s.execDropTrigger(ctx, r)
+	}
 	if r.Verb == "CREATE" || r.Verb == "ALTER" {
 		return nil, sqlerr.Unsupported("%s %s", r.Verb, r.Kind)
 	}
