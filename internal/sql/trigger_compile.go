@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -40,6 +41,7 @@ const (
 	trgDML    = iota // INSERT, REPLACE, UPDATE, DELETE
 	trgSet           // SET NEW.col = ..., @var = ...
 	trgSignal        // SIGNAL SQLSTATE ...
+	trgHandler       // DECLARE CONTINUE HANDLER FOR ... BEGIN END
 )
 
 // trgProgram is one trigger, compiled. Immutable once built: executions
@@ -66,6 +68,58 @@ type trgStmt struct {
 	sel     *sqlparser.Select
 	targets []trgTarget
 	signal  parse.Signal
+	// handler is a trgHandler's conditions: the errors the statements
+	// after it ignore.
+	handler []trgCondition
+}
+
+// trgCondition is one condition of a handler: a MySQL error number, or a
+// SQLSTATE.
+type trgCondition struct {
+	errno int
+	state string
+}
+
+// matches reports whether err is the condition.
+func (c trgCondition) matches(err error) bool {
+	se, ok := err.(*sqlerror.SQLError)
+	if !ok {
+		return false
+	}
+	if c.state != "" {
+		return se.SQLState() == c.state
+	}
+	return int(se.Number()) == c.errno
+}
+
+var reContinueHandler = regexp.MustCompile(`(?is)^DECLARE\s+CONTINUE\s+HANDLER\s+FOR\s+(.+?)\s+BEGIN\s+END$`)
+var reCondition = regexp.MustCompile(`(?is)^\s*(?:(\d+)|SQLSTATE\s+(?:VALUE\s+)?'([0-9A-Z]{5})')\s*$`)
+
+// parseContinueHandler reads DECLARE CONTINUE HANDLER FOR cond, ... BEGIN
+// END, the handler pt-online-schema-change declares (errors to ignore);
+// conditions are error numbers and SQLSTATE values.
+func parseContinueHandler(text string) ([]trgCondition, bool) {
+	m := reContinueHandler.FindStringSubmatch(strings.TrimSpace(text))
+	if m == nil {
+		return nil, false
+	}
+	var out []trgCondition
+	for _, c := range strings.Split(m[1], ",") {
+		cm := reCondition.FindStringSubmatch(c)
+		if cm == nil {
+			return nil, false
+		}
+		if cm[1] != "" {
+			n, err := strconv.Atoi(cm[1])
+			if err != nil {
+				return nil, false
+			}
+			out = append(out, trgCondition{errno: n})
+		} else {
+			out = append(out, trgCondition{state: strings.ToUpper(cm[2])})
+		}
+	}
+	return out, true
 }
 
 type trgTarget struct {
@@ -102,7 +156,12 @@ func (e *Engine) compileTrigger(t *catalog.Table, tr *catalog.Trigger) (*trgProg
 
 func (e *Engine) compileTrgStmt(p *trgProgram, text string, seen map[string]bool) (*trgStmt, error) {
 	switch w := parse.FirstWord(text); w {
-	case "DECLARE", "IF", "CASE", "WHILE", "LOOP", "REPEAT", "LEAVE", "ITERATE", "OPEN", "FETCH", "CLOSE", "RETURN", "BEGIN", "RESIGNAL", "GET", "CALL":
+	case "DECLARE":
+		if h, ok := parseContinueHandler(text); ok {
+			return &trgStmt{kind: trgHandler, handler: h}, nil
+		}
+		return nil, sqlerr.Unsupported("DECLARE in a trigger body (stored-program control flow; only DECLARE CONTINUE HANDLER FOR <errors> BEGIN END)")
+	case "IF", "CASE", "WHILE", "LOOP", "REPEAT", "LEAVE", "ITERATE", "OPEN", "FETCH", "CLOSE", "RETURN", "BEGIN", "RESIGNAL", "GET", "CALL":
 		return nil, sqlerr.Unsupported("%s in a trigger body (stored-program control flow)", w)
 	case "SIGNAL":
 		sig, _, err := parse.ParseSignal(text)
@@ -119,7 +178,13 @@ func (e *Engine) compileTrgStmt(p *trgProgram, text string, seen map[string]bool
 	}
 	stmt, err := e.Parser.Parse(text)
 	if err != nil {
-		return nil, parseErr(err)
+		fixed, ok := parse.Repair(e.Parser, text)
+		if !ok {
+			return nil, parseErr(err)
+		}
+		if stmt, err = e.Parser.Parse(fixed); err != nil {
+			return nil, parseErr(err)
+		}
 	}
 	switch st := stmt.(type) {
 	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:

@@ -159,9 +159,12 @@ func (s *Session) runTrigger(ex *execCtx, p *trgProgram, old, row Row) error {
 	savedDB, savedID := s.DB, s.lastInsertID
 	s.DB = p.table.DB
 	defer func() { s.DB, s.lastInsertID = savedDB, savedID }()
+	var handlers []trgCondition
 	for _, st := range p.stmts {
 		var err error
 		switch st.kind {
+		case trgHandler:
+			handlers = append(handlers, st.handler...)
 		case trgSignal:
 			err = s.signal(st.signal)
 		case trgSet:
@@ -169,11 +172,26 @@ func (s *Session) runTrigger(ex *execCtx, p *trgProgram, old, row Row) error {
 		default:
 			err = s.runTrgDML(ex, st, bv)
 		}
-		if err != nil {
+		if err != nil && !handled(handlers, err) {
 			return err
 		}
 	}
 	return nil
+}
+
+// handled reports whether a CONTINUE handler takes err: the trigger goes
+// on with its next statement.
+func handled(hs []trgCondition, err error) bool {
+	if len(hs) == 0 {
+		return false
+	}
+	err = sqlerr.From(err)
+	for _, h := range hs {
+		if h.matches(err) {
+			return true
+		}
+	}
+	return false
 }
 
 // runTrgSet evaluates a SET statement's values and assigns them.

@@ -26,6 +26,9 @@ func Repair(p *sqlparser.Parser, sql string) (string, bool) {
 	if s, ok := SetTimestamp(p, out); ok {
 		out, changed = s, true
 	}
+	if s, ok := InsertPriority(out); ok {
+		out, changed = s, true
+	}
 	return out, changed
 }
 
