@@ -38,10 +38,10 @@ const (
 
 // Statement kinds of a trigger body.
 const (
-	trgDML    = iota // INSERT, REPLACE, UPDATE, DELETE
-	trgSet           // SET NEW.col = ..., @var = ...
-	trgSignal        // SIGNAL SQLSTATE ...
-	trgHandler       // DECLARE CONTINUE HANDLER FOR ... BEGIN END
+	trgDML     = iota // INSERT, REPLACE, UPDATE, DELETE
+	trgSet            // SET NEW.col = ..., @var = ...
+	trgSignal         // SIGNAL SQLSTATE ...
+	trgHandler        // DECLARE CONTINUE HANDLER FOR ... BEGIN END
 )
 
 // trgProgram is one trigger, compiled. Immutable once built: executions
