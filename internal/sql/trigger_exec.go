@@ -342,3 +342,9 @@ func isSignal(sql string) bool {
 	_, ok, _ := parse.ParseSignal(sql)
 	return ok
 }
+
+// SplitStatements splits a multi-statement COM_QUERY into statements,
+// keeping a CREATE TRIGGER's BEGIN ... END body whole.
+func (e *Engine) SplitStatements(query string) ([]string, error) {
+	return parse.SplitStatements(e.Env.Parser(), query)
+}
