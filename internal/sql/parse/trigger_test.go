@@ -43,7 +43,7 @@ func TestSplitBody(t *testing.T) {
 	for body, want := range map[string][]string{
 		"SET NEW.a = 1": {"SET NEW.a = 1"},
 		"BEGIN SET NEW.a = ';'; INSERT INTO `x;y` VALUES (\"a;b\", 'it''s;'); END": {"SET NEW.a = ';'", "INSERT INTO `x;y` VALUES (\"a;b\", 'it''s;')"},
-		"begin\n  set @a = 1; -- one; two\n  set @b = 2 /* ; */;\nend":                {"set @a = 1", "-- one; two\n  set @b = 2 /* ; */"},
+		"begin\n  set @a = 1; -- one; two\n  set @b = 2 /* ; */;\nend":             {"set @a = 1", "-- one; two\n  set @b = 2 /* ; */"},
 		"BEGIN END": nil,
 	} {
 		got, err := SplitBody(body)
