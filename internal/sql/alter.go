@@ -93,6 +93,9 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 			tdb = old.DB
 		}
 		plan.RenameTo = &schemachange.TableName{DB: tdb, Name: a.RenameTo.Name.String()}
+		if len(old.Triggers) > 0 && tdb != old.DB {
+			return nil, sqlerr.New(erTrgInWrongSchema, "HY000", "Trigger in wrong schema")
+		}
 	}
 	if _, err := s.schemaEnv().Alter(ctx, plan); err != nil {
 		return nil, err
