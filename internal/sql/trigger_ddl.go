@@ -55,6 +55,10 @@ func (s *Session) execCreateTrigger(ctx context.Context, sql string) (*sqltypes.
 	if t == nil {
 		return nil, sqlerr.NoTable(db, ct.Table)
 	}
+	if ct.Definer != "" && ct.Definer != "CURRENT_USER" && !s.isRoot() &&
+		(ct.Definer != s.User || ct.DefinerHost != s.accountHost()) {
+		return nil, sqlerr.New(sqlerror.ERSpecifiedAccessDenied, "42000", "Access denied; you need (at least one of) the SUPER or SET_USER_ID privilege(s) for this operation")
+	}
 	tr := catalog.Trigger{
 		Name: ct.Name, Timing: ct.Timing, Event: ct.Event, Body: ct.Body,
 		Definer: s.definer(ct), Created: time.Now().UnixMicro(),

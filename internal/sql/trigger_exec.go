@@ -13,6 +13,7 @@ import (
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql/parse"
+	"github.com/strata-db/strata/internal/sql/privilege"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
@@ -159,6 +160,10 @@ func (s *Session) runTrigger(ex *execCtx, p *trgProgram, old, row Row) error {
 	savedDB, savedID := s.DB, s.lastInsertID
 	s.DB = p.table.DB
 	defer func() { s.DB, s.lastInsertID = savedDB, savedID }()
+	definer, err := s.definerSubject(p)
+	if err != nil {
+		return err
+	}
 	var handlers []trgCondition
 	for _, st := range p.stmts {
 		var err error
@@ -168,9 +173,9 @@ func (s *Session) runTrigger(ex *execCtx, p *trgProgram, old, row Row) error {
 		case trgSignal:
 			err = s.signal(st.signal)
 		case trgSet:
-			err = s.runTrgSet(ex, p, st, row, bv)
+			err = s.runTrgSet(ex, p, st, row, bv, definer)
 		default:
-			err = s.runTrgDML(ex, st, bv)
+			err = s.runTrgDML(ex, st, bv, definer)
 		}
 		if err != nil && !handled(handlers, err) {
 			return err
@@ -194,9 +199,53 @@ func handled(hs []trgCondition, err error) bool {
 	return false
 }
 
+// definerSubject is the account a trigger's statements run as: nil (every
+// privilege) for root, else its definer's grants, which must include
+// TRIGGER on the table (MySQL checks both when a trigger fires). A
+// definer that no longer exists is 1449.
+func (s *Session) definerSubject(p *trgProgram) (*privilege.Subject, error) {
+	d := p.def.Definer
+	i := strings.LastIndexByte(d, '@')
+	if i < 0 {
+		return nil, nil
+	}
+	user, host := d[:i], d[i+1:]
+	if user == "root" || user == "" {
+		return nil, nil
+	}
+	u := s.eng.Cat.User(user, host)
+	if u == nil {
+		return nil, sqlerr.New(erNoSuchUser, sqlerror.SSUnknownSQLState, "The user specified as a definer ('%s'@'%s') does not exist", user, host)
+	}
+	sub := &privilege.Subject{User: user, Host: host, AccountHost: host, Password: u.HasPassword(), Grants: privilege.FromUser(u)}
+	if err := sub.Check(privilege.OnTable(privilege.Trigger, p.table.DB, p.table.Name)); err != nil {
+		return nil, err
+	}
+	return sub, nil
+}
+
+// authorizeAs checks a trigger statement's privileges for the definer
+// (nil: root).
+func (s *Session) authorizeAs(sub *privilege.Subject, stmt sqlparser.Statement) error {
+	if sub == nil {
+		return nil
+	}
+	needs, err := s.statementNeeds(stmt, "")
+	if err != nil {
+		return err
+	}
+	return checkNeeds(sub, needs)
+}
+
+// erNoSuchUser is ER_NO_SUCH_USER.
+const erNoSuchUser sqlerror.ErrorCode = 1449
+
 // runTrgSet evaluates a SET statement's values and assigns them.
-func (s *Session) runTrgSet(ex *execCtx, p *trgProgram, st *trgStmt, row Row, bv map[string]*querypb.BindVariable) error {
+func (s *Session) runTrgSet(ex *execCtx, p *trgProgram, st *trgStmt, row Row, bv map[string]*querypb.BindVariable, definer *privilege.Subject) error {
 	sel := sqlparser.Clone(st.sel)
+	if err := s.authorizeAs(definer, sel); err != nil {
+		return err
+	}
 	qp, err := s.planQuery(ex.Context(), sel, nil)
 	if err != nil {
 		return err
@@ -249,8 +298,11 @@ func copyBV(bv map[string]*querypb.BindVariable) map[string]*querypb.BindVariabl
 }
 
 // runTrgDML runs an INSERT, REPLACE, UPDATE or DELETE of a trigger body.
-func (s *Session) runTrgDML(ex *execCtx, st *trgStmt, bv map[string]*querypb.BindVariable) error {
+func (s *Session) runTrgDML(ex *execCtx, st *trgStmt, bv map[string]*querypb.BindVariable, definer *privilege.Subject) error {
 	stmt := sqlparser.Clone(st.stmt)
+	if err := s.authorizeAs(definer, stmt); err != nil {
+		return err
+	}
 	for _, tn := range trgTargets(stmt) {
 		db := tn.Qualifier.String()
 		if db == "" {

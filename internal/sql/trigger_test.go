@@ -112,10 +112,37 @@ func TestTriggerPrivilege(t *testing.T) {
 	if _, err := u.Query(context.Background(), "DROP TRIGGER tr"); errNum(err) != 1142 {
 		t.Errorf("DROP TRIGGER without TRIGGER: %v", err)
 	}
-	// Firing needs no privilege of the invoker beyond the statement's.
-	checkExec(t, u, "INSERT INTO t VALUES (1, 5)")
-	if got := trgQuery(t, u, "SELECT a FROM t"); len(got) != 1 || got[0] != "1" {
+	// The invoker needs no privilege beyond the statement's; the trigger
+	// needs its definer to hold TRIGGER still.
+	if _, err := u.Query(context.Background(), "INSERT INTO t VALUES (1, 5)"); errNum(err) != 1142 {
+		t.Errorf("firing without the definer's TRIGGER: %v", err)
+	}
+	checkExec(t, root, "GRANT TRIGGER ON d.t TO u@localhost",
+		"CREATE USER v@localhost", "GRANT INSERT, SELECT ON d.t TO v@localhost")
+	v := eng.NewSession("v", "localhost")
+	defer v.Close()
+	checkExec(t, v, "USE d", "INSERT INTO t VALUES (1, 5)")
+	if got := trgQuery(t, v, "SELECT a FROM t"); len(got) != 1 || got[0] != "1" {
 		t.Errorf("trigger did not fire: %q", got)
+	}
+	// The body's statements run with the definer's privileges: u may not
+	// write e.secret, so a trigger u defines may not either.
+	checkExec(t, root, "CREATE DATABASE e", "CREATE TABLE e.secret (a INT)")
+	checkExec(t, u, "CREATE TRIGGER tr2 AFTER INSERT ON t FOR EACH ROW INSERT INTO e.secret VALUES (NEW.a)")
+	if _, err := v.Query(context.Background(), "INSERT INTO t VALUES (2, 5)"); errNum(err) != 1142 {
+		t.Errorf("a body writing a table its definer may not: %v", err)
+	}
+	if got := trgQuery(t, root, "SELECT COUNT(*) FROM t"); got[0] != "1" {
+		t.Errorf("the failed insert left rows: %q", got)
+	}
+	// Nor may u name another account as the definer.
+	if _, err := u.Query(context.Background(), "CREATE DEFINER = root@localhost TRIGGER tr3 AFTER DELETE ON t FOR EACH ROW DELETE FROM e.secret"); errNum(err) != 1227 {
+		t.Errorf("DEFINER = root by u: %v", err)
+	}
+	checkExec(t, u, "CREATE DEFINER = u@localhost TRIGGER tr3 AFTER DELETE ON t FOR EACH ROW SET @x = 1")
+	checkExec(t, root, "DROP TRIGGER tr2", "GRANT DELETE ON d.t TO v@localhost", "DROP USER u@localhost")
+	if _, err := v.Query(context.Background(), "DELETE FROM t"); errNum(err) != 1449 {
+		t.Errorf("a dropped definer: %v", err)
 	}
 }
 
