@@ -150,7 +150,11 @@ func (s *Session) runTrigger(ex *execCtx, p *trgProgram, old, row Row) error {
 	}
 	bv := make(map[string]*querypb.BindVariable, len(p.newCols)+len(p.oldCols))
 	for _, ci := range p.newCols {
-		bv[trgArg(true, ci)] = sqltypes.ValueBindVariable(row[ci])
+		v := row[ci]
+		if v.IsNull() && ci == p.table.AutoIncCol && p.def.Event == "INSERT" && p.def.Timing == "BEFORE" {
+			v = sqltypes.NewInt64(0) // MySQL: not generated yet
+		}
+		bv[trgArg(true, ci)] = sqltypes.ValueBindVariable(v)
 	}
 	for _, ci := range p.oldCols {
 		bv[trgArg(false, ci)] = sqltypes.ValueBindVariable(old[ci])

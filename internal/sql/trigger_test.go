@@ -109,6 +109,9 @@ func TestTriggerPrivilege(t *testing.T) {
 	if got := trgQuery(t, u, "SHOW TRIGGERS"); len(got) != 0 {
 		t.Errorf("SHOW TRIGGERS without TRIGGER: %q", got)
 	}
+	if got := trgQuery(t, u, "SELECT TRIGGER_NAME FROM information_schema.TRIGGERS"); len(got) != 0 {
+		t.Errorf("information_schema.TRIGGERS without TRIGGER: %q", got)
+	}
 	if _, err := u.Query(context.Background(), "DROP TRIGGER tr"); errNum(err) != 1142 {
 		t.Errorf("DROP TRIGGER without TRIGGER: %v", err)
 	}

@@ -5,13 +5,19 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/sql/privilege"
 )
 
-// information_schema.TRIGGERS: the triggers of the tables src may see,
-// ACTION_ORDER counted per table, timing and event.
+// information_schema.TRIGGERS: the triggers of the tables on which src
+// holds the TRIGGER privilege (as MySQL), ACTION_ORDER counted per table,
+// timing and event.
 
 func triggersRows(src Source, out *Rows) error {
+	sub := src.Subject()
 	userTables(src, func(db string, t *catalog.Table) {
+		if len(t.Triggers) == 0 || sub != nil && !sub.Allowed(privilege.OnTable(privilege.Trigger, db, t.Name)) {
+			return
+		}
 		coll := coltype.CollationName(schemaCollation(src.Catalog(), db))
 		order := map[string]int{}
 		for i := range t.Triggers {
