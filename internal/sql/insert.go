@@ -174,6 +174,17 @@ func (s *Session) evalDefaultExpr(ex *execCtx, c *catalog.Column, now time.Time)
 // finishRow applies defaults, NOT NULL rules and auto-increment to a row
 // whose given columns are set. rowNum is 1-based for messages.
 func (b *rowBuilder) finishRow(row Row, given []bool, rowNum int, multi bool) error {
+	if err := b.fillDefaults(row, given, false); err != nil {
+		return err
+	}
+	return b.checkNulls(row, given, rowNum, multi)
+}
+
+// fillDefaults gives the columns the statement does not set their
+// defaults. With deferNull a NOT NULL column without a default stays NULL
+// for checkNulls to refuse after the BEFORE INSERT triggers (which may set
+// it, as MySQL allows).
+func (b *rowBuilder) fillDefaults(row Row, given []bool, deferNull bool) error {
 	t := b.t
 	for i := range t.Columns {
 		c := &t.Columns[i]
@@ -188,12 +199,13 @@ func (b *rowBuilder) finishRow(row Row, given []bool, rowNum int, multi bool) er
 				continue
 			}
 			if !c.HasDefault && c.DefaultExpr == "" && !c.Nullable {
-				// No default for a NOT NULL column.
-				if b.strict && !b.ignore {
-					return sqlerr.New(sqlerror.ERNoDefaultForField, sqlerror.SSUnknownSQLState, "Field '%s' doesn't have a default value", c.Name)
+				if deferNull {
+					row[i] = sqltypes.NULL
+					continue
 				}
-				b.s.warn("Warning", uint16(sqlerror.ERNoDefaultForField), fmt.Sprintf("Field '%s' doesn't have a default value", c.Name))
-				row[i] = coltype.ImplicitDefault(c)
+				if err := b.noDefault(row, i); err != nil {
+					return err
+				}
 				continue
 			}
 			v, err := b.defaultValue(i)
@@ -203,6 +215,40 @@ func (b *rowBuilder) finishRow(row Row, given []bool, rowNum int, multi bool) er
 			row[i] = v
 		}
 	}
+	return nil
+}
+
+// noDefault answers a NOT NULL column without a default that the row
+// leaves unset: 1364 in strict mode, else a warning and the type's
+// implicit default.
+func (b *rowBuilder) noDefault(row Row, i int) error {
+	c := &b.t.Columns[i]
+	if b.strict && !b.ignore {
+		return sqlerr.New(sqlerror.ERNoDefaultForField, sqlerror.SSUnknownSQLState, "Field '%s' doesn't have a default value", c.Name)
+	}
+	b.s.warn("Warning", uint16(sqlerror.ERNoDefaultForField), fmt.Sprintf("Field '%s' doesn't have a default value", c.Name))
+	row[i] = coltype.ImplicitDefault(c)
+	return nil
+}
+
+// checkNulls applies the NOT NULL rules to a row about to be written.
+func (b *rowBuilder) checkNulls(row Row, given []bool, rowNum int, multi bool) error {
+	t := b.t
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		if !given[i] && row[i].IsNull() && !c.Nullable && i != t.AutoIncCol && c.Generated == "" && !c.HasDefault && c.DefaultExpr == "" {
+			if err := b.noDefault(row, i); err != nil { // left unset by a trigger too
+				return err
+			}
+		}
+	}
+	return b.checkNullsGiven(row, given, rowNum, multi)
+}
+
+// checkNullsGiven refuses NULL in a NOT NULL column (1048; a warning and
+// the implicit default outside strict mode for a multi-row statement).
+func (b *rowBuilder) checkNullsGiven(row Row, given []bool, rowNum int, multi bool) error {
+	t := b.t
 	for i := range t.Columns {
 		c := &t.Columns[i]
 		if row[i].IsNull() && !c.Nullable && i != t.AutoIncCol && c.Generated == "" {
@@ -400,11 +446,20 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 				row[ci], given[ci] = v, true
 			}
 		}
-		if err := b.finishRow(row, given, r+1, multi); err != nil {
-			return nil, err
-		}
-		if tt != nil {
+		if tt == nil || len(tt.progs[trgBefore+trgInsert]) == 0 {
+			if err := b.finishRow(row, given, r+1, multi); err != nil {
+				return nil, err
+			}
+		} else {
+			// The NOT NULL rules apply to the row the BEFORE INSERT
+			// triggers leave (MySQL 5.7+).
+			if err := b.fillDefaults(row, given, true); err != nil {
+				return nil, err
+			}
 			if err := s.fire(ex, tt, trgBefore+trgInsert, nil, row); err != nil {
+				return nil, err
+			}
+			if err := b.checkNulls(row, given, r+1, multi); err != nil {
 				return nil, err
 			}
 		}

@@ -253,6 +253,9 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 	t, tbl := p.t, p.tbl
 	var matched, changed uint64
 	tt := s.trgFor(t)
+	// With BEFORE UPDATE triggers the NOT NULL rules apply to the row they
+	// leave (MySQL 5.7+).
+	deferNull := tt != nil && len(tt.progs[trgBefore+trgUpdate]) > 0
 	newRow := make(Row, len(t.Columns))
 	b := &rowBuilder{s: s, ex: ex, t: t, tbl: tbl, now: time.Now()}
 	for rn, tr := range targets {
@@ -270,7 +273,7 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 			}
 			col := &t.Columns[ci]
 			if v.IsNull() {
-				if !col.Nullable {
+				if !col.Nullable && !deferNull {
 					if s.strict() && !bool(st.Ignore) {
 						return nil, sqlerr.New(sqlerror.ERBadNullError, sqlerror.SSConstraintViolation, "Column '%s' cannot be null", col.Name)
 					}
@@ -296,6 +299,11 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 		if tt != nil {
 			if err := s.fire(ex, tt, trgBefore+trgUpdate, tr.row, newRow); err != nil {
 				return nil, err
+			}
+			if deferNull {
+				if err := s.updateNulls(t, newRow, p.cols, bool(st.Ignore)); err != nil {
+					return nil, err
+				}
 			}
 			isChanged = !rowsEqual(tr.row, newRow)
 		}
