@@ -53,6 +53,9 @@ type trgProgram struct {
 	// newCols and oldCols are the columns the body reads as NEW.col and
 	// OLD.col (bound per row).
 	newCols, oldCols []int
+	// sqlMode is the trigger's sql_mode (of its CREATE TRIGGER), the
+	// flags its statements run under.
+	sqlMode sqlMode
 	// err is the error of a trigger that no longer compiles (its table
 	// changed): firing it answers the error.
 	err error
@@ -142,7 +145,7 @@ func (e *Engine) compileTrigger(t *catalog.Table, tr *catalog.Trigger) (*trgProg
 	if err != nil {
 		return nil, sqlerr.Syntax("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '" + firstWords(tr.Body, 3) + "' at line 1")
 	}
-	p := &trgProgram{def: tr, table: t}
+	p := &trgProgram{def: tr, table: t, sqlMode: parseSQLMode(tr.SQLMode)}
 	seen := map[string]bool{}
 	for _, text := range texts {
 		st, err := e.compileTrgStmt(p, text, seen)

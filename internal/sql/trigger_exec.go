@@ -159,11 +159,12 @@ func (s *Session) runTrigger(ex *execCtx, p *trgProgram, old, row Row) error {
 	for _, ci := range p.oldCols {
 		bv[trgArg(false, ci)] = sqltypes.ValueBindVariable(old[ci])
 	}
-	// The body runs in the trigger's schema; LAST_INSERT_ID() is the
-	// statement's again afterwards.
-	savedDB, savedID := s.DB, s.lastInsertID
-	s.DB = p.table.DB
-	defer func() { s.DB, s.lastInsertID = savedDB, savedID }()
+	// The body runs in the trigger's schema under the sql_mode flags it
+	// was created with; LAST_INSERT_ID() is the statement's again
+	// afterwards.
+	savedDB, savedID, savedMode := s.DB, s.lastInsertID, s.sqlMode
+	s.DB, s.sqlMode = p.table.DB, p.sqlMode
+	defer func() { s.DB, s.lastInsertID, s.sqlMode = savedDB, savedID, savedMode }()
 	definer, err := s.definerSubject(p)
 	if err != nil {
 		return err
