@@ -94,7 +94,7 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 		}
 		plan.RenameTo = &schemachange.TableName{DB: tdb, Name: a.RenameTo.Name.String()}
 		if len(old.Triggers) > 0 && tdb != old.DB {
-			return nil, sqlerr.New(erTrgInWrongSchema, "HY000", "Trigger in wrong schema")
+			return nil, sqlerr.New(sqlerr.TrgInWrongSchema, "HY000", "Trigger in wrong schema")
 		}
 	}
 	if _, err := s.schemaEnv().Alter(ctx, plan); err != nil {

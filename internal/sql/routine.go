@@ -10,11 +10,8 @@ import (
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
-// MySQL error numbers for stored programs that sqlerror lacks.
-const (
-	erTrgDoesNotExist   = 1360
-	erEventDoesNotExist = 1539
-)
+// erEventDoesNotExist is ER_EVENT_DOES_NOT_EXIST.
+const erEventDoesNotExist = 1539
 
 // execRoutine answers a statement on a stored function, procedure, trigger
 // or event. Triggers are trigger_ddl.go's; strata has no other stored
@@ -36,15 +33,12 @@ func (s *Session) execRoutine(ctx context.Context, sql string, r parse.Routine) 
 	if db == "" {
 		db = s.DB
 	}
-	if db == "" && r.Kind != "TRIGGER" {
+	if db == "" {
 		return nil, sqlerr.NoDB()
 	}
 	var code uint16
 	var state, msg, note string
 	switch r.Kind {
-	case "TRIGGER":
-		code, state, msg = erTrgDoesNotExist, sqlerror.SSUnknownSQLState, "Trigger does not exist"
-		note = msg
 	case "EVENT":
 		code, state, msg = erEventDoesNotExist, sqlerror.SSUnknownSQLState, "Unknown event '"+r.Name+"'"
 		note = "Event " + r.Name + " does not exist"

@@ -21,21 +21,6 @@ import (
 // control flow (DECLARE, IF, CASE, loops, labels, cursors, handlers)
 // answers 1235.
 
-// MySQL error numbers of triggers.
-const (
-	erTrgAlreadyExists     sqlerror.ErrorCode = 1359 // ER_TRG_ALREADY_EXISTS
-	erTrgDoesNotExistCode  sqlerror.ErrorCode = 1360 // ER_TRG_DOES_NOT_EXIST
-	erTrgOnViewOrTempTable sqlerror.ErrorCode = 1361 // ER_TRG_ON_VIEW_OR_TEMP_TABLE
-	erTrgCantChangeRow     sqlerror.ErrorCode = 1362 // ER_TRG_CANT_CHANGE_ROW
-	erTrgNoSuchRowInTrg    sqlerror.ErrorCode = 1363 // ER_TRG_NO_SUCH_ROW_IN_TRG
-	erSPNoRetSet           sqlerror.ErrorCode = 1415 // ER_SP_NO_RETSET
-	erCantUpdateUsedTable  sqlerror.ErrorCode = 1442 // ER_CANT_UPDATE_USED_TABLE_IN_SF_OR_TRG
-	erReferencedTrgMissing sqlerror.ErrorCode = 3011 // ER_REFERENCED_TRG_DOES_NOT_EXIST
-	erSignalException      sqlerror.ErrorCode = 1644 // ER_SIGNAL_EXCEPTION
-	erSignalNotFound       sqlerror.ErrorCode = 1643 // ER_SIGNAL_NOT_FOUND
-	erSignalWarn           sqlerror.ErrorCode = 1642 // ER_SIGNAL_WARN
-)
-
 // Statement kinds of a trigger body.
 const (
 	trgDML     = iota // INSERT, REPLACE, UPDATE, DELETE
@@ -193,11 +178,11 @@ func (e *Engine) compileTrgStmt(p *trgProgram, text string, seen map[string]bool
 	case *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete:
 	case *sqlparser.Select:
 		if st.Into == nil {
-			return nil, sqlerr.New(erSPNoRetSet, sqlerror.SSUnknownSQLState, "Not allowed to return a result set from a trigger")
+			return nil, sqlerr.New(sqlerr.SPNoRetSet, sqlerror.SSUnknownSQLState, "Not allowed to return a result set from a trigger")
 		}
 		return nil, sqlerr.Unsupported("SELECT ... INTO in a trigger body")
 	case *sqlparser.Union:
-		return nil, sqlerr.New(erSPNoRetSet, sqlerror.SSUnknownSQLState, "Not allowed to return a result set from a trigger")
+		return nil, sqlerr.New(sqlerr.SPNoRetSet, sqlerror.SSUnknownSQLState, "Not allowed to return a result set from a trigger")
 	default:
 		return nil, sqlerr.Unsupported("%s in a trigger body", firstWords(text, 2))
 	}
@@ -223,10 +208,10 @@ func (e *Engine) compileTrgSet(p *trgProgram, text string, seen map[string]bool)
 			tg = trgTarget{col: -1, name: strings.ToLower(unquoteVar(lhs[1:]))}
 		case strings.HasPrefix(low, "new."):
 			if p.def.Event == "DELETE" {
-				return nil, sqlerr.New(erTrgNoSuchRowInTrg, sqlerror.SSUnknownSQLState, "There is no NEW row in on DELETE trigger")
+				return nil, sqlerr.New(sqlerr.TrgNoSuchRowInTrg, sqlerror.SSUnknownSQLState, "There is no NEW row in on DELETE trigger")
 			}
 			if p.def.Timing == "AFTER" {
-				return nil, sqlerr.New(erTrgCantChangeRow, sqlerror.SSUnknownSQLState, "Updating of NEW row is not allowed in after trigger")
+				return nil, sqlerr.New(sqlerr.TrgCantChangeRow, sqlerror.SSUnknownSQLState, "Updating of NEW row is not allowed in after trigger")
 			}
 			name := unquoteVar(strings.TrimSpace(lhs[4:]))
 			ci := p.table.ColumnIndex(name)
@@ -238,7 +223,7 @@ func (e *Engine) compileTrgSet(p *trgProgram, text string, seen map[string]bool)
 			}
 			tg = trgTarget{col: ci}
 		case strings.HasPrefix(low, "old."):
-			return nil, sqlerr.New(erTrgCantChangeRow, sqlerror.SSUnknownSQLState, "Updating of OLD row is not allowed in trigger")
+			return nil, sqlerr.New(sqlerr.TrgCantChangeRow, sqlerror.SSUnknownSQLState, "Updating of OLD row is not allowed in trigger")
 		default:
 			return nil, sqlerr.Unsupported("SET of a system variable in a trigger body")
 		}
@@ -280,11 +265,11 @@ func (p *trgProgram) bindRows(node sqlparser.SQLNode, seen map[string]bool) (sql
 			return true
 		}
 		if isNew && p.def.Event == "DELETE" {
-			rerr = sqlerr.New(erTrgNoSuchRowInTrg, sqlerror.SSUnknownSQLState, "There is no NEW row in on DELETE trigger")
+			rerr = sqlerr.New(sqlerr.TrgNoSuchRowInTrg, sqlerror.SSUnknownSQLState, "There is no NEW row in on DELETE trigger")
 			return false
 		}
 		if !isNew && p.def.Event == "INSERT" {
-			rerr = sqlerr.New(erTrgNoSuchRowInTrg, sqlerror.SSUnknownSQLState, "There is no OLD row in on INSERT trigger")
+			rerr = sqlerr.New(sqlerr.TrgNoSuchRowInTrg, sqlerror.SSUnknownSQLState, "There is no OLD row in on INSERT trigger")
 			return false
 		}
 		ci := p.table.ColumnIndex(cn.Name.String())

@@ -20,9 +20,6 @@ import (
 // definition (catalog.Table.Triggers, in action order), so it changes
 // with the table in one dictionary batch; names are unique per schema.
 
-// erTrgInWrongSchema is ER_TRG_IN_WRONG_SCHEMA.
-const erTrgInWrongSchema sqlerror.ErrorCode = 1435
-
 // execCreateTrigger runs CREATE TRIGGER.
 func (s *Session) execCreateTrigger(ctx context.Context, sql string) (*sqltypes.Result, error) {
 	ct, err := parse.ParseCreateTrigger(sql)
@@ -40,7 +37,7 @@ func (s *Session) execCreateTrigger(ctx context.Context, sql string) (*sqltypes.
 		return nil, sqlerr.NoDB()
 	}
 	if ct.TableSchema != "" && !strings.EqualFold(ct.TableSchema, db) {
-		return nil, sqlerr.New(erTrgInWrongSchema, sqlerror.SSUnknownSQLState, "Trigger in wrong schema")
+		return nil, sqlerr.New(sqlerr.TrgInWrongSchema, sqlerror.SSUnknownSQLState, "Trigger in wrong schema")
 	}
 	if err := s.commit(); err != nil {
 		return nil, err
@@ -91,14 +88,14 @@ func (s *Session) execCreateTrigger(ctx context.Context, sql string) (*sqltypes.
 				exists = true
 				return nil
 			}
-			return sqlerr.New(erTrgAlreadyExists, sqlerror.SSUnknownSQLState, "Trigger already exists")
+			return sqlerr.New(sqlerr.TrgAlreadyExists, sqlerror.SSUnknownSQLState, "Trigger already exists")
 		}
 		nt := cur.Clone()
 		pos := len(nt.Triggers)
 		if ct.Order != "" {
 			i := nt.TriggerIndex(ct.OrderName)
 			if i < 0 || nt.Triggers[i].Timing != tr.Timing || nt.Triggers[i].Event != tr.Event {
-				return sqlerr.New(erReferencedTrgMissing, sqlerror.SSUnknownSQLState, "Referenced trigger '%s' for the given action time and event type does not exist.", ct.OrderName)
+				return sqlerr.New(sqlerr.ReferencedTrgMissing, sqlerror.SSUnknownSQLState, "Referenced trigger '%s' for the given action time and event type does not exist.", ct.OrderName)
 			}
 			pos = i
 			if ct.Order == "FOLLOWS" {
@@ -112,7 +109,7 @@ func (s *Session) execCreateTrigger(ctx context.Context, sql string) (*sqltypes.
 		return nil, err
 	}
 	if exists {
-		s.warn("Note", uint16(erTrgAlreadyExists), "Trigger already exists")
+		s.warn("Note", uint16(sqlerr.TrgAlreadyExists), "Trigger already exists")
 	}
 	return &sqltypes.Result{}, nil
 }
@@ -153,10 +150,10 @@ func (s *Session) execDropTrigger(ctx context.Context, r parse.Routine) (*sqltyp
 	}
 	missing := func() (*sqltypes.Result, error) {
 		if r.IfExists {
-			s.warn("Note", uint16(erTrgDoesNotExistCode), "Trigger does not exist")
+			s.warn("Note", uint16(sqlerr.TrgDoesNotExist), "Trigger does not exist")
 			return &sqltypes.Result{}, nil
 		}
-		return nil, sqlerr.New(erTrgDoesNotExistCode, sqlerror.SSUnknownSQLState, "Trigger does not exist")
+		return nil, sqlerr.New(sqlerr.TrgDoesNotExist, sqlerror.SSUnknownSQLState, "Trigger does not exist")
 	}
 	t := s.eng.Cat.TriggerTable(db, r.Name)
 	if t == nil {

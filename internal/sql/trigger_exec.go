@@ -12,7 +12,6 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
-	"github.com/strata-db/strata/internal/sql/parse"
 	"github.com/strata-db/strata/internal/sql/privilege"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
@@ -220,7 +219,7 @@ func (s *Session) definerSubject(p *trgProgram) (*privilege.Subject, error) {
 	}
 	u := s.eng.Cat.User(user, host)
 	if u == nil {
-		return nil, sqlerr.New(erNoSuchUser, sqlerror.SSUnknownSQLState, "The user specified as a definer ('%s'@'%s') does not exist", user, host)
+		return nil, sqlerr.New(sqlerr.NoSuchUser, sqlerror.SSUnknownSQLState, "The user specified as a definer ('%s'@'%s') does not exist", user, host)
 	}
 	sub := &privilege.Subject{User: user, Host: host, AccountHost: host, Password: u.HasPassword(), Grants: privilege.FromUser(u)}
 	if err := sub.Check(privilege.OnTable(privilege.Trigger, p.table.DB, p.table.Name)); err != nil {
@@ -241,9 +240,6 @@ func (s *Session) authorizeAs(sub *privilege.Subject, stmt sqlparser.Statement) 
 	}
 	return checkNeeds(sub, needs)
 }
-
-// erNoSuchUser is ER_NO_SUCH_USER.
-const erNoSuchUser sqlerror.ErrorCode = 1449
 
 // runTrgSet evaluates a SET statement's values and assigns them.
 func (s *Session) runTrgSet(ex *execCtx, p *trgProgram, st *trgStmt, row Row, bv map[string]*querypb.BindVariable, definer *privilege.Subject) error {
@@ -315,7 +311,7 @@ func (s *Session) runTrgDML(ex *execCtx, st *trgStmt, bv map[string]*querypb.Bin
 		}
 		for _, t := range s.trgActive {
 			if strings.EqualFold(t.DB, db) && strings.EqualFold(t.Name, tn.Name.String()) {
-				return sqlerr.New(erCantUpdateUsedTable, sqlerror.SSUnknownSQLState, "Can't update table '%s' in stored function/trigger because it is already used by statement which invoked this stored function/trigger", t.Name)
+				return sqlerr.New(sqlerr.CantUpdateUsedTable, sqlerror.SSUnknownSQLState, "Can't update table '%s' in stored function/trigger because it is already used by statement which invoked this stored function/trigger", t.Name)
 			}
 		}
 	}
@@ -363,34 +359,6 @@ func trgTargets(stmt sqlparser.Statement) []sqlparser.TableName {
 	return out
 }
 
-// signal raises the condition of a SIGNAL statement: a warning for
-// SQLSTATE class 01, else an error (1643 for class 02, 1644 otherwise,
-// or MYSQL_ERRNO), with MESSAGE_TEXT or MySQL's default message.
-func (s *Session) signal(sig parse.Signal) error {
-	st := sig.State
-	if len(st) != 5 || strings.HasPrefix(st, "00") {
-		return sqlerr.New(erBadSQLState, sqlerror.SSUnknownSQLState, "Bad SQLSTATE: '%s'", st)
-	}
-	code, msg := erSignalException, "Unhandled user-defined exception condition"
-	switch st[:2] {
-	case "01":
-		code, msg = erSignalWarn, "Unhandled user-defined warning condition"
-	case "02":
-		code, msg = erSignalNotFound, "Unhandled user-defined not found condition"
-	}
-	if sig.Errno != 0 {
-		code = sqlerror.ErrorCode(sig.Errno)
-	}
-	if sig.Message != "" {
-		msg = sig.Message
-	}
-	if st[:2] == "01" {
-		s.warn("Warning", uint16(code), msg)
-		return nil
-	}
-	return sqlerror.NewSQLError(code, st, msg)
-}
-
 // updateNulls applies UPDATE's NOT NULL rule to the assigned columns of a
 // row the BEFORE UPDATE triggers left: 1048 in strict mode, else a
 // warning and the type's implicit default.
@@ -407,19 +375,4 @@ func (s *Session) updateNulls(t *catalog.Table, row Row, cols []int, ignore bool
 		row[ci] = coltype.ImplicitDefault(c)
 	}
 	return nil
-}
-
-// erBadSQLState is ER_SP_BAD_SQLSTATE.
-const erBadSQLState sqlerror.ErrorCode = 1407
-
-// isSignal reports whether sql is a SIGNAL statement.
-func isSignal(sql string) bool {
-	_, ok, _ := parse.ParseSignal(sql)
-	return ok
-}
-
-// SplitStatements splits a multi-statement COM_QUERY into statements,
-// keeping a CREATE TRIGGER's BEGIN ... END body whole.
-func (e *Engine) SplitStatements(query string) ([]string, error) {
-	return parse.SplitStatements(e.Env.Parser(), query)
 }

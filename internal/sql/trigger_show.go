@@ -84,7 +84,7 @@ func (s *Session) showCreateTrigger(tn sqlparser.TableName) (*sqltypes.Result, e
 	}
 	t := s.eng.Cat.TriggerTable(db, tn.Name.String())
 	if t == nil {
-		return nil, sqlerr.New(erTrgDoesNotExistCode, sqlerror.SSUnknownSQLState, "Trigger does not exist")
+		return nil, sqlerr.New(sqlerr.TrgDoesNotExist, sqlerror.SSUnknownSQLState, "Trigger does not exist")
 	}
 	if err := s.authorizeNeeds(privilege.OnTable(privilege.Trigger, db, t.Name)); err != nil {
 		return nil, err

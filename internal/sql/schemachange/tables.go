@@ -182,7 +182,7 @@ func (e *Env) renameIn(d *catalog.DDL, pairs []RenamePair) error {
 		}
 		if len(from.Triggers) > 0 && from.DB != p.To.DB {
 			// MySQL: a table's triggers stay in its schema.
-			return sqlerr.New(erTrgInWrongSchema, sqlerror.SSUnknownSQLState, "Trigger in wrong schema")
+			return sqlerr.New(sqlerr.TrgInWrongSchema, sqlerror.SSUnknownSQLState, "Trigger in wrong schema")
 		}
 		nt := from.Clone()
 		nt.DB, nt.Name = p.To.DB, p.To.Name
@@ -220,7 +220,3 @@ func (e *Env) renameIn(d *catalog.DDL, pairs []RenamePair) error {
 	}
 	return nil
 }
-
-// erTrgInWrongSchema is ER_TRG_IN_WRONG_SCHEMA: RENAME TABLE of a table
-// with triggers into another schema.
-const erTrgInWrongSchema sqlerror.ErrorCode = 1435
