@@ -670,13 +670,17 @@ func (s *Session) applyOnDup(ex *execCtx, tbl *table.Table, p *onDupPlan, pk []b
 	both := make(Row, 2*n)
 	copy(both, old)
 	copy(both[n:], ins)
+	tt := s.trgFor(t)
+	deferNull := tt != nil && len(tt.progs[trgBefore+trgUpdate]) > 0
 	for k, ci := range p.cols {
 		v, err := ex.Eval(p.exprs[k], both)
 		if err != nil {
 			return 0, err
 		}
 		c := &t.Columns[ci]
-		if v.IsNull() && !c.Nullable {
+		if v.IsNull() && !c.Nullable && deferNull {
+			// NOT NULL applies after the BEFORE UPDATE triggers.
+		} else if v.IsNull() && !c.Nullable {
 			if s.strict() {
 				return 0, sqlerr.New(sqlerror.ERBadNullError, sqlerror.SSConstraintViolation, "Column '%s' cannot be null", c.Name)
 			}
@@ -698,10 +702,14 @@ func (s *Session) applyOnDup(ex *execCtx, tbl *table.Table, p *onDupPlan, pk []b
 	if changed {
 		s.applyOnUpdate(ex, t, newRow, p.cols)
 	}
-	tt := s.trgFor(t)
 	if tt != nil {
 		if err := s.fire(ex, tt, trgBefore+trgUpdate, old, newRow); err != nil {
 			return 0, err
+		}
+		if deferNull {
+			if err := s.updateNulls(t, newRow, p.cols, false); err != nil {
+				return 0, err
+			}
 		}
 		changed = !rowsEqual(old, newRow)
 	}

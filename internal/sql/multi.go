@@ -125,6 +125,9 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 			return nil, err
 		}
 		tt := s.trgFor(t)
+		// With BEFORE UPDATE triggers NOT NULL applies to the row they
+		// leave.
+		deferNull := tt != nil && len(tt.progs[trgBefore+trgUpdate]) > 0
 		for k, tr := range tg.rows {
 			matched++
 			newRow := copyRow(nil, tr.row)
@@ -140,7 +143,7 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 				}
 				col := &t.Columns[a.col]
 				if v.IsNull() {
-					if !col.Nullable {
+					if !col.Nullable && !deferNull {
 						if s.strict() && !bool(st.Ignore) {
 							return nil, sqlerr.New(sqlerror.ERBadNullError, sqlerror.SSConstraintViolation, "Column '%s' cannot be null", col.Name)
 						}
@@ -166,6 +169,11 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 			if tt != nil {
 				if err := s.fire(ex, tt, trgBefore+trgUpdate, tr.row, newRow); err != nil {
 					return nil, err
+				}
+				if deferNull {
+					if err := s.updateNulls(t, newRow, cols, bool(st.Ignore)); err != nil {
+						return nil, err
+					}
 				}
 				isChanged = !rowsEqual(tr.row, newRow)
 			}
