@@ -14,7 +14,7 @@ import (
 func EvalType(col *catalog.Column) evalengine.Type {
 	coll := collations.ID(collations.CollationBinaryID)
 	if col.IsText() || col.Type == sqltypes.Enum || col.Type == sqltypes.Set {
-		coll = col.Collation
+		coll = EvalCollation(col.Collation)
 	}
 	var size, scale int32
 	switch col.Type {

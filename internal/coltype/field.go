@@ -32,7 +32,7 @@ func Field(t *catalog.Table, i int, alias string) *querypb.Field {
 		ColumnType:   FormatType(col),
 	}
 	if col.IsText() || col.Type == sqltypes.Enum || col.Type == sqltypes.Set {
-		f.Charset = uint32(col.Collation)
+		f.Charset = uint32(EvalCollation(col.Collation))
 	}
 	return f
 }

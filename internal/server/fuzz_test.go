@@ -275,6 +275,10 @@ func packetSeeds() []packetSeed {
 		{2, []byte{0x1b, 0x00}},                                                         // COM_SET_OPTION, short
 		{2, []byte{0x1f}},                                                               // COM_RESET_CONNECTION
 		{2, []byte("\x11root\x00\x00")},                                                 // COM_CHANGE_USER
+		{2, []byte{0x11}},                                                               // COM_CHANGE_USER, no user
+		{2, []byte("\x11bob\x00\x14short")},                                             // COM_CHANGE_USER, scramble longer than the packet
+		{1, cat(packet(0, []byte("\x11root\x00\x00")), packet(0, query("SELECT 1")))},   // change user, then a command instead of the switch reply
+		{1, cat(packet(0, []byte{0x09}), packet(0, []byte{0x09}))},                      // two COM_STATISTICS
 		{2, cat([]byte{0x12}, le32(4), []byte{0, 0}, le32(1), []byte("binlog.000001"))}, // COM_BINLOG_DUMP
 		{2, []byte{0x1e, 0, 0}},                                                         // COM_BINLOG_DUMP_GTID, short
 		{2, cat([]byte{0x15}, le32(1))},                                                 // COM_REGISTER_SLAVE, short

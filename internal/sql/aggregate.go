@@ -38,6 +38,9 @@ type aggSpec struct {
 	// (read directly, no evaluation), else -1.
 	argCol  int
 	argColl collations.ID
+	// grouping: GROUPING()'s arguments, as positions in the WITH ROLLUP
+	// list (rollup.go).
+	grouping []int
 }
 
 // planAggregates finds aggregate calls, compiles their arguments and
@@ -62,14 +65,28 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 		}
 		p.groupBy = append(p.groupBy, x)
 	}
-	p.streamAgg = p.groupsContiguous(c.Scope, groupExprs, selExprs)
+	if sel.GroupBy != nil && sel.GroupBy.WithRollup {
+		if err := p.planRollup(c, groupExprs, selExprs); err != nil {
+			return err
+		}
+	} else {
+		p.streamAgg = p.groupsContiguous(c.Scope, groupExprs, selExprs)
+	}
 	c.Scope.OffsetTypes = map[string]evalengine.Type{}
 	// Collect and compile aggregates in SELECT, HAVING and ORDER BY.
 	collect := func(n sqlparser.SQLNode) error {
 		var err error
 		_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
+			if fe, ok := node.(*sqlparser.FuncExpr); ok && fe.Name.Lowered() == "grouping" && fe.Qualifier.IsEmpty() {
+				if err == nil {
+					err = p.addGrouping(c, fe)
+				}
+				return false, nil
+			}
 			af, ok := node.(sqlparser.AggrFunc)
-			if !ok {
+			if !ok || plan.IsWindowFunc(af) {
+				// A windowed aggregate is computed by the window
+				// stage; aggregates in its arguments are not.
 				if _, sub := node.(*sqlparser.Subquery); sub {
 					return false, nil
 				}
@@ -101,7 +118,7 @@ func (p *selectPlan) planAggregates(c *compiler, sel *sqlparser.Select) error {
 	for i, se := range selExprs.Exprs {
 		if ae, ok := se.(*sqlparser.AliasedExpr); ok {
 			as := ae.As
-			if as.IsEmpty() && plan.ContainsAggr(ae.Expr) {
+			if as.IsEmpty() && (plan.ContainsAggr(ae.Expr) || p.rollupRewrites(ae.Expr)) {
 				// Name the column before the aggregates are rewritten.
 				as = sqlparser.NewIdentifierCI(c.s.exprName(ae.Expr))
 			}
@@ -146,9 +163,21 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 			return nil
 		}
 	}
-	if hasOverClause(af) {
-		return sqlerr.Unsupported("window functions (%s ... OVER)", strings.ToUpper(af.AggrName()))
+	spec, err := newAggSpec(c, af, key)
+	if err != nil {
+		return err
 	}
+	p.aggs = append(p.aggs, spec)
+	if c.Scope.OffsetTypes != nil {
+		// The Offset that replaces the call is typed as the aggregate.
+		c.Scope.OffsetTypes[spec.key] = spec.typ
+	}
+	return nil
+}
+
+// newAggSpec compiles the aggregate call af (canonical text key): its
+// arguments and its result type.
+func newAggSpec(c *compiler, af sqlparser.AggrFunc, key string) (*aggSpec, error) {
 	spec := &aggSpec{key: key, name: af.AggrName(), distinct: sqlparser.IsDistinct(af), argCol: -1, divPrec: int32(c.s.plan().DivPrecision)}
 	var argExprs []sqlparser.Expr
 	switch f := af.(type) {
@@ -176,17 +205,17 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 			if varianceAgg(spec.name) {
 				break
 			}
-			return sqlerr.Unsupported("aggregate %s", strings.ToUpper(spec.name))
+			return nil, sqlerr.Unsupported("aggregate %s", strings.ToUpper(spec.name))
 		}
 		argExprs = af.GetArgs()
 	}
 	for _, a := range argExprs {
 		if plan.ContainsAggr(a) {
-			return sqlerr.New(sqlerror.ERInvalidGroupFuncUse, sqlerror.SSUnknownSQLState, "Invalid use of group function")
+			return nil, sqlerr.New(sqlerror.ERInvalidGroupFuncUse, sqlerror.SSUnknownSQLState, "Invalid use of group function")
 		}
 		x, err := c.Compile(a)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		spec.args = append(spec.args, x)
 	}
@@ -236,12 +265,7 @@ func (p *selectPlan) addAgg(c *compiler, af sqlparser.AggrFunc) error {
 	default:
 		spec.typ = evalengine.NewTypeEx(sqltypes.Uint64, collations.CollationBinaryID, false, 21, 0, nil)
 	}
-	p.aggs = append(p.aggs, spec)
-	if c.Scope.OffsetTypes != nil {
-		// The Offset that replaces the call is typed as the aggregate.
-		c.Scope.OffsetTypes[spec.key] = spec.typ
-	}
-	return nil
+	return spec, nil
 }
 
 // rewriteAggs replaces aggregate calls in e by Offsets into the aggregated
@@ -254,14 +278,20 @@ func (p *selectPlan) rewriteAggs(e sqlparser.Expr) (sqlparser.Expr, error) {
 	// false from a post function would stop the whole rewrite after the first
 	// aggregate (MAX(a) <> 2 * COUNT(*)).
 	out := sqlparser.Rewrite(e, func(cur *sqlparser.Cursor) bool {
-		af, ok := cur.Node().(sqlparser.AggrFunc)
-		if !ok {
+		var key string
+		var orig sqlparser.Expr
+		if e, ok := cur.Node().(sqlparser.Expr); ok && p.rollupExpr(e) {
+			key, orig = "rollup:"+sqlparser.String(e), e
+		} else if fe, ok := cur.Node().(*sqlparser.FuncExpr); ok && fe.Name.Lowered() == "grouping" && fe.Qualifier.IsEmpty() {
+			key, orig = sqlparser.String(fe), fe
+		} else if af, ok := cur.Node().(sqlparser.AggrFunc); ok && !plan.IsWindowFunc(af) {
+			key, orig = sqlparser.String(af), af
+		} else {
 			return true
 		}
-		key := sqlparser.String(af)
 		for i, a := range p.aggs {
 			if a.key == key {
-				off := &sqlparser.Offset{V: p.width + i, Original: af}
+				off := &sqlparser.Offset{V: p.width + i, Original: orig}
 				if p.sc != nil && p.sc.OffsetTypes != nil {
 					p.sc.OffsetTypes[key] = a.typ
 				}
@@ -302,6 +332,10 @@ type aggState struct {
 type group struct {
 	rep    Row
 	states []aggState
+	// gvals are the GROUP BY values of the group and level the number of
+	// them it groups by (WITH ROLLUP only: fewer in a super-aggregate).
+	gvals Row
+	level int
 }
 
 // hashAggOp is the hash aggregation as an operator over the join (nil
@@ -318,6 +352,10 @@ type hashAggOp struct {
 	groups map[string]*group
 	order  []*group
 	pos    int
+	// levels[k] are WITH ROLLUP's super-aggregate groups by the first k
+	// GROUP BY values (rollup.go).
+	levels []map[string]*group
+	gcolls []collations.ID // the GROUP BY values' collations
 }
 
 // aggBase is what the hash and the stream aggregation share: the plan,
@@ -378,8 +416,16 @@ func (o *hashAggOp) Open(ctx context.Context) error {
 				g := o.groups[string(keyBuf)]
 				if g == nil {
 					g = &group{rep: copyRow(nil, row), states: make([]aggState, len(p.aggs))}
+					if p.rollup != nil {
+						g.gvals, g.level = copyRow(nil, gvals), len(p.rollup)
+					}
 					o.groups[string(keyBuf)] = g
 					o.order = append(o.order, g)
+				}
+				if p.rollup != nil {
+					if keyBuf, err = o.addRollup(row, gvals, gcolls, keyBuf); err != nil {
+						return err
+					}
 				}
 				for i, a := range p.aggs {
 					if err := a.add(ex, &g.states[i], row); err != nil {
@@ -387,6 +433,11 @@ func (o *hashAggOp) Open(ctx context.Context) error {
 					}
 				}
 			}
+		}
+	}
+	if p.rollup != nil {
+		if err := o.finishRollup(); err != nil {
+			return err
 		}
 	}
 	if len(o.order) == 0 && len(p.groupBy) == 0 {
@@ -435,6 +486,14 @@ func (p *selectPlan) groupKeyOf(ex *execCtx, row, gvals Row, gcolls []collations
 func (p *selectPlan) aggregated(ex *execCtx, g *group, agRow Row) error {
 	copy(agRow, g.rep)
 	for i, a := range p.aggs {
+		switch a.name {
+		case "grouping":
+			agRow[p.width+i] = groupingValue(a, g.level)
+			continue
+		case "rollup_value":
+			agRow[p.width+i] = rollupValue(a, g)
+			continue
+		}
 		v, err := a.result(ex, &g.states[i])
 		if err != nil {
 			return err
@@ -445,7 +504,10 @@ func (p *selectPlan) aggregated(ex *execCtx, g *group, agRow Row) error {
 }
 
 func (a *aggSpec) add(ex *execCtx, st *aggState, row Row) error {
-	if a.name == "count_star" {
+	switch a.name {
+	case "grouping", "rollup_value":
+		return nil // computed from the group (rollup.go)
+	case "count_star":
 		st.count++
 		return nil
 	}

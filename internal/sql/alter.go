@@ -21,21 +21,24 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 	if err != nil {
 		return nil, err
 	}
-	old := s.eng.Cat.Table(db, st.Table.Name.String())
+	old := s.tableDef(db, st.Table.Name.String())
 	if old == nil {
 		return nil, sqlerr.NoTable(db, st.Table.Name.String())
 	}
 	if st.PartitionSpec != nil || st.PartitionOption != nil {
 		return nil, sqlerr.Unsupported("partitioning")
 	}
-	release, err := schemachange.LockTables(ctx, s.eng.Cat, s.mdlTimeout, schemachange.TableName{DB: old.DB, Name: old.Name})
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	old = s.eng.Cat.Table(db, st.Table.Name.String())
-	if old == nil {
-		return nil, sqlerr.NoTable(db, st.Table.Name.String())
+	temp := s.isTemporary(old)
+	if !temp {
+		release, err := schemachange.LockTables(ctx, s.eng.Cat, s.mdlTimeout, schemachange.TableName{DB: old.DB, Name: old.Name})
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		old = s.eng.Cat.Table(db, st.Table.Name.String())
+		if old == nil {
+			return nil, sqlerr.NoTable(db, st.Table.Name.String())
+		}
 	}
 	a := schemachange.NewAlterDef(old, alterSession{s})
 	a.Checks.Cols = checkCols
@@ -97,6 +100,15 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 			return nil, sqlerr.New(sqlerr.TrgInWrongSchema, "HY000", "Trigger in wrong schema")
 		}
 	}
+	if temp {
+		if len(nt.ForeignKeys) > len(old.ForeignKeys) {
+			return nil, sqlerr.Unsupported("FOREIGN KEY on a TEMPORARY table")
+		}
+		if err := s.alterTemporary(ctx, plan); err != nil {
+			return nil, err
+		}
+		return &sqltypes.Result{}, nil
+	}
 	if _, err := s.schemaEnv().Alter(ctx, plan); err != nil {
 		return nil, err
 	}
@@ -115,5 +127,5 @@ func (as alterSession) DropConstraint(old *catalog.Table, name string) (*sqlpars
 }
 
 func (as alterSession) ResetAutoInc(db, table string) {
-	as.s.eng.Store.Open(as.s.eng.Cat.Table(db, table)).ResetAutoInc()
+	as.s.eng.Store.Open(as.s.tableDef(db, table)).ResetAutoInc()
 }

@@ -171,6 +171,10 @@ func (s *Session) analyzeOne(ctx context.Context, tg checkTarget, st analyzeStmt
 	if def == nil {
 		return rows, nil
 	}
+	if s.isTemporary(def) {
+		// Statistics are published engine-wide; a temporary table has none.
+		return [][]string{msg("note", "The storage engine for the table doesn't support "+op)}, nil
+	}
 	switch st.histogram {
 	case 'u':
 		return s.updateHistograms(ctx, def, st, msg)

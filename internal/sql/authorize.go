@@ -50,13 +50,22 @@ func (s *Session) authorize(stmt sqlparser.Statement, sql string) error {
 	return checkNeeds(sub, needs)
 }
 
-// authorizeNeeds checks needs built by a statement's own parser.
+// authorizeNeeds checks needs built by a statement's own parser (none on
+// the session's temporary tables, as needs.add).
 func (s *Session) authorizeNeeds(needs ...privilege.Need) error {
 	sub := s.subject()
 	if sub == nil {
 		return nil
 	}
-	return checkNeeds(sub, needs)
+	for _, x := range needs {
+		if x.Table != "" && s.tempTable(x.DB, x.Table) != nil {
+			continue
+		}
+		if err := sub.Check(x); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func checkNeeds(sub *privilege.Subject, needs []privilege.Need) error {
@@ -73,9 +82,17 @@ type needs struct {
 	s    *Session
 	list []privilege.Need
 	seen map[privilege.Need]bool
+	// base: the names being added denote base tables even where the
+	// session has a temporary table of that name (CREATE TABLE's target,
+	// RENAME TABLE).
+	base bool
 }
 
 func (n *needs) add(x privilege.Need) {
+	if x.Table != "" && !n.base && n.s.tempTable(x.DB, x.Table) != nil {
+		// A temporary table needs no privilege once created (MySQL).
+		return
+	}
 	if isSystemSchema(x.DB) {
 		// System schemas and their tables resolve in any letter case.
 		x.DB, x.Table = strings.ToLower(x.DB), strings.ToLower(x.Table)
@@ -275,6 +292,7 @@ func (s *Session) statementNeeds(stmt sqlparser.Statement, sql string) ([]privil
 	case *sqlparser.TruncateTable:
 		n.table(privilege.KindTruncateTable, st.Table)
 	case *sqlparser.RenameTable:
+		n.base = true
 		for _, p := range st.TablePairs {
 			n.table(privilege.KindRenameTable, p.FromTable)
 			n.tablePrivs(privilege.Create|privilege.Insert, p.ToTable)
@@ -485,7 +503,7 @@ func (s *Session) hasColumn(t baseTable, col string) bool {
 	if !ok {
 		return false
 	}
-	def := s.eng.Cat.Table(db, t.name.Name.String())
+	def := s.tableDef(db, t.name.Name.String())
 	if def == nil {
 		return false
 	}
@@ -585,13 +603,17 @@ func (n *needs) createTable(st *sqlparser.CreateTable) {
 			n.database(privilege.KindCreateTemporaryTable, db)
 		}
 	} else {
+		n.base = true
 		n.table(privilege.KindCreateTable, st.Table)
+		if st.Select != nil {
+			n.tablePrivs(privilege.Insert, st.Table)
+		}
+		n.base = false
 	}
 	if st.OptLike != nil {
 		n.table(privilege.KindSelect, st.OptLike.LikeTable)
 	}
 	if st.Select != nil {
-		n.tablePrivs(privilege.Insert, st.Table)
 		n.reads(st.Select)
 	}
 	if st.TableSpec != nil {

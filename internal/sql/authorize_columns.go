@@ -290,12 +290,12 @@ func (w *colWalker) aliased(a *sqlparser.AliasedTableExpr, sc *colScope) {
 			}
 		}
 		db, ok := w.n.s.nameDB(e.Qualifier)
-		if !ok || worldReadable(db, name) || isSystemSchema(db) && w.n.s.eng.Cat.Table(db, name) == nil {
+		if !ok || worldReadable(db, name) || isSystemSchema(db) && w.n.s.tableDef(db, name) == nil {
 			// No database (1046) or a system table: nothing to check.
 			sc.items = append(sc.items, &colItem{alias: alias})
 			return
 		}
-		sc.items = append(sc.items, &colItem{alias: alias, base: true, db: db, table: name, def: w.n.s.eng.Cat.Table(db, name)})
+		sc.items = append(sc.items, &colItem{alias: alias, base: true, db: db, table: name, def: w.n.s.tableDef(db, name)})
 	case *sqlparser.DerivedTable:
 		// A derived table sees the outer query; a LATERAL one also the
 		// items before it.
@@ -588,7 +588,7 @@ func (n *needs) insertColumns(st *sqlparser.Insert, tn sqlparser.TableName) {
 		return
 	}
 	name := tn.Name.String()
-	it := &colItem{alias: name, base: true, db: db, table: name, def: n.s.eng.Cat.Table(db, name)}
+	it := &colItem{alias: name, base: true, db: db, table: name, def: n.s.tableDef(db, name)}
 	if as := st.Table.As.String(); as != "" {
 		it.alias = as
 	}

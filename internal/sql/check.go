@@ -91,14 +91,16 @@ func (s *Session) checkOneTable(ctx context.Context, tg checkTarget) ([][]string
 	if def == nil {
 		return rows, nil
 	}
-	if err := s.eng.Cat.LockShared(ctx, tg.db, tg.name, s.mdlTimeout); err != nil {
-		return [][]string{msg("Error", "Lock wait timeout exceeded; try restarting transaction"), msg("status", "Operation failed")}, nil
-	}
-	defer s.eng.Cat.UnlockShared(tg.db, tg.name)
-	// Re-read the definition under the metadata lock: a DDL may have
-	// replaced it while we waited.
-	if def = s.eng.Cat.Table(tg.db, tg.name); def == nil {
-		return [][]string{msg("Error", "Table '"+name+"' doesn't exist"), msg("status", "Operation failed")}, nil
+	if !s.isTemporary(def) {
+		if err := s.eng.Cat.LockShared(ctx, tg.db, tg.name, s.mdlTimeout); err != nil {
+			return [][]string{msg("Error", "Lock wait timeout exceeded; try restarting transaction"), msg("status", "Operation failed")}, nil
+		}
+		defer s.eng.Cat.UnlockShared(tg.db, tg.name)
+		// Re-read the definition under the metadata lock: a DDL may have
+		// replaced it while we waited.
+		if def = s.eng.Cat.Table(tg.db, tg.name); def == nil {
+			return [][]string{msg("Error", "Table '"+name+"' doesn't exist"), msg("status", "Operation failed")}, nil
+		}
 	}
 	tx := s.eng.DB.Begin(ctx, txn.RepeatableRead, s.lockTimeout)
 	defer tx.Rollback()
@@ -127,7 +129,7 @@ func (s *Session) maintenanceTable(tg checkTarget, op string, msg func(typ, text
 		}
 		return nil, [][]string{msg("note", "The storage engine for the table doesn't support "+op)}
 	}
-	def := s.eng.Cat.Table(tg.db, tg.name)
+	def := s.tableDef(tg.db, tg.name)
 	if def == nil {
 		return nil, [][]string{msg("Error", "Table '"+tg.db+"."+tg.name+"' doesn't exist"), msg("status", "Operation failed")}
 	}

@@ -58,7 +58,7 @@ func (s *Session) execChecksumTable(ctx context.Context, sql string) (*sqltypes.
 	for _, tg := range targets {
 		db, tbl := tg.db, tg.tbl
 		full := db + "." + tbl
-		def := s.eng.Cat.Table(db, tbl)
+		def := s.tableDef(db, tbl)
 		if def == nil {
 			s.warn("Error", 1146, "Table '"+full+"' doesn't exist")
 			res.Rows = append(res.Rows, Row{sqltypes.NewVarChar(full), sqltypes.NULL})

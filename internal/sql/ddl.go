@@ -160,9 +160,7 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 		return nil, err
 	}
 	if st.Temp {
-		// Temporary tables are created as ordinary tables private by name
-		// convention; strata does not yet isolate them per session.
-		return nil, sqlerr.Unsupported("CREATE TEMPORARY TABLE")
+		return s.createTemporaryTable(ctx, st, db, name, checkCols)
 	}
 	if s.eng.Cat.Table(db, name) != nil {
 		if st.IfNotExists {
@@ -173,7 +171,7 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 	}
 	var def *catalog.Table
 	if st.OptLike != nil {
-		src := s.eng.Cat.Table(mustDB(st.OptLike.LikeTable.Qualifier.String(), db), st.OptLike.LikeTable.Name.String())
+		src := s.tableDef(mustDB(st.OptLike.LikeTable.Qualifier.String(), db), st.OptLike.LikeTable.Name.String())
 		if src == nil {
 			return nil, sqlerr.NoTable(mustDB(st.OptLike.LikeTable.Qualifier.String(), db), st.OptLike.LikeTable.Name.String())
 		}
@@ -190,29 +188,20 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 		}
 	} else {
 		if st.Select != nil {
-			return nil, sqlerr.Unsupported("CREATE TABLE ... SELECT")
+			return s.createTableSelect(ctx, st, db, name, checkCols) // ctas.go
 		}
 		if st.TableSpec == nil {
 			return nil, sqlerr.Syntax("You have an error in your SQL syntax; missing table definition")
+		}
+		if len(withoutKeysOnly(st.TableSpec.Columns)) < len(st.TableSpec.Columns) {
+			return nil, sqlerr.New(sqlerror.ERTableMustHaveColumns, sqlerror.SSClientError, "A table must have at least 1 column")
 		}
 		def, err = s.buildTableDef(db, name, st.TableSpec, checkCols)
 		if err != nil {
 			return nil, err
 		}
 	}
-	def.CreateTime = time.Now().Unix()
-	err = schemachange.Apply(s.eng.Cat, func(d *catalog.DDL) error {
-		// Again under the DDL mutex: a CREATE TABLE of the same name that
-		// committed meanwhile must not be replaced.
-		if s.eng.Cat.Table(db, name) != nil {
-			return sqlerr.New(sqlerr.TableExists, sqlerr.StateTableExists, "Table '%s' already exists", name)
-		}
-		for _, ix := range def.Indexes {
-			ix.ID = d.NewIndexID()
-		}
-		return d.PutTable(def)
-	})
-	if err != nil {
+	if err := s.putTable(db, name, def); err != nil {
 		return nil, err
 	}
 	return &sqltypes.Result{}, nil
@@ -263,7 +252,7 @@ func (s *Session) coltypeMode() coltype.Mode {
 }
 
 func (s *Session) dropTables(ctx context.Context, st *sqlparser.DropTable) (*sqltypes.Result, error) {
-	var defs []*catalog.Table
+	var defs, temps []*catalog.Table
 	var missing []string
 	for i, tn := range st.FromTables {
 		db, err := s.dbOrCurrent(tn.Qualifier)
@@ -277,8 +266,14 @@ func (s *Session) dropTables(ctx context.Context, st *sqlparser.DropTable) (*sql
 				return nil, sqlerr.New(sqlerror.ERNonUniqTable, sqlerror.SSClientError, "Not unique table/alias: '%s'", tn.Name.String())
 			}
 		}
+		// A temporary table first (temporary.go); DROP TEMPORARY TABLE
+		// drops only those.
+		if t := s.tempTable(db, tn.Name.String()); t != nil {
+			temps = append(temps, t)
+			continue
+		}
 		t := s.eng.Cat.Table(db, tn.Name.String())
-		if t == nil {
+		if t == nil || st.Temp {
 			missing = append(missing, db+"."+tn.Name.String())
 			continue
 		}
@@ -293,8 +288,15 @@ func (s *Session) dropTables(ctx context.Context, st *sqlparser.DropTable) (*sql
 	if err := s.fkCheckDrop(defs); err != nil {
 		return nil, err
 	}
-	if err := s.schemaEnv().DropTables(ctx, tableNames(defs), nil); err != nil {
-		return nil, err
+	// Base tables first: their drop can fail (a metadata lock wait), a
+	// temporary table's cannot.
+	if len(defs) > 0 {
+		if err := s.schemaEnv().DropTables(ctx, tableNames(defs), nil); err != nil {
+			return nil, err
+		}
+	}
+	for _, t := range temps {
+		s.dropTemporary(t)
 	}
 	return &sqltypes.Result{}, nil
 }
@@ -303,6 +305,9 @@ func (s *Session) truncateTable(ctx context.Context, st *sqlparser.TruncateTable
 	db, err := s.dbOrCurrent(st.Table.Qualifier)
 	if err != nil {
 		return nil, err
+	}
+	if t := s.tempTable(db, st.Table.Name.String()); t != nil {
+		return s.truncateTemporary(t)
 	}
 	t := s.eng.Cat.Table(db, st.Table.Name.String())
 	if t == nil {
@@ -323,6 +328,9 @@ func (s *Session) renameTables(ctx context.Context, st *sqlparser.RenameTable) (
 		fdb, err := s.dbOrCurrent(p.FromTable.Qualifier)
 		if err != nil {
 			return nil, err
+		}
+		if s.tempTable(fdb, p.FromTable.Name.String()) != nil {
+			return nil, sqlerr.Unsupported("RENAME TABLE of a TEMPORARY table (ALTER TABLE ... RENAME renames one)")
 		}
 		// An unresolved target database is 1046 when its pair is reached.
 		tdb, _ := s.dbOrCurrent(p.ToTable.Qualifier)

@@ -78,6 +78,11 @@ func (s *Session) parse(sql string) (stmt sqlparser.Statement, params int, err e
 	stmt = parse.FunctionCalls(stmt, sql)
 	if ddl, ok := stmt.(sqlparser.DDLStatement); ok && !ddl.IsFullyParsed() {
 		if _, err := s.eng.Parser.ParseStrictDDL(sql); err != nil {
+			if fixed, ok := parse.Repair(s.eng.Parser, sql); ok {
+				if stmt, err2 := s.eng.Parser.ParseStrictDDL(fixed); err2 == nil {
+					return stmt, 0, nil
+				}
+			}
 			return nil, 0, parseErr(err)
 		}
 		return nil, 0, sqlerr.Unsupported("%s", firstWords(sql, 4))
@@ -347,7 +352,7 @@ func (s *Session) execCached(ctx context.Context, cp *cachedPlan, bv map[string]
 		return nil, err
 	}
 	for _, r := range cp.tables {
-		t := s.eng.Cat.Table(r.db, r.table)
+		t := s.tableDef(r.db, r.table)
 		if t == nil {
 			return nil, sqlerr.NoTable(r.db, r.table)
 		}
@@ -436,11 +441,11 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 		}
 		return s.runSelect(ctx, p, bv)
 	case *sqlparser.Insert:
-		return s.dml(ctx, bv, func(ex *execCtx) (*sqltypes.Result, error) { return s.execInsert(ex, st) })
+		return s.dmlOf(ctx, st, bv, func(ex *execCtx) (*sqltypes.Result, error) { return s.execInsert(ex, st) })
 	case *sqlparser.Update:
-		return s.dml(ctx, bv, func(ex *execCtx) (*sqltypes.Result, error) { return s.execUpdate(ex, st) })
+		return s.dmlOf(ctx, st, bv, func(ex *execCtx) (*sqltypes.Result, error) { return s.execUpdate(ex, st) })
 	case *sqlparser.Delete:
-		return s.dml(ctx, bv, func(ex *execCtx) (*sqltypes.Result, error) { return s.execDelete(ex, st) })
+		return s.dmlOf(ctx, st, bv, func(ex *execCtx) (*sqltypes.Result, error) { return s.execDelete(ex, st) })
 	case *sqlparser.Begin:
 		if err := s.commit(); err != nil {
 			return nil, err
@@ -523,8 +528,11 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 	case *sqlparser.Analyze:
 		return s.execAnalyze(ctx, st)
 	case sqlparser.DDLStatement, sqlparser.DBDDLStatement:
-		if err := s.commit(); err != nil {
-			return nil, err
+		// CREATE and DROP TEMPORARY TABLE do not commit (MySQL).
+		if !tempTableDDL(stmt) {
+			if err := s.commit(); err != nil {
+				return nil, err
+			}
 		}
 		s.rowCount = 0
 		return s.execDDL(ctx, stmt, sql)
@@ -557,7 +565,13 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 
 // dml runs a data-changing statement inside the statement's transaction.
 func (s *Session) dml(ctx context.Context, bv map[string]*querypb.BindVariable, f func(ex *execCtx) (*sqltypes.Result, error)) (*sqltypes.Result, error) {
-	if s.readOnlyTx {
+	return s.dmlOf(ctx, nil, bv, f)
+}
+
+// dmlOf is dml for statement stmt, which a READ ONLY transaction may run
+// when it writes only to a temporary table (writesOnlyTemporary).
+func (s *Session) dmlOf(ctx context.Context, stmt sqlparser.Statement, bv map[string]*querypb.BindVariable, f func(ex *execCtx) (*sqltypes.Result, error)) (*sqltypes.Result, error) {
+	if s.readOnlyTx && !s.writesOnlyTemporary(stmt) {
 		return nil, sqlerr.New(sqlerr.ReadOnlyTxn, sqlerr.StateReadOnlyTxn, "Cannot execute statement in a READ ONLY transaction.")
 	}
 	tx := s.txnForStatement(ctx)

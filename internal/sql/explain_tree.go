@@ -300,60 +300,8 @@ func (s *Session) treeOf(ex *execCtx, p *selectPlan, run *analyzeRun) *treeNode 
 	if len(p.srcs) == 0 {
 		top = &treeNode{text: "Rows fetched before execution"}
 	}
-	est := 1.0
-	for i, src := range p.srcs {
-		r := s.explainSource(ex, p.sc, p.srcs, i, "SIMPLE", false)
-		n, _ := strconv.ParseFloat(r.rows, 64)
-		access := &treeNode{text: accessText(src, r), rows: r.rows}
-		hashed := src.vkey != nil && src.virtual == nil
-		if st != nil && !hashed {
-			// (A hash join's table is read once to build the hash; the
-			// level's counts are its probes, shown on the join.)
-			l := &st.levels[i]
-			access.actual = loopActual(l, l.fetched)
-		}
-		node := access
-		if len(src.conds) > 0 && src.vkey == nil { // (a lookup by vkey shows its conditions on the join)
-			node = &treeNode{text: "Filter: " + condText(src.conds), rows: r.rows, kids: []*treeNode{access}}
-			if st != nil {
-				l := &st.levels[i]
-				node.actual = loopActual(l, l.passed)
-			}
-		}
-		if i == 0 {
-			top, est = node, max(n, 1)
-			continue
-		}
-		est *= max(n, 1)
-		kind := "Nested loop inner join"
-		switch {
-		case src.semi == plan.SemiJoin:
-			kind = "Nested loop semijoin"
-		case src.semi == plan.AntiJoin:
-			kind = "Nested loop antijoin"
-		case src.outer:
-			kind = "Nested loop left join"
-		}
-		kids := []*treeNode{top, node}
-		if hashed {
-			switch {
-			case src.semi == plan.SemiJoin:
-				kind = "Hash semijoin"
-			case src.semi == plan.AntiJoin:
-				kind = "Hash antijoin"
-			case src.outer:
-				kind = "Left hash join"
-			default:
-				kind = "Inner hash join"
-			}
-			kind += " " + condText(src.conds)
-			kids = []*treeNode{top, {text: "Hash", kids: []*treeNode{node}}}
-		}
-		top = &treeNode{text: kind, rows: strconv.FormatFloat(est, 'f', 0, 64), kids: kids}
-		if st != nil {
-			l := &st.levels[i]
-			top.actual = fmt.Sprintf("actual time=%s..%s rows=%d loops=1", msText(l.joinFirst), msText(l.joinLast), l.passed)
-		}
+	if len(p.srcs) > 0 {
+		top, _ = s.joinTree(ex, p, st, 0, len(p.srcs)-1)
 	}
 	wrap := func(text string) {
 		top = &treeNode{text: text, kids: []*treeNode{top}}
@@ -379,6 +327,12 @@ func (s *Session) treeOf(ex *execCtx, p *selectPlan, run *analyzeRun) *treeNode 
 	}
 	if p.having != nil || p.rowFilter != nil {
 		wrap("Filter: (HAVING)")
+	}
+	for _, st := range p.windows {
+		if st.nkeys() > 0 {
+			wrap("Sort: " + st.sortText)
+		}
+		wrap(st.explainText())
 	}
 	if p.distinct {
 		wrap("Temporary table with deduplication")
@@ -495,4 +449,105 @@ func loopActual(l *levelStats, rows int64) string {
 
 func msText(d time.Duration) string {
 	return strconv.FormatFloat(float64(d.Nanoseconds())/1e6, 'f', 3, 64)
+}
+
+// joinTree builds the tree of the join's levels from..to (left-deep, a
+// nested join of an outer join's inner side as a subtree) and returns its
+// estimated rows.
+func (s *Session) joinTree(ex *execCtx, p *selectPlan, st *joinStats, from, to int) (*treeNode, float64) {
+	var top *treeNode
+	est := 1.0
+	for i := from; i <= to; i++ {
+		src := p.srcs[i]
+		if i > from && src.outer && src.nestLast > i {
+			// A nested join on the inner side of an outer join (nest.go):
+			// its levels are one subtree.
+			inner, n := s.joinTree(ex, p, st, i, src.nestLast)
+			est *= max(n, 1)
+			top = &treeNode{text: "Nested loop left join", rows: strconv.FormatFloat(est, 'f', 0, 64), kids: []*treeNode{top, inner}}
+			if st != nil {
+				l := &st.levels[src.nestLast]
+				top.actual = fmt.Sprintf("actual time=%s..%s rows=%d loops=1", msText(l.joinFirst), msText(l.joinLast), l.passed)
+			}
+			top = nestFilter(p.srcs, i, top)
+			i = src.nestLast
+			continue
+		}
+		r := s.explainSource(ex, p.sc, p.srcs, i, "SIMPLE", false)
+		n, _ := strconv.ParseFloat(r.rows, 64)
+		access := &treeNode{text: accessText(src, r), rows: r.rows}
+		hashed := src.vkey != nil && src.virtual == nil
+		if st != nil && !hashed {
+			// (A hash join's table is read once to build the hash; the
+			// level's counts are its probes, shown on the join.)
+			l := &st.levels[i]
+			access.actual = loopActual(l, l.fetched)
+		}
+		node := access
+		conds := src.conds
+		if src.nested && len(src.ends) > 0 {
+			conds = src.groupConds[0] // the others filter the nests' joins
+		}
+		if len(conds) > 0 && src.vkey == nil { // (a lookup by vkey shows its conditions on the join)
+			node = &treeNode{text: "Filter: " + condText(conds), rows: r.rows, kids: []*treeNode{access}}
+			if st != nil {
+				l := &st.levels[i]
+				node.actual = loopActual(l, l.passed)
+			}
+		}
+		if i == from {
+			top, est = node, max(n, 1)
+			continue
+		}
+		est *= max(n, 1)
+		kind := "Nested loop inner join"
+		switch {
+		case src.semi == plan.SemiJoin:
+			kind = "Nested loop semijoin"
+		case src.semi == plan.AntiJoin:
+			kind = "Nested loop antijoin"
+		case src.outer:
+			kind = "Nested loop left join"
+		}
+		kids := []*treeNode{top, node}
+		if hashed {
+			switch {
+			case src.semi == plan.SemiJoin:
+				kind = "Hash semijoin"
+			case src.semi == plan.AntiJoin:
+				kind = "Hash antijoin"
+			case src.outer:
+				kind = "Left hash join"
+			default:
+				kind = "Inner hash join"
+			}
+			kind += " " + condText(src.conds)
+			kids = []*treeNode{top, {text: "Hash", kids: []*treeNode{node}}}
+		}
+		top = &treeNode{text: kind, rows: strconv.FormatFloat(est, 'f', 0, 64), kids: kids}
+		if st != nil {
+			l := &st.levels[i]
+			top.actual = fmt.Sprintf("actual time=%s..%s rows=%d loops=1", msText(l.joinFirst), msText(l.joinLast), l.passed)
+		}
+		if src.outer {
+			top = nestFilter(p.srcs, i, top)
+		}
+	}
+	return top, est
+}
+
+// nestFilter puts the conditions evaluated after the NULL extension of
+// the nest starting at level first (the enclosing scope's, nest.go) as a
+// filter above the nest's join.
+func nestFilter(srcs []*tableSource, first int, join *treeNode) *treeNode {
+	last := srcs[srcs[first].nestLast]
+	if !last.nested {
+		return join
+	}
+	for k, f := range last.ends {
+		if f == first && len(last.groupConds[k+1]) > 0 {
+			return &treeNode{text: "Filter: " + condText(last.groupConds[k+1]), rows: join.rows, kids: []*treeNode{join}}
+		}
+	}
+	return join
 }

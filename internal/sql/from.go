@@ -46,6 +46,15 @@ type fromBuilder struct {
 	star []starCol
 	// straight: STRAIGHT_JOIN fixes the join order.
 	straight bool
+	// nests are the outer joins' inner sides (nest.go); itemNest is the
+	// innermost nest of each item (-1: none) and scope the nest being
+	// built (-1: the top level).
+	nests    []fromNest
+	itemNest []int
+	scope    int
+	// onScopes: each ON clause with the items its join joins, the only
+	// ones it may read (nest.go).
+	onScopes []onScope
 }
 
 func (b *fromBuilder) add(te sqlparser.TableExpr) error {
@@ -92,6 +101,7 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 			}
 		}
 		b.items = append(b.items, item)
+		b.itemNest = append(b.itemNest, b.scope)
 		for i := range item.def.Columns {
 			b.star = append(b.star, starCol{item: len(b.items) - 1, col: i})
 		}
@@ -102,7 +112,7 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 			if t.Join == sqlparser.StraightJoinType {
 				b.straight = true
 			}
-			mark := len(b.star)
+			mark, lo := len(b.star), len(b.items)
 			if err := b.add(t.LeftExpr); err != nil {
 				return err
 			}
@@ -111,40 +121,48 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 				return err
 			}
 			if t.Condition != nil && t.Condition.On != nil {
-				b.where = append(b.where, plan.SplitAnd(t.Condition.On)...)
+				on := plan.SplitAnd(t.Condition.On)
+				b.addConds(on)
+				b.onScopes = append(b.onScopes, onScope{on, lo, len(b.items)})
 			}
 			conds, err := b.joinUsing(t, mark, lmark)
 			if err != nil {
 				return err
 			}
-			b.where = append(b.where, conds...)
+			b.addConds(conds)
 			return nil
 		case sqlparser.LeftJoinType, sqlparser.RightJoinType, sqlparser.NaturalLeftJoinType, sqlparser.NaturalRightJoinType:
 			left, right := t.LeftExpr, t.RightExpr
 			if t.Join == sqlparser.RightJoinType || t.Join == sqlparser.NaturalRightJoinType {
 				left, right = right, left
 			}
-			mark := len(b.star)
+			mark, lo := len(b.star), len(b.items)
 			if err := b.add(left); err != nil {
 				return err
 			}
 			n, lmark := len(b.items), len(b.star)
-			if err := b.add(right); err != nil {
+			// The inner side, one table or a nested join, is a nest of
+			// its own: NULL-extended as a unit (nest.go).
+			k := len(b.nests)
+			b.nests = append(b.nests, fromNest{first: n, parent: b.scope})
+			b.scope = k
+			err := b.add(right)
+			b.scope = b.nests[k].parent
+			if err != nil {
 				return err
 			}
-			if len(b.items) != n+1 {
-				return sqlerr.Unsupported("outer join with a nested join on its inner side")
-			}
-			it := b.items[n]
-			it.outer = true
+			b.nests[k].last = len(b.items) - 1
+			b.items[n].outer = true
+			var on []sqlparser.Expr
 			if t.Condition != nil && t.Condition.On != nil {
-				it.on = plan.SplitAnd(t.Condition.On)
+				on = plan.SplitAnd(t.Condition.On)
+				b.onScopes = append(b.onScopes, onScope{on, lo, len(b.items)})
 			}
 			conds, err := b.joinUsing(t, mark, lmark)
 			if err != nil {
 				return err
 			}
-			it.on = append(it.on, conds...)
+			b.nests[k].on = append(append(b.nests[k].on, on...), conds...)
 			return nil
 		default:
 			return sqlerr.Unsupported("%s", t.Join.ToString())
@@ -177,7 +195,7 @@ func (s *Session) lookupTable(ctx context.Context, tn sqlparser.TableName) (*cat
 		}
 		return def, virt, nil
 	}
-	t := s.eng.Cat.Table(db, name)
+	t := s.tableDef(db, name)
 	if t == nil {
 		if s.eng.Cat.Database(db) == nil && !strings.EqualFold(db, s.DB) {
 			return nil, nil, sqlerr.NoTable(db, name)

@@ -89,7 +89,7 @@ func (s *Session) targetTable(ex *execCtx, te sqlparser.TableExpr) (*catalog.Tab
 	if isSystemSchema(db) {
 		return nil, "", sqlerr.New(sqlerr.DBAccessDenied, sqlerror.SSClientError, "Access denied for user '%s'@'%s' to database '%s'", s.User, s.Host, db)
 	}
-	t := s.eng.Cat.Table(db, tn.Name.String())
+	t := s.tableDef(db, tn.Name.String())
 	if t == nil {
 		return nil, "", sqlerr.NoTable(db, tn.Name.String())
 	}
@@ -359,14 +359,16 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 	case sqlparser.Values:
 		exprRows = rows
 	case sqlparser.TableStatement:
-		p, err := s.planQuery(ex.Context(), rows, nil)
-		if err != nil {
-			return nil, err
-		}
-		ex2 := s.newExecCtx(ex.Context(), ex.tx, s.bindSessionVars(p.bindVars(), ex.BV))
-		res, err := p.run(ex2)
-		if err != nil {
-			return nil, err
+		res := s.insertSource
+		if res == nil {
+			p, err := s.planQuery(ex.Context(), rows, nil)
+			if err != nil {
+				return nil, err
+			}
+			ex2 := s.newExecCtx(ex.Context(), ex.tx, s.bindSessionVars(p.bindVars(), ex.BV))
+			if res, err = p.run(ex2); err != nil {
+				return nil, err
+			}
 		}
 		if len(res.Fields) != len(b.cols) {
 			return nil, sqlerr.New(sqlerror.ERWrongValueCountOnRow, sqlerror.SSWrongValueCountOnRow, "Column count doesn't match value count at row 1")

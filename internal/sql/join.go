@@ -35,6 +35,19 @@ type tableSource struct {
 	residual int
 	conds    []sqlparser.Expr
 	outer    bool // LEFT JOIN: emit a NULL row when nothing matches
+	// Nested outer joins (nest.go). nestLast: for the first level of a
+	// nest (outer), the level of its last table; nestGroup: the nest's
+	// condition group there. ends: the first levels of the nests that end
+	// at this level, innermost first; mid: the condition groups between
+	// on and filter. nested: the level needs them (a plain LEFT JOIN's
+	// table does not).
+	nestLast  int
+	nestGroup int
+	ends      []int
+	mid       [][]*eval.Expr
+	nested    bool
+	// groupConds: the condition groups of a nested level (EXPLAIN).
+	groupConds [][]sqlparser.Expr
 	// semi: a semi-join stops at the first row that matches; an anti-join
 	// (also outer) rejects the outer rows when one matches (semijoin.go).
 	semi plan.SemiKind
@@ -310,7 +323,7 @@ func (j *joinIter) unlockMiss(ex *execCtx, src *tableSource, l *joinLevel) {
 // DELETE).
 func (j *joinIter) currentPK(i int) []byte {
 	l := &j.level[i]
-	if l.scan != nil && j.lock == lockNone {
+	if l.scan != nil && j.lock == lockNone || l.nulled {
 		return nil
 	}
 	return l.pk
@@ -390,8 +403,14 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 			l.done = true
 			if src.outer && !l.matched && !l.nulled {
 				l.nulled = true
-				j.placeNull(i)
-				pass, err := j.passes(ex, src.filter)
+				var pass bool
+				var err error
+				if src.nested {
+					i, pass, err = j.nullNest(ex, i)
+				} else {
+					j.placeNull(i)
+					pass, err = j.passes(ex, src.filter)
+				}
 				if err != nil {
 					return nil, false, err
 				}
@@ -429,8 +448,12 @@ func (j *joinIter) next(ex *execCtx) (Row, bool, error) {
 				i--
 				continue
 			}
-			l.matched = true
-			pass, err = j.passes(ex, src.filter)
+			if src.nested {
+				pass, err = j.matchNested(ex, i)
+			} else {
+				l.matched = true
+				pass, err = j.passes(ex, src.filter)
+			}
 			if err != nil {
 				return nil, false, err
 			}

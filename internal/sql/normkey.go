@@ -186,7 +186,7 @@ func (s *Session) queryNormalized(ctx context.Context, sql string) (res *sqltype
 	if len(sql) > maxNormText || !ns.n.Normalize(sql) || len(ns.n.Lits) == 0 {
 		return nil, false, nil
 	}
-	k := planKey{sql: ns.key(), db: s.DB, settings: s.plan()}
+	k := planKey{sql: ns.key(), db: s.DB, settings: s.plan(), temp: s.temps.setID}
 	version := s.eng.Cat.Version()
 	if cp := s.eng.plans.lookup(k, version, s.eng.Cat.StatsVersion(), false); cp != nil {
 		if !cp.normChecked {
@@ -293,7 +293,7 @@ func (s *Session) normCheck(stmt sqlparser.Statement, lits []parse.Literal) bool
 	if db == "" {
 		db = s.DB
 	}
-	def := s.eng.Cat.Table(db, tn.Name.String())
+	def := s.tableDef(db, tn.Name.String())
 	if def == nil {
 		return false
 	}

@@ -15,13 +15,15 @@ import (
 // Every session of an engine shares one cache of parsed and planned
 // statements (prepared statements included), keyed by
 //
-//	(statement text, current database, plan settings)
+//	(statement text, current database, plan settings, temporary set)
 //
 // where the text of a text-protocol statement is literal-normalised when
 // its constants can be bound as parameters (normkey.go), else as received;
 // and stamped with the catalog version the plan was built under (a plan
 // whose join order came from statistics also with the statistics version).
-// A stale plan is dropped when it is looked up.
+// A stale plan is dropped when it is looked up. The temporary set is 0 for
+// a session without temporary tables, else an id no other session's key
+// carries (temporary.go): a plan over a temporary table stays private.
 //
 // Plans are handed out exclusively. A plan holds per-execution scratch
 // state (the point-lookup key buffer of an access path, the argument
@@ -58,6 +60,9 @@ type planKey struct {
 	// settings is interned (Engine.internSettings): equal settings, equal
 	// pointer.
 	settings *planSettings
+	// temp is the session's temporary set id (temporary.go): 0 without
+	// temporary tables, else a number no other session's key carries.
+	temp uint64
 }
 
 // planEntry is the pool of idle plans of one key.
@@ -263,7 +268,7 @@ func (sh *planShard) touchLocked(e *planEntry) {
 
 // planKey returns the cache key of sql in the session's current state.
 func (s *Session) planKey(sql string) planKey {
-	return planKey{sql: sql, db: s.DB, settings: s.plan()}
+	return planKey{sql: sql, db: s.DB, settings: s.plan(), temp: s.temps.setID}
 }
 
 // checkoutPlan takes an idle cached plan of sql for this session, or nil.
@@ -288,7 +293,7 @@ func (s *Session) returnPlan(cp *cachedPlan) {
 func (s *Session) peekPlan(sql string) *cachedPlan {
 	var n parse.Normalizer
 	if n.Normalize(sql) && len(n.Lits) > 0 {
-		if cp := s.eng.plans.peek(planKey{sql: string(n.Key), db: s.DB, settings: s.plan()}); cp != nil {
+		if cp := s.eng.plans.peek(planKey{sql: string(n.Key), db: s.DB, settings: s.plan(), temp: s.temps.setID}); cp != nil {
 			return cp
 		}
 	}

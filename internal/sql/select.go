@@ -33,12 +33,21 @@ type selectPlan struct {
 
 	hasAgg  bool
 	groupBy []*eval.Expr
+	// rollup: GROUP BY ... WITH ROLLUP, grouping by the columns at these
+	// offsets of the joined row (rollup.go).
+	rollup []int
 	// streamAgg: the join yields each group's rows one after another (the
 	// first table is read in an order the GROUP BY columns lead), so
 	// groups are aggregated one at a time (aggregate_stream.go).
 	streamAgg bool
 	aggs      []*aggSpec
 	having    *eval.Expr
+
+	// windows are the window stages (window_plan.go); their values
+	// follow the winBase values of the rows they are given.
+	windows []*windowStage
+	winBase int
+	nWin    int
 
 	proj     []*eval.Expr
 	projCols []int // for plain column projections: scope index, else -1
@@ -120,7 +129,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		}
 	}
 	// FROM
-	fb := &fromBuilder{s: s, ctx: ctx}
+	fb := &fromBuilder{s: s, ctx: ctx, scope: -1}
 	for _, te := range sel.From {
 		if a, ok := te.(*sqlparser.AliasedTableExpr); ok {
 			if tn, ok := a.Expr.(sqlparser.TableName); ok && tn.Name.String() == "dual" && tn.Qualifier.IsEmpty() {
@@ -153,6 +162,9 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	// semi- or anti-joins become tables of the join (semijoin.go), after
 	// the query's own nReg tables.
 	where := plan.SplitAnd(plan.WhereExpr(sel.Where))
+	if err := fb.simplifyOuter(where, sc, offs, outer); err != nil {
+		return nil, err
+	}
 	nReg := len(fb.items)
 	var semiDeps []uint64
 	if p.lock == lockNone && nReg > 0 {
@@ -174,7 +186,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 					}
 					set |= s
 				}
-				semiDeps = append(semiDeps, set&^(1<<(nReg+k)))
+				semiDeps = append(semiDeps, fb.settledDeps(set&^(1<<(nReg+k))))
 			}
 		}
 	}
@@ -215,12 +227,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	}
 	levelConds := make([][]sqlparser.Expr, len(fb.items))
 	for k, cd := range conds {
-		lv := -1
-		for i := range fb.items {
-			if condSets[k]&(1<<i) != 0 {
-				lv = max(lv, pos[i])
-			}
-		}
+		lv := fb.condLevel(condSets[k], -1, pos)
 		if lv < 0 {
 			e, err := c.Compile(cd)
 			if err != nil {
@@ -234,11 +241,16 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		levelConds[lv] = append(levelConds[lv], cd)
 	}
 
+	nestGroups, err := fb.nestConds(c, sc, offs, pos, order, outer)
+	if err != nil {
+		return nil, err
+	}
+
 	// ORDER BY over plain columns of the first table can be served by its
 	// index order.
 	selExprs := sel.SelectExprs
 	var firstOrder []plan.OrderCol
-	if len(fb.items) > 0 && len(sel.OrderBy) > 0 && !plan.HasAggregates(sel) && (sel.GroupBy == nil || len(sel.GroupBy.Exprs) == 0) {
+	if len(fb.items) > 0 && len(sel.OrderBy) > 0 && !plan.HasAggregates(sel) && (sel.GroupBy == nil || len(sel.GroupBy.Exprs) == 0) && !plan.HasWindowFuncs(sel) {
 		first := order[0]
 		for _, o := range sel.OrderBy {
 			e := plan.ResolveOrderAlias(o.Expr, selExprs)
@@ -251,22 +263,32 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			firstOrder = append(firstOrder, oc)
 		}
 	}
-	hasLimit := sel.Limit != nil && sel.Limit.Rowcount != nil
+	// A window stage reads every row whatever the LIMIT.
+	hasLimit := sel.Limit != nil && sel.Limit.Rowcount != nil && !plan.HasWindowFuncs(sel)
 
 	needCols := plan.NeededTables(sel, sc)
 	for lvl, i := range order {
 		it := fb.items[i]
 		src := &tableSource{def: it.def, alias: it.alias, off: offs[i], width: it.def.ColumnCount(), outer: it.outer || it.semi == plan.AntiJoin, semi: it.semi, virtual: it.virtual}
-		joined := it.outer || it.semi != plan.SemiNone // conditions in it.on
+		// Conditions: on decides whether a row matches (an outer join's
+		// ON, a semi-join's), filter rejects combined rows; nested outer
+		// joins have groups between them (nest.go).
+		onConds, filterConds := it.on, levelConds[lvl]
+		var midConds [][]sqlparser.Expr
+		src.nestLast = lvl
+		if it.semi == plan.SemiNone {
+			onConds, filterConds, midConds = fb.levelNest(src, i, lvl, pos, nestGroups[lvl], levelConds[lvl])
+		}
+		joined := len(src.ends) > 0 || it.semi != plan.SemiNone // conditions in onConds
 		if it.virtual == nil {
 			src.tbl = s.eng.Store.Open(it.def)
 		}
 		// Conditions usable for this table's access path.
 		var usable []sqlparser.Expr
 		if joined {
-			usable = append(usable, it.on...)
+			usable = append(usable, onConds...)
 		} else {
-			usable = append(usable, levelConds[lvl]...)
+			usable = append(usable, filterConds...)
 		}
 		// Columns of the tables executed before this one are known.
 		bound := func(col int) bool {
@@ -307,10 +329,21 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 		} else if src.vkey, err = c.virtualKeyFor(it, preds); err != nil {
 			return nil, err
 		}
-		onConds, filterConds := it.on, levelConds[lvl]
-		src.conds = append(append([]sqlparser.Expr(nil), onConds...), filterConds...)
+		src.conds = append([]sqlparser.Expr(nil), onConds...)
+		for _, m := range midConds {
+			src.conds = append(src.conds, m...)
+			x, err := c.compileAll(m)
+			if err != nil {
+				return nil, err
+			}
+			src.mid = append(src.mid, x)
+		}
+		src.conds = append(src.conds, filterConds...)
 		if src.path != nil {
 			src.conds, _ = plan.SplitConsumed(src.conds, src.path.consumed)
+		}
+		if src.nested {
+			src.groupConds = nestGroupConds(src, onConds, midConds, filterConds)
 		}
 		src.residual = len(src.conds)
 		var consumed []sqlparser.Expr
@@ -336,6 +369,9 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 
 	// Aggregation: aggregates are replaced by Offsets into the aggregated
 	// row [representative row..., aggregate values...].
+	if err := windowAliasUse(sel, sc); err != nil {
+		return nil, err
+	}
 	if err := p.planAggregates(c, sel); err != nil {
 		return nil, err
 	}
@@ -350,6 +386,9 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 			return nil, err
 		}
 		p.rowFilter = x
+	}
+	if err := p.planWindows(c, sel); err != nil {
+		return nil, err
 	}
 
 	// Projection.
@@ -416,7 +455,7 @@ func (s *Session) planSelectOuter(ctx context.Context, sel *sqlparser.Select, ou
 	// ORDER BY: resolved against select aliases and positions, evaluated
 	// as hidden projection columns.
 	if len(sel.OrderBy) > 0 {
-		ordered := len(p.srcs) > 0 && p.srcs[0].path != nil && p.srcs[0].path.ordered && !p.hasAgg && len(firstOrder) == len(sel.OrderBy)
+		ordered := len(p.srcs) > 0 && p.srcs[0].path != nil && p.srcs[0].path.ordered && !p.hasAgg && len(p.windows) == 0 && len(firstOrder) == len(sel.OrderBy)
 		for _, o := range sel.OrderBy {
 			k := sortKey{desc: o.Direction == sqlparser.DescOrder, text: sqlparser.String(o.Expr)}
 			if lit, ok := o.Expr.(*sqlparser.Literal); ok && lit.Type == sqlparser.IntVal {

@@ -13,9 +13,10 @@ import (
 //	│                               OFFSET / LIMIT)
 //	└── Filter (DISTINCT)
 //	    └── project (select list, then hidden sort keys)
-//	        └── Filter (HAVING; without aggregation, the row filter)
-//	            └── hash or stream aggregate (GROUP BY / aggregates)
-//	                └── join (absent when a constant WHERE is false)
+//	        └── window stages (window functions; window_op.go)
+//	            └── Filter (HAVING; without aggregation, the row filter)
+//	                └── hash or stream aggregate (GROUP BY / aggregates)
+//	                    └── join (absent when a constant WHERE is false)
 //
 // and one loop (rowSink.pull) hands the root's batches to the row sink,
 // which streams them to the client (stream.go) or gathers the result.
@@ -42,6 +43,7 @@ type selectOps struct {
 	seen      distinctPred
 	limit     exec.Limit
 	sort      sortOp
+	win       []windowOp
 }
 
 // exprPred is an exec.Predicate: a condition evaluated by an execution.
@@ -89,6 +91,9 @@ func (p *selectPlan) operators(ex *execCtx, constFalse bool, offset, limit uint6
 	if root == nil {
 		return ops, nil, nil
 	}
+	if len(p.windows) > 0 {
+		root = ops.windowOps(p, ex, root)
+	}
 	ops.project.reset(p, ex, root)
 	root = &ops.project
 	if p.distinct {
@@ -114,6 +119,7 @@ func (ops *selectOps) release() {
 	ops.distinct.Input, ops.distinct.Pred = nil, nil
 	ops.limit.Input = nil
 	ops.sort = sortOp{}
+	clear(ops.win)
 	ops.busy = false
 }
 

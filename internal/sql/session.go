@@ -130,6 +130,11 @@ type Session struct {
 	// norm is the scratch of literal-normalised text statements
 	// (normkey.go).
 	norm normState
+	// insertSource: the rows the running INSERT … SELECT inserts, already
+	// computed (CREATE TABLE … SELECT, ctas.go); nil otherwise.
+	insertSource *sqltypes.Result
+	// temps holds the session's temporary tables (temporary.go).
+	temps tempTables
 }
 
 type mdlRef struct{ db, table string }
@@ -272,6 +277,9 @@ func (s *Session) txnForStatement(ctx context.Context) *txn.Txn {
 
 // useTable takes the shared metadata lock on a table for the transaction.
 func (s *Session) useTable(ctx context.Context, t *catalog.Table) error {
+	if s.temps.defs != nil && s.isTemporary(t) {
+		return nil
+	}
 	for _, r := range s.mdl {
 		if r.db == t.DB && r.table == t.Name {
 			return nil
@@ -329,6 +337,9 @@ func (s *Session) commit() error {
 	s.explicit = false
 	s.readOnlyTx = false
 	s.releaseMDL()
+	if s.temps.dropped != nil {
+		s.releaseDroppedTemps()
+	}
 	if err != nil {
 		return sqlerr.New(sqlerror.ERErrorDuringCommit, sqlerror.SSUnknownSQLState, "Got error during COMMIT: %v", err)
 	}
@@ -344,6 +355,9 @@ func (s *Session) rollback() {
 	s.explicit = false
 	s.readOnlyTx = false
 	s.releaseMDL()
+	if s.temps.dropped != nil {
+		s.releaseDroppedTemps()
+	}
 }
 
 // Close ends the session, rolling back any open transaction.
@@ -352,12 +366,14 @@ func (s *Session) Close() {
 	s.dropSQLPrepared()
 	s.flushStatus()
 	s.rollback()
+	s.dropAllTemps()
 	s.releaseUserLocks()
 }
 
 // ResetConnection implements COM_RESET_CONNECTION.
 func (s *Session) ResetConnection() {
 	s.rollback()
+	s.dropAllTemps()
 	s.vars = map[string]sqltypes.Value{}
 	s.planOK = false
 	s.userVars = map[string]sqltypes.Value{}

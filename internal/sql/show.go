@@ -391,7 +391,7 @@ func (s *Session) showTarget(ctx context.Context, tn sqlparser.TableName, dbName
 		def, _, err := s.systemTable(db, tn.Name.String())
 		return def, err
 	}
-	t := s.eng.Cat.Table(db, tn.Name.String())
+	t := s.tableDef(db, tn.Name.String())
 	if t == nil {
 		return nil, sqlerr.NoTable(db, tn.Name.String())
 	}
@@ -523,7 +523,11 @@ func (s *Session) showCreate(ctx context.Context, sh *sqlparser.ShowCreate) (*sq
 				ai = 0
 			}
 		}
-		return textResult([]string{"Table", "Create Table"}, [][]string{{t.Name, coltype.ShowCreateTable(t, ai)}}), nil
+		text := coltype.ShowCreateTable(t, ai)
+		if s.isTemporary(t) {
+			text = showCreateTemporary(text)
+		}
+		return textResult([]string{"Table", "Create Table"}, [][]string{{t.Name, text}}), nil
 	case sqlparser.CreateDb:
 		name := sh.Op.Name.String()
 		d := s.eng.Cat.Database(name)

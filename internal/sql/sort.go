@@ -141,9 +141,11 @@ func (o *sortOp) reset(p *selectPlan, ex *execCtx, input exec.Operator, join *jo
 	*o = sortOp{p: p, ex: ex, input: input, colls: colls, offset: offset, limit: limit}
 	if p.lock == lockNone {
 		o.bound = ex.s.sortBuffer()
-	} else if !p.hasAgg && len(p.srcs) == 1 && p.srcs[0].tbl != nil && (p.limit != nil || p.offset != nil) && join != nil {
+	} else if !p.hasAgg && len(p.windows) == 0 && len(p.srcs) == 1 && p.srcs[0].tbl != nil && (p.limit != nil || p.offset != nil) && join != nil {
 		// A locking read sorted before LIMIT/OFFSET: remember each row's
-		// lock, to give back those of the rows the cut drops.
+		// lock, to give back those of the rows the cut drops (a window
+		// stage reads all rows before the first is projected: all keep
+		// their locks).
 		o.join, o.locks = join, &rowLocks{}
 	}
 }

@@ -804,6 +804,9 @@ func (s *Session) cteSource(ctx context.Context, d *cteDef, alias string) (*from
 	if op, _ := parse.UnwrapSetOperand(u.Right); op != parse.Union {
 		return nil, sqlerr.New(3573, sqlerror.SSUnknownSQLState, "Recursive Common Table Expression '%s' should contain a UNION", d.name)
 	}
+	if err := recursiveGrouping(u.Right, d.name); err != nil {
+		return nil, err
+	}
 	// Recursive: anchor UNION [ALL] recursive member.
 	anchor, err := s.planQuery(ctx, u.Left, d.outer)
 	if err != nil {

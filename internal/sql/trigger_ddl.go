@@ -48,6 +48,9 @@ func (s *Session) execCreateTrigger(ctx context.Context, sql string) (*sqltypes.
 	if err := s.authorizeNeeds(privilege.OnTable(privilege.Trigger, db, ct.Table)); err != nil {
 		return nil, err
 	}
+	if s.tempTable(db, ct.Table) != nil {
+		return nil, sqlerr.New(sqlerr.TrgOnViewOrTempTable, sqlerror.SSUnknownSQLState, "Trigger's '%s' is view or temporary table", ct.Table)
+	}
 	t := s.eng.Cat.Table(db, ct.Table)
 	if t == nil {
 		return nil, sqlerr.NoTable(db, ct.Table)

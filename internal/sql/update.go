@@ -182,7 +182,7 @@ func (s *Session) cachedDML(ex *execCtx, st sqlparser.Statement) *dmlPlan {
 	if cp == nil || cp.stmt != st || cp.dml == nil || cp.dml.version != s.eng.Cat.Version() {
 		return nil
 	}
-	if s.eng.Cat.Table(cp.dml.t.DB, cp.dml.t.Name) != cp.dml.t {
+	if s.tableDef(cp.dml.t.DB, cp.dml.t.Name) != cp.dml.t {
 		return nil
 	}
 	if err := s.useTable(ex.Context(), cp.dml.t); err != nil {

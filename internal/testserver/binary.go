@@ -6,8 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // BinaryEnv names the environment variable holding a prebuilt strata binary;
@@ -53,7 +57,8 @@ func buildBinary() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("build strata: %w", err)
 	}
-	dir, err := os.MkdirTemp("", "strata-testserver-")
+	sweepStaleBinaries()
+	dir, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", binaryDirPrefix, os.Getpid()))
 	if err != nil {
 		return "", fmt.Errorf("build strata: %w", err)
 	}
@@ -64,6 +69,47 @@ func buildBinary() (string, error) {
 		return "", fmt.Errorf("go build ./cmd/strata in %s: %w\n%s", root, err, output)
 	}
 	return out, nil
+}
+
+// binaryDirPrefix starts the name of the directory a test process builds
+// its binary in, followed by the process id.
+const binaryDirPrefix = "strata-testserver-"
+
+// sweepStaleBinaries removes the binary directories of test processes that
+// have exited (a test binary cannot remove its own when it ends: the
+// testing package has no hook for it, and a killed one never could): those
+// whose process id no longer runs, and those without one (an older naming)
+// older than a day. A directory of ~100 MB per `go test` run adds up.
+func sweepStaleBinaries() {
+	tmp := os.TempDir()
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() || !strings.HasPrefix(name, binaryDirPrefix) {
+			continue
+		}
+		rest := strings.TrimPrefix(name, binaryDirPrefix)
+		if i := strings.IndexByte(rest, '-'); i > 0 {
+			if pid, err := strconv.Atoi(rest[:i]); err == nil {
+				if pid != os.Getpid() && !processRuns(pid) {
+					_ = os.RemoveAll(filepath.Join(tmp, name))
+				}
+				continue
+			}
+		}
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > 24*time.Hour {
+			_ = os.RemoveAll(filepath.Join(tmp, name))
+		}
+	}
+}
+
+// processRuns reports whether a process with id pid exists.
+func processRuns(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // moduleRoot walks up from dir to the first directory holding go.mod.

@@ -130,7 +130,7 @@ var privMatrix = []privCase{
 	{kind: privilege.KindDropDatabase, name: "DROP DATABASE", priv: "DROP", db: "d{n}", table: "x", setup: []string{"CREATE DATABASE d{n}"}, stmt: "DROP DATABASE d{n}", want: [4]uint16{1044, 1044, 0, 0}},
 	{kind: privilege.KindCreateTable, name: "CREATE TABLE", priv: "CREATE", table: "c{n}", stmt: "CREATE TABLE m.c{n} (a INT)", want: [4]uint16{1142, 0, 0, 0}},
 	{kind: privilege.KindCreateTable, name: "CREATE TABLE LIKE needs SELECT on the source", priv: "CREATE, SELECT", table: "c{n}", stmt: "CREATE TABLE m.c{n} LIKE m.t2", want: [4]uint16{1142, 1142, 0, 0}},
-	{kind: privilege.KindCreateTemporaryTable, name: "CREATE TEMPORARY TABLE", priv: "CREATE TEMPORARY TABLES", tablePriv: "ALL", stmt: "CREATE TEMPORARY TABLE m.tmp{n} (a INT)", want: [4]uint16{1044, 1044, 1235, 1235}},
+	{kind: privilege.KindCreateTemporaryTable, name: "CREATE TEMPORARY TABLE", priv: "CREATE TEMPORARY TABLES", tablePriv: "ALL", stmt: "CREATE TEMPORARY TABLE m.tmp{n} (a INT)", want: [4]uint16{1044, 1044, 0, 0}},
 	{kind: privilege.KindAlterTable, name: "ALTER TABLE", priv: "ALTER", table: "a{n}", setup: []string{"CREATE TABLE m.a{n} (a INT)"}, stmt: "ALTER TABLE m.a{n} ADD COLUMN b INT", want: [4]uint16{1142, 0, 0, 0}},
 	{kind: privilege.KindAlterTable, name: "ALTER TABLE ADD INDEX needs ALTER", priv: "INDEX", table: "a{n}", setup: []string{"CREATE TABLE m.a{n} (a INT)"}, stmt: "ALTER TABLE m.a{n} ADD INDEX ix (a)", want: [4]uint16{1142, 1142, 1142, 1142}},
 	{kind: privilege.KindAlterTable, name: "ALTER TABLE RENAME", priv: "ALTER, DROP, CREATE, INSERT", table: "r{n}", setup: []string{"CREATE TABLE m.r{n} (a INT)"}, stmt: "ALTER TABLE m.r{n} RENAME TO m.s{n}", want: [4]uint16{1142, 1142, 0, 0}},

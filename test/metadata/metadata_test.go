@@ -312,6 +312,20 @@ var cases = []expectation{
 	{"(SELECT MAX(dtm6) FROM m)", "datetime", 6},
 	{"EXISTS (SELECT 1)", "int", -1},
 	{"i IN (SELECT 1)", "int", -1},
+	// window functions
+	{"ROW_NUMBER() OVER (ORDER BY id)", "int", -1},
+	{"RANK() OVER (ORDER BY i)", "int", -1},
+	{"NTILE(2) OVER (ORDER BY id)", "int", -1},
+	{"PERCENT_RANK() OVER (ORDER BY id)", "double", -1},
+	{"CUME_DIST() OVER (ORDER BY id)", "double", -1},
+	{"SUM(d) OVER (ORDER BY id)", "decimal", 3},
+	{"AVG(i) OVER ()", "decimal", 4},
+	{"SUM(i) OVER (ORDER BY id ROWS 1 PRECEDING)", "decimal", 0},
+	{"COUNT(*) OVER ()", "int", -1},
+	{"MAX(dtm6) OVER (ORDER BY id)", "datetime", 6},
+	{"LAG(vc) OVER (ORDER BY id)", "varchar", -1},
+	{"FIRST_VALUE(d) OVER (ORDER BY id DESC)", "decimal", 3},
+	{"STD(dbl) OVER ()", "double", -1},
 }
 
 // aggregates are checked over the whole table (one row out).

@@ -82,6 +82,9 @@ func (c *Compiler) NextSlotName() string {
 
 // Compile rewrites session-dependent nodes and translates e with evalengine.
 func (c *Compiler) Compile(e sqlparser.Expr) (*Expr, error) {
+	if err := noWindowFuncs(e); err != nil {
+		return nil, err
+	}
 	out := &Expr{}
 	e = sqlparser.CloneExpr(e)
 	e, err := rewriteSessionVars(e, c.Names)

@@ -20,12 +20,12 @@ type SortVal struct {
 	// ascii: text of ASCII bytes only, under a collation with the ASCII
 	// fast path (collation.ASCIIWeights).
 	ascii bool
-	i    int64
-	u    uint64
-	f    float64
-	b    []byte
-	coll collations.ID
-	v    sqltypes.Value
+	i     int64
+	u     uint64
+	f     float64
+	b     []byte
+	coll  collations.ID
+	v     sqltypes.Value
 }
 
 // MakeSortVal prepares v, whose collation (for text) is coll.

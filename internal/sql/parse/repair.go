@@ -29,6 +29,12 @@ func Repair(p *sqlparser.Parser, sql string) (string, bool) {
 	if s, ok := InsertPriority(out); ok {
 		out, changed = s, true
 	}
+	if s, ok := windowList(p, out); ok {
+		out, changed = s, true
+	}
+	if s, ok := ctasKeysOnly(p, out); ok {
+		out, changed = s, true
+	}
 	return out, changed
 }
 

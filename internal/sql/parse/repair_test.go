@@ -17,6 +17,9 @@ func TestRepair(t *testing.T) {
 		{"SELECT GROUP_CONCAT(ALL x)", ""},
 		{"SET @a := 1, @b := 'x:=y'", "SET @a = 1, @b = 'x:=y'"},
 		{"SELECT 1", ""},
+		{"SELECT RANK() OVER w FROM t WINDOW w AS (ORDER BY a), v AS (w), u AS (PARTITION BY (b))", "SELECT RANK() OVER w FROM t WINDOW w AS (ORDER BY a), WINDOW v AS (w), WINDOW u AS (PARTITION BY (b))"},
+		{"SELECT (SELECT SUM(a) OVER w FROM t WINDOW w AS (), x AS ()), 'window w as (), '", "SELECT (SELECT SUM(a) OVER w FROM t WINDOW w AS (), WINDOW x AS ()), 'window w as (), '"},
+		{"SELECT 'window a as (), b'", ""},
 	} {
 		got, ok := Repair(p, c.in)
 		if c.want == "" {

@@ -75,10 +75,13 @@ func ReadsColumn(e sqlparser.Expr) bool {
 func ContainsAggr(e sqlparser.Expr) bool {
 	found := false
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-		if _, ok := n.(*sqlparser.Subquery); ok {
+		switch n.(type) {
+		case *sqlparser.Subquery, *sqlparser.Offset:
+			// An Offset reads a value computed already (its Original
+			// is the call it replaced).
 			return false, nil
 		}
-		if _, ok := n.(sqlparser.AggrFunc); ok {
+		if _, ok := n.(sqlparser.AggrFunc); ok && !IsWindowFunc(n) {
 			found = true
 		}
 		return !found, nil
@@ -91,7 +94,7 @@ func ContainsAggr(e sqlparser.Expr) bool {
 func HasAggregates(sel *sqlparser.Select) bool {
 	found := false
 	visit := func(n sqlparser.SQLNode) (bool, error) {
-		if _, ok := n.(sqlparser.AggrFunc); ok {
+		if _, ok := n.(sqlparser.AggrFunc); ok && !IsWindowFunc(n) {
 			found = true
 			return false, nil
 		}

@@ -44,7 +44,7 @@ type Decorrelation struct {
 // tables for Decorrelate.
 func Decorrelatable(sel *sqlparser.Select, kind eval.SubqueryKind) bool {
 	if sel.With != nil || sel.Limit != nil || sel.Having != nil || sel.Into != nil ||
-		sel.Lock != sqlparser.NoLock || sel.Where == nil || len(sel.Windows) > 0 ||
+		sel.Lock != sqlparser.NoLock || sel.Where == nil || len(sel.Windows) > 0 || HasWindowFuncs(sel) ||
 		sel.GroupBy != nil && len(sel.GroupBy.Exprs) > 0 {
 		return false
 	}

@@ -23,6 +23,8 @@
 //   - ALTER TABLE's data: Env.Alter back-fills new secondary indexes or
 //     rebuilds the whole table into new index ids, in bounded chunks, and
 //     publishes the new definition.
+//   - Temporary tables (session-private, never published):
+//     Env.ReserveTemporaryIDs and Env.AlterTemporary (temporary.go).
 //
 // # Lock discipline
 //

@@ -7,6 +7,7 @@ import "vitess.io/vitess/go/mysql/sqlerror"
 const (
 	TrgAlreadyExists     sqlerror.ErrorCode = 1359 // ER_TRG_ALREADY_EXISTS
 	TrgDoesNotExist      sqlerror.ErrorCode = 1360 // ER_TRG_DOES_NOT_EXIST
+	TrgOnViewOrTempTable sqlerror.ErrorCode = 1361 // ER_TRG_ON_VIEW_OR_TEMP_TABLE
 	TrgCantChangeRow     sqlerror.ErrorCode = 1362 // ER_TRG_CANT_CHANGE_ROW
 	TrgNoSuchRowInTrg    sqlerror.ErrorCode = 1363 // ER_TRG_NO_SUCH_ROW_IN_TRG
 	BadSQLState          sqlerror.ErrorCode = 1407 // ER_SP_BAD_SQLSTATE
