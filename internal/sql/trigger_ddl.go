@@ -36,6 +36,9 @@ func (s *Session) execCreateTrigger(ctx context.Context, sql string) (*sqltypes.
 	if db == "" {
 		return nil, sqlerr.NoDB()
 	}
+	if len([]rune(ct.Name)) > 64 {
+		return nil, sqlerr.New(sqlerror.ERTooLongIdent, sqlerror.SSClientError, "Identifier name '%s' is too long", ct.Name)
+	}
 	if ct.TableSchema != "" && !strings.EqualFold(ct.TableSchema, db) {
 		return nil, sqlerr.New(sqlerr.TrgInWrongSchema, sqlerror.SSUnknownSQLState, "Trigger in wrong schema")
 	}
