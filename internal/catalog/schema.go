@@ -121,6 +121,8 @@ type Table struct {
 	Checks []CheckConstraint `json:"checks,omitempty"`
 	// CreateTime is the Unix time the table was created.
 	CreateTime int64 `json:"create_time,omitempty"`
+	// Triggers in action order (trigger.go).
+	Triggers []Trigger `json:"triggers,omitempty"`
 }
 
 // HasGenerated reports whether t has generated columns.
@@ -206,6 +208,7 @@ func (t *Table) Clone() *Table {
 		n.Indexes[i] = &c
 	}
 	n.ForeignKeys = append([]string(nil), t.ForeignKeys...)
+	n.Triggers = append([]Trigger(nil), t.Triggers...)
 	if t.Checks != nil {
 		n.Checks = make([]CheckConstraint, len(t.Checks))
 		for i, c := range t.Checks {

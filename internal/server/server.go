@@ -279,7 +279,7 @@ func (h *handler) ComQueryMulti(c *mysql.Conn, query string, callback func(qr sq
 	queries := []string{query}
 	if c.Capabilities&mysql.CapabilityClientMultiStatements != 0 {
 		var err error
-		if queries, err = h.eng.Env.Parser().SplitStatementToPieces(query); err != nil {
+		if queries, err = h.eng.SplitStatements(query); err != nil {
 			return err
 		}
 		if len(queries) == 0 {

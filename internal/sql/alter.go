@@ -99,6 +99,9 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 			tdb = old.DB
 		}
 		plan.RenameTo = &schemachange.TableName{DB: tdb, Name: a.RenameTo.Name.String()}
+		if len(old.Triggers) > 0 && tdb != old.DB {
+			return nil, sqlerr.New(sqlerr.TrgInWrongSchema, "HY000", "Trigger in wrong schema")
+		}
 	}
 	if temp {
 		if len(nt.ForeignKeys) > len(old.ForeignKeys) {

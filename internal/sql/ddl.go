@@ -185,6 +185,7 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 		def = src.Clone()
 		def.DB, def.Name = db, name
 		def.AutoIncStart = 0
+		def.Triggers = nil // CREATE TABLE ... LIKE copies no triggers
 		def.Checks = schemachange.LikeChecks(src.Checks, name)
 		if err := schemachange.CheckGeneratedNameLengths(def.Checks); err != nil {
 			return nil, err

@@ -49,6 +49,9 @@ type Engine struct {
 	plans planCache
 	// fks is the foreign keys of the current catalog version (fk.go).
 	fks fkCache
+	// trgs is the compiled triggers of the current catalog version
+	// (trigger_exec.go).
+	trgs trgCache
 	// normRejects remembers normalised keys whose statements may not bind
 	// their constants as parameters; noNormalize turns normalisation off
 	// (tests compare with it).

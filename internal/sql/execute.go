@@ -188,7 +188,7 @@ func (s *Session) prepareText(ctx context.Context, sql string) (uint16, []*query
 	if reShowCount.MatchString(sql) || reNamesCollate.MatchString(sql) {
 		return 0, nil, nil
 	}
-	if _, ok := parse.ParseRoutine(sql); ok || isAnalyze(sql) {
+	if _, ok := parse.ParseRoutine(sql); ok || isAnalyze(sql) || isSignal(sql) {
 		return 0, nil, nil // answered at execution (specialStatement)
 	}
 	s.setStatementText(sql)
@@ -617,8 +617,15 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 	if r, ok := parse.ParseRoutine(sql); ok {
 		s.beginStatementWarnings(nil)
 		s.countCom(routineCom(r.Verb, r.Kind))
-		res, err := s.execRoutine(r)
+		res, err := s.execRoutine(ctx, sql, r)
 		return res, true, err
+	}
+	if sig, ok, err := parse.ParseSignal(sql); ok {
+		s.beginStatementWarnings(nil)
+		if err != nil {
+			return nil, true, sqlerr.Unsupported("%v", err)
+		}
+		return &sqltypes.Result{}, true, s.signal(sig)
 	}
 	switch sql[0] | 0x20 {
 	case 's':

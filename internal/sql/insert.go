@@ -174,6 +174,17 @@ func (s *Session) evalDefaultExpr(ex *execCtx, c *catalog.Column, now time.Time)
 // finishRow applies defaults, NOT NULL rules and auto-increment to a row
 // whose given columns are set. rowNum is 1-based for messages.
 func (b *rowBuilder) finishRow(row Row, given []bool, rowNum int, multi bool) error {
+	if err := b.fillDefaults(row, given, false); err != nil {
+		return err
+	}
+	return b.checkNulls(row, given, rowNum, multi)
+}
+
+// fillDefaults gives the columns the statement does not set their
+// defaults. With deferNull a NOT NULL column without a default stays NULL
+// for checkNulls to refuse after the BEFORE INSERT triggers (which may set
+// it, as MySQL allows).
+func (b *rowBuilder) fillDefaults(row Row, given []bool, deferNull bool) error {
 	t := b.t
 	for i := range t.Columns {
 		c := &t.Columns[i]
@@ -188,12 +199,13 @@ func (b *rowBuilder) finishRow(row Row, given []bool, rowNum int, multi bool) er
 				continue
 			}
 			if !c.HasDefault && c.DefaultExpr == "" && !c.Nullable {
-				// No default for a NOT NULL column.
-				if b.strict && !b.ignore {
-					return sqlerr.New(sqlerror.ERNoDefaultForField, sqlerror.SSUnknownSQLState, "Field '%s' doesn't have a default value", c.Name)
+				if deferNull {
+					row[i] = sqltypes.NULL
+					continue
 				}
-				b.s.warn("Warning", uint16(sqlerror.ERNoDefaultForField), fmt.Sprintf("Field '%s' doesn't have a default value", c.Name))
-				row[i] = coltype.ImplicitDefault(c)
+				if err := b.noDefault(row, i); err != nil {
+					return err
+				}
 				continue
 			}
 			v, err := b.defaultValue(i)
@@ -203,6 +215,40 @@ func (b *rowBuilder) finishRow(row Row, given []bool, rowNum int, multi bool) er
 			row[i] = v
 		}
 	}
+	return nil
+}
+
+// noDefault answers a NOT NULL column without a default that the row
+// leaves unset: 1364 in strict mode, else a warning and the type's
+// implicit default.
+func (b *rowBuilder) noDefault(row Row, i int) error {
+	c := &b.t.Columns[i]
+	if b.strict && !b.ignore {
+		return sqlerr.New(sqlerror.ERNoDefaultForField, sqlerror.SSUnknownSQLState, "Field '%s' doesn't have a default value", c.Name)
+	}
+	b.s.warn("Warning", uint16(sqlerror.ERNoDefaultForField), fmt.Sprintf("Field '%s' doesn't have a default value", c.Name))
+	row[i] = coltype.ImplicitDefault(c)
+	return nil
+}
+
+// checkNulls applies the NOT NULL rules to a row about to be written.
+func (b *rowBuilder) checkNulls(row Row, given []bool, rowNum int, multi bool) error {
+	t := b.t
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		if !given[i] && row[i].IsNull() && !c.Nullable && i != t.AutoIncCol && c.Generated == "" && !c.HasDefault && c.DefaultExpr == "" {
+			if err := b.noDefault(row, i); err != nil { // left unset by a trigger too
+				return err
+			}
+		}
+	}
+	return b.checkNullsGiven(row, given, rowNum, multi)
+}
+
+// checkNullsGiven refuses NULL in a NOT NULL column (1048; a warning and
+// the implicit default outside strict mode for a multi-row statement).
+func (b *rowBuilder) checkNullsGiven(row Row, given []bool, rowNum int, multi bool) error {
+	t := b.t
 	for i := range t.Columns {
 		c := &t.Columns[i]
 		if row[i].IsNull() && !c.Nullable && i != t.AutoIncCol && c.Generated == "" {
@@ -355,6 +401,7 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 	}
 	res := &sqltypes.Result{}
 	var firstGen, lastExplicit uint64
+	tt := s.trgFor(t)
 	row := make(Row, len(t.Columns))
 	given := make([]bool, len(t.Columns))
 	var keyBuf []byte
@@ -404,8 +451,22 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 				row[ci], given[ci] = v, true
 			}
 		}
-		if err := b.finishRow(row, given, r+1, multi); err != nil {
-			return nil, err
+		if tt == nil || len(tt.progs[trgBefore+trgInsert]) == 0 {
+			if err := b.finishRow(row, given, r+1, multi); err != nil {
+				return nil, err
+			}
+		} else {
+			// The NOT NULL rules apply to the row the BEFORE INSERT
+			// triggers leave (MySQL 5.7+).
+			if err := b.fillDefaults(row, given, true); err != nil {
+				return nil, err
+			}
+			if err := s.fire(ex, tt, trgBefore+trgInsert, nil, row); err != nil {
+				return nil, err
+			}
+			if err := b.checkNulls(row, given, r+1, multi); err != nil {
+				return nil, err
+			}
 		}
 		if ok, err := s.checkRow(ex, checks, row, bool(st.Ignore)); !ok {
 			if err != nil {
@@ -458,6 +519,11 @@ func (s *Session) insertRow(ex *execCtx, tbl *table.Table, row Row, replace, ign
 			if !inserted {
 				return affected, nil // IGNORE: no parent row
 			}
+			if tt := s.trgFor(tbl.Def); tt != nil {
+				if err := s.fire(ex, tt, trgAfter+trgInsert, nil, row); err != nil {
+					return 0, err
+				}
+			}
 			return affected + 1, nil
 		}
 		var dup *table.DupKeyError
@@ -473,7 +539,14 @@ func (s *Session) insertRow(ex *execCtx, tbl *table.Table, row Row, replace, ign
 			if old == nil {
 				return 0, err
 			}
+			tt := s.trgFor(tbl.Def)
+			if err := s.fire(ex, tt, trgBefore+trgDelete, old, nil); err != nil {
+				return 0, err
+			}
 			if err := s.fkDelete(ex, tbl, pk, old); err != nil {
+				return 0, err
+			}
+			if err := s.fire(ex, tt, trgAfter+trgDelete, old, nil); err != nil {
 				return 0, err
 			}
 			affected++
@@ -602,13 +675,17 @@ func (s *Session) applyOnDup(ex *execCtx, tbl *table.Table, p *onDupPlan, pk []b
 	both := make(Row, 2*n)
 	copy(both, old)
 	copy(both[n:], ins)
+	tt := s.trgFor(t)
+	deferNull := tt != nil && len(tt.progs[trgBefore+trgUpdate]) > 0
 	for k, ci := range p.cols {
 		v, err := ex.Eval(p.exprs[k], both)
 		if err != nil {
 			return 0, err
 		}
 		c := &t.Columns[ci]
-		if v.IsNull() && !c.Nullable {
+		if v.IsNull() && !c.Nullable && deferNull {
+			// NOT NULL applies after the BEFORE UPDATE triggers.
+		} else if v.IsNull() && !c.Nullable {
 			if s.strict() {
 				return 0, sqlerr.New(sqlerror.ERBadNullError, sqlerror.SSConstraintViolation, "Column '%s' cannot be null", c.Name)
 			}
@@ -630,16 +707,33 @@ func (s *Session) applyOnDup(ex *execCtx, tbl *table.Table, p *onDupPlan, pk []b
 	if changed {
 		s.applyOnUpdate(ex, t, newRow, p.cols)
 	}
+	if tt != nil {
+		if err := s.fire(ex, tt, trgBefore+trgUpdate, old, newRow); err != nil {
+			return 0, err
+		}
+		if deferNull {
+			if err := s.updateNulls(t, newRow, p.cols, false); err != nil {
+				return 0, err
+			}
+		}
+		changed = !rowsEqual(old, newRow)
+	}
 	if ok, err := s.checkRow(ex, p.checks, newRow, p.ignore); !ok {
 		return 0, err
 	}
 	if !changed {
+		if err := s.fire(ex, tt, trgAfter+trgUpdate, old, newRow); err != nil {
+			return 0, err
+		}
 		if s.clientFoundRows {
 			return 1, nil
 		}
 		return 0, nil
 	}
 	if _, err := s.fkUpdate(ex, tbl, pk, old, newRow); err != nil {
+		return 0, err
+	}
+	if err := s.fire(ex, tt, trgAfter+trgUpdate, old, newRow); err != nil {
 		return 0, err
 	}
 	if t.AutoIncCol >= 0 {

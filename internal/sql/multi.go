@@ -124,6 +124,10 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 		if err != nil {
 			return nil, err
 		}
+		tt := s.trgFor(t)
+		// With BEFORE UPDATE triggers NOT NULL applies to the row they
+		// leave.
+		deferNull := tt != nil && len(tt.progs[trgBefore+trgUpdate]) > 0
 		for k, tr := range tg.rows {
 			matched++
 			newRow := copyRow(nil, tr.row)
@@ -139,7 +143,7 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 				}
 				col := &t.Columns[a.col]
 				if v.IsNull() {
-					if !col.Nullable {
+					if !col.Nullable && !deferNull {
 						if s.strict() && !bool(st.Ignore) {
 							return nil, sqlerr.New(sqlerror.ERBadNullError, sqlerror.SSConstraintViolation, "Column '%s' cannot be null", col.Name)
 						}
@@ -162,6 +166,17 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 			if isChanged {
 				s.applyOnUpdate(ex, t, newRow, cols)
 			}
+			if tt != nil {
+				if err := s.fire(ex, tt, trgBefore+trgUpdate, tr.row, newRow); err != nil {
+					return nil, err
+				}
+				if deferNull {
+					if err := s.updateNulls(t, newRow, cols, bool(st.Ignore)); err != nil {
+						return nil, err
+					}
+				}
+				isChanged = !rowsEqual(tr.row, newRow)
+			}
 			if ok, err := s.checkRow(ex, checks, newRow, bool(st.Ignore)); !ok {
 				if err != nil {
 					return nil, err
@@ -169,9 +184,15 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 				continue
 			}
 			if !isChanged {
+				if err := s.fire(ex, tt, trgAfter+trgUpdate, tr.row, newRow); err != nil {
+					return nil, err
+				}
 				continue
 			}
 			if _, err := s.fkUpdate(ex, tbl, tr.pk, tr.row, newRow); err != nil {
+				return nil, err
+			}
+			if err := s.fire(ex, tt, trgAfter+trgUpdate, tr.row, newRow); err != nil {
 				return nil, err
 			}
 			changed++
@@ -215,8 +236,15 @@ func (s *Session) execMultiDelete(ex *execCtx, st *sqlparser.Delete) (*sqltypes.
 	}
 	var n uint64
 	for _, tg := range targets {
+		tt := s.trgFor(tg.src.def)
 		for _, tr := range tg.rows {
+			if err := s.fire(ex, tt, trgBefore+trgDelete, tr.row, nil); err != nil {
+				return nil, err
+			}
 			if err := s.fkDelete(ex, tg.src.tbl, tr.pk, tr.row); err != nil {
+				return nil, err
+			}
+			if err := s.fire(ex, tt, trgAfter+trgDelete, tr.row, nil); err != nil {
 				return nil, err
 			}
 			n++

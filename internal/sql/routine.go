@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"context"
+
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 
@@ -8,18 +10,22 @@ import (
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
-// MySQL error numbers for stored programs that sqlerror lacks.
-const (
-	erTrgDoesNotExist   = 1360
-	erEventDoesNotExist = 1539
-)
+// erEventDoesNotExist is ER_EVENT_DOES_NOT_EXIST.
+const erEventDoesNotExist = 1539
 
 // execRoutine answers a statement on a stored function, procedure, trigger
-// or event. strata has none yet: CREATE and ALTER ... are not supported
+// or event. Triggers are trigger_ddl.go's; strata has no other stored
+// programs yet: CREATE and ALTER ... are not supported
 // (1235), DROP finds nothing to drop — the error MySQL gives for a missing
 // object, or a note with IF EXISTS — so scripts that clean up before
 // creating keep working.
-func (s *Session) execRoutine(r parse.Routine) (*sqltypes.Result, error) {
+func (s *Session) execRoutine(ctx context.Context, sql string, r parse.Routine) (*sqltypes.Result, error) {
+	if r.Kind == "TRIGGER" && r.Verb == "CREATE" {
+		return s.execCreateTrigger(ctx, sql)
+	}
+	if r.Kind == "TRIGGER" && r.Verb == "DROP" {
+		return s.execDropTrigger(ctx, r)
+	}
 	if r.Verb == "CREATE" || r.Verb == "ALTER" {
 		return nil, sqlerr.Unsupported("%s %s", r.Verb, r.Kind)
 	}
@@ -27,15 +33,12 @@ func (s *Session) execRoutine(r parse.Routine) (*sqltypes.Result, error) {
 	if db == "" {
 		db = s.DB
 	}
-	if db == "" && r.Kind != "TRIGGER" {
+	if db == "" {
 		return nil, sqlerr.NoDB()
 	}
 	var code uint16
 	var state, msg, note string
 	switch r.Kind {
-	case "TRIGGER":
-		code, state, msg = erTrgDoesNotExist, sqlerror.SSUnknownSQLState, "Trigger does not exist"
-		note = msg
 	case "EVENT":
 		code, state, msg = erEventDoesNotExist, sqlerror.SSUnknownSQLState, "Unknown event '"+r.Name+"'"
 		note = "Event " + r.Name + " does not exist"

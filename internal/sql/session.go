@@ -96,6 +96,9 @@ type Session struct {
 	// other sessions.
 	current runningStmt
 	shownDB atomic.Pointer[string]
+	// trgActive is the tables whose triggers are running, innermost
+	// last (trigger_exec.go: their statements may not change them).
+	trgActive []*catalog.Table
 	// shownID is the account the session acts as (change_user.go).
 	shownID atomic.Pointer[identity]
 

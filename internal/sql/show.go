@@ -266,7 +266,9 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 	case sqlparser.Plugins:
 		cols := []string{"PLUGIN_NAME", "PLUGIN_STATUS", "PLUGIN_TYPE", "PLUGIN_LIBRARY", "PLUGIN_LICENSE"}
 		return s.showFrom(ctx, "information_schema", "PLUGINS", cols, []string{"Name", "Status", "Type", "Library", "License"}, "")
-	case sqlparser.Trigger, sqlparser.Procedure, sqlparser.Function, sqlparser.Events, sqlparser.OpenTable, sqlparser.Privilege, sqlparser.Profiles:
+	case sqlparser.Trigger:
+		return s.showTriggers(sh)
+	case sqlparser.Procedure, sqlparser.Function, sqlparser.Events, sqlparser.OpenTable, sqlparser.Privilege, sqlparser.Profiles:
 		return &sqltypes.Result{}, nil
 	}
 	return nil, sqlerr.Unsupported("this SHOW statement")
@@ -544,6 +546,8 @@ func (s *Session) showCreate(ctx context.Context, sh *sqlparser.ShowCreate) (*sq
 		coll := coltype.CollationName(d.Collation)
 		return textResult([]string{"Database", "Create Database"}, [][]string{{name,
 			fmt.Sprintf("CREATE DATABASE %s /*!40100 DEFAULT CHARACTER SET %s COLLATE %s */ /*!80016 DEFAULT ENCRYPTION='N' */", coltype.QuoteIdent(name), d.Charset, coll)}}), nil
+	case sqlparser.CreateTr:
+		return s.showCreateTrigger(sh.Op)
 	}
 	return nil, sqlerr.Unsupported("this SHOW CREATE statement")
 }

@@ -255,6 +255,10 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 	}
 	t, tbl := p.t, p.tbl
 	var matched, changed uint64
+	tt := s.trgFor(t)
+	// With BEFORE UPDATE triggers the NOT NULL rules apply to the row they
+	// leave (MySQL 5.7+).
+	deferNull := tt != nil && len(tt.progs[trgBefore+trgUpdate]) > 0
 	newRow := make(Row, len(t.Columns))
 	b := &rowBuilder{s: s, ex: ex, t: t, tbl: tbl, now: time.Now()}
 	for rn, tr := range targets {
@@ -272,7 +276,7 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 			}
 			col := &t.Columns[ci]
 			if v.IsNull() {
-				if !col.Nullable {
+				if !col.Nullable && !deferNull {
 					if s.strict() && !bool(st.Ignore) {
 						return nil, sqlerr.New(sqlerror.ERBadNullError, sqlerror.SSConstraintViolation, "Column '%s' cannot be null", col.Name)
 					}
@@ -295,6 +299,17 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 		if isChanged {
 			s.applyOnUpdate(ex, t, newRow, p.cols)
 		}
+		if tt != nil {
+			if err := s.fire(ex, tt, trgBefore+trgUpdate, tr.row, newRow); err != nil {
+				return nil, err
+			}
+			if deferNull {
+				if err := s.updateNulls(t, newRow, p.cols, bool(st.Ignore)); err != nil {
+					return nil, err
+				}
+			}
+			isChanged = !rowsEqual(tr.row, newRow)
+		}
 		if ok, err := s.checkRow(ex, p.checks, newRow, bool(st.Ignore)); !ok {
 			if err != nil {
 				return nil, err
@@ -302,6 +317,9 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 			continue
 		}
 		if !isChanged {
+			if err := s.fire(ex, tt, trgAfter+trgUpdate, tr.row, newRow); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		if _, err := s.fkUpdate(ex, tbl, tr.pk, tr.row, newRow); err != nil {
@@ -318,6 +336,9 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 			if u, err := newRow[t.AutoIncCol].ToUint64(); err == nil {
 				_ = tbl.ObserveAutoInc(ex.tx, u)
 			}
+		}
+		if err := s.fire(ex, tt, trgAfter+trgUpdate, tr.row, newRow); err != nil {
+			return nil, err
 		}
 		changed++
 	}
@@ -356,8 +377,15 @@ func (s *Session) execDelete(ex *execCtx, st *sqlparser.Delete) (*sqltypes.Resul
 	if err != nil {
 		return nil, err
 	}
+	tt := s.trgFor(p.t)
 	for _, tr := range targets {
+		if err := s.fire(ex, tt, trgBefore+trgDelete, tr.row, nil); err != nil {
+			return nil, err
+		}
 		if err := s.fkDelete(ex, p.tbl, tr.pk, tr.row); err != nil {
+			return nil, err
+		}
+		if err := s.fire(ex, tt, trgAfter+trgDelete, tr.row, nil); err != nil {
 			return nil, err
 		}
 	}

@@ -29,6 +29,9 @@ func Repair(p *sqlparser.Parser, sql string) (string, bool) {
 	if s, ok := SetTimestamp(p, out); ok {
 		out, changed = s, true
 	}
+	if s, ok := InsertPriority(out); ok {
+		out, changed = s, true
+	}
 	if s, ok := windowList(p, out); ok {
 		out, changed = s, true
 	}

@@ -153,3 +153,19 @@ func TestDefinerHost(t *testing.T) {
 		t.Error("rewrote a definer that parses")
 	}
 }
+
+func TestInsertPriority(t *testing.T) {
+	for in, want := range map[string]string{
+		"INSERT LOW_PRIORITY IGNORE INTO t SELECT 1": "INSERT IGNORE INTO t SELECT 1",
+		"  replace delayed into t values (1)":        "  replace into t values (1)",
+		"INSERT HIGH_PRIORITY INTO t VALUES (1)":     "INSERT INTO t VALUES (1)",
+	} {
+		got, ok := InsertPriority(in)
+		if !ok || got != want {
+			t.Errorf("InsertPriority(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	if _, ok := InsertPriority("INSERT INTO low_priority VALUES (1)"); ok {
+		t.Error("a table named low_priority was rewritten")
+	}
+}

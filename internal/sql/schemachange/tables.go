@@ -180,6 +180,10 @@ func (e *Env) renameIn(d *catalog.DDL, pairs []RenamePair) error {
 		if e.Cat.Database(p.To.DB) == nil {
 			return sqlerr.New(sqlerror.ERBadDb, sqlerror.SSClientError, "Unknown database '%s'", p.To.DB)
 		}
+		if len(from.Triggers) > 0 && from.DB != p.To.DB {
+			// MySQL: a table's triggers stay in its schema.
+			return sqlerr.New(sqlerr.TrgInWrongSchema, sqlerror.SSUnknownSQLState, "Trigger in wrong schema")
+		}
 		nt := from.Clone()
 		nt.DB, nt.Name = p.To.DB, p.To.Name
 		catalog.RenameGeneratedChecks(nt.Checks, from.Name, nt.Name)

@@ -13,7 +13,8 @@ import (
 
 // information_schema tables describing schemas, tables and columns:
 // SCHEMATA, TABLES, COLUMNS, PARTITIONS, COLUMN_STATISTICS, VIEWS
-// (views.go) and the always-empty ROUTINES, TRIGGERS, PARAMETERS, EVENTS and FILES.
+// (views.go), TRIGGERS (triggers.go) and the always-empty ROUTINES,
+// PARAMETERS, EVENTS and FILES.
 
 func init() {
 	const is = InformationSchema
@@ -71,10 +72,10 @@ func init() {
 		"EVENT_OBJECT_TABLE s64", "ACTION_ORDER iu", "ACTION_CONDITION bin0?",
 		"ACTION_STATEMENT lt", "ACTION_ORIENTATION s3", "ACTION_TIMING s6",
 		"ACTION_REFERENCE_OLD_TABLE bin0?", "ACTION_REFERENCE_NEW_TABLE bin0?",
-		"ACTION_REFERENCE_OLD_ROW s3", "ACTION_REFERENCE_NEW_ROW s3", "CREATED dt",
+		"ACTION_REFERENCE_OLD_ROW s3", "ACTION_REFERENCE_NEW_ROW s3", "CREATED dt2",
 		"SQL_MODE s520", "DEFINER s288", "CHARACTER_SET_CLIENT s64",
 		"COLLATION_CONNECTION s64", "DATABASE_COLLATION s64",
-	}, noRows)
+	}, triggersRows)
 	define(is, "PARAMETERS", []string{
 		"SPECIFIC_CATALOG s64", "SPECIFIC_SCHEMA s64", "SPECIFIC_NAME s64",
 		"ORDINAL_POSITION bu", "PARAMETER_MODE s5?", "PARAMETER_NAME s64?",

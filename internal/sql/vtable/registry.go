@@ -102,7 +102,7 @@ func define(schemaName, name string, cols []string, rows Generator) {
 
 // column builds a column from "NAME type[?]". Types: sN varchar(N),
 // t text, lt longtext, i int, iu int unsigned, b bigint, bu bigint unsigned,
-// dt datetime, bin0 binary(0). A trailing ? makes the column nullable.
+// dt datetime, dt2 datetime(2), bin0 binary(0). A trailing ? makes the column nullable.
 func column(spec string) catalog.Column {
 	name, typ, _ := strings.Cut(spec, " ")
 	c := catalog.Column{Name: name, Collation: collations.CollationBinaryID}
@@ -125,6 +125,8 @@ func column(spec string) catalog.Column {
 		c.Type, c.TypeName, c.Unsigned = sqltypes.Uint64, "bigint", true
 	case typ == "dt":
 		c.Type, c.TypeName = sqltypes.Datetime, "datetime"
+	case typ == "dt2":
+		c.Type, c.TypeName, c.Scale = sqltypes.Datetime, "datetime", 2
 	case typ == "bin0":
 		c.Type, c.TypeName = sqltypes.Binary, "binary"
 	case strings.HasPrefix(typ, "s"):
