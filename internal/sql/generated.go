@@ -37,28 +37,27 @@ func (s *Session) finishGenerated(t *catalog.Table) error {
 	sc.AddTable(t, t.Name)
 	c := s.newCompiler(nil, sc, nil, nil)
 	charset := coltype.CharsetName(s.collation())
-	for i := range t.Columns {
-		col := &t.Columns[i]
-		if col.Generated == "" {
-			continue
-		}
-		e, err := s.eng.Parser.ParseExpr(col.Generated)
-		if err != nil {
-			return sqlerr.Syntax(err.Error())
-		}
-		if err := schemachange.CheckGeneratedExpr(t, i, e); err != nil {
-			return err
-		}
-		if _, err := c.Compile(e); err != nil {
-			return err
-		}
-		col.Generated = checkClause(e, charset)
-	}
-	return nil
+	return s.eachGenerated(t, c, func(i int, e sqlparser.Expr, _ *eval.Expr) error {
+		t.Columns[i].Generated = checkClause(e, charset)
+		return nil
+	}, true)
 }
 
 // compileGenerated adds t's generated columns to cs.
 func (s *Session) compileGenerated(t *catalog.Table, c *compiler, cs *checkSet) error {
+	cs.def = t
+	return s.eachGenerated(t, c, func(i int, _ sqlparser.Expr, x *eval.Expr) error {
+		cs.genCols = append(cs.genCols, i)
+		cs.genExprs = append(cs.genExprs, x)
+		return nil
+	}, false)
+}
+
+// eachGenerated parses and compiles (with c) every generated column's
+// expression of t and calls fn with the column's ordinal, the parsed and
+// the compiled expression. ddl: the text comes from a statement (a parse
+// error is the user's 1064; else it is a stored definition's).
+func (s *Session) eachGenerated(t *catalog.Table, c *compiler, fn func(i int, e sqlparser.Expr, x *eval.Expr) error, ddl bool) error {
 	for i := range t.Columns {
 		col := &t.Columns[i]
 		if col.Generated == "" {
@@ -66,16 +65,25 @@ func (s *Session) compileGenerated(t *catalog.Table, c *compiler, cs *checkSet) 
 		}
 		e, err := s.eng.Parser.ParseExpr(col.Generated)
 		if err != nil {
+			if ddl {
+				return sqlerr.Syntax(err.Error())
+			}
 			return fmt.Errorf("generated column %s of %s.%s: %w", col.Name, t.DB, t.Name, err)
+		}
+		if ddl {
+			// The rules first: they name the column in their errors.
+			if err := schemachange.CheckGeneratedExpr(t, i, e); err != nil {
+				return err
+			}
 		}
 		x, err := c.Compile(e)
 		if err != nil {
 			return err
 		}
-		cs.genCols = append(cs.genCols, i)
-		cs.genExprs = append(cs.genExprs, x)
+		if err := fn(i, e, x); err != nil {
+			return err
+		}
 	}
-	cs.def = t
 	return nil
 }
 

@@ -49,33 +49,9 @@ PHP_PID=
 WORK=
 OK=0
 
-log() { echo "[wordpress.sh +$((SECONDS - T0))s] $*"; }
-
-die() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-
-# step NAME CMD...: run one step and record its duration.
-step() {
-	local name=$1 start=$SECONDS
-	shift
-	log "== $name"
-	"$@" || die "step '$name' failed"
-	TIMINGS+=("$(printf '%-28s %4ds' "$name" $((SECONDS - start)))")
-}
-
-stop_pid() {
-	local pid=$1 i
-	[[ -n $pid ]] || return 0
-	kill -0 "$pid" 2>/dev/null || return 0
-	kill -TERM "$pid" 2>/dev/null || true
-	for ((i = 0; i < 150; i++)); do
-		kill -0 "$pid" 2>/dev/null || return 0
-		sleep 0.2
-	done
-	kill -KILL "$pid" 2>/dev/null || true
-}
+SCRIPT_NAME=wordpress.sh
+# shellcheck source=lib.sh
+source "$SCRIPT_DIR/lib.sh"
 
 cleanup() {
 	local rc=$?

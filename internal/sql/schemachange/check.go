@@ -156,39 +156,44 @@ func disallowedInCheck(name string, e sqlparser.Expr) error {
 		if first != nil {
 			return false
 		}
-		named := func(fn string) {
-			first = sqlerr.New(sqlerr.CheckNamedFunctionNotAllowed, sqlerror.SSUnknownSQLState, "An expression of a check constraint '%s' contains disallowed function: %s.", name, fn)
-		}
-		switch n := cur.Node().(type) {
-		case *sqlparser.Subquery, *sqlparser.ValuesFuncExpr:
-			first = sqlerr.New(sqlerr.CheckFunctionNotAllowed, sqlerror.SSUnknownSQLState, "An expression of a check constraint '%s' contains disallowed function.", name)
-		case sqlparser.AggrFunc, sqlparser.WindowFunc:
+		switch cur.Node().(type) {
+		case *sqlparser.Subquery, *sqlparser.ValuesFuncExpr, sqlparser.AggrFunc, sqlparser.WindowFunc:
 			first = sqlerr.New(sqlerr.CheckFunctionNotAllowed, sqlerror.SSUnknownSQLState, "An expression of a check constraint '%s' contains disallowed function.", name)
 		case *sqlparser.Variable:
 			first = sqlerr.New(sqlerr.CheckVariables, sqlerror.SSUnknownSQLState, "An expression of a check constraint '%s' cannot refer to a user or system variable.", name)
-		case *sqlparser.CurTimeFuncExpr:
-			if fn, ok := checkDisallowedFuncs[n.Name.Lowered()]; ok {
-				named(fn)
-			}
-		case *sqlparser.LockingFunc:
-			named(n.Type.ToString())
-		case *sqlparser.FuncExpr:
-			fn := n.Name.Lowered()
-			if !n.Qualifier.IsEmpty() {
-				named("`" + fn + "`")
-				break
-			}
-			if fn == "unix_timestamp" && len(n.Exprs) == 0 {
-				named(fn)
-				break
-			}
-			if mysqlName, ok := checkDisallowedFuncs[fn]; ok {
-				named(mysqlName)
+		default:
+			if fn, ok := nondeterministicCall(cur.Node()); ok {
+				first = sqlerr.New(sqlerr.CheckNamedFunctionNotAllowed, sqlerror.SSUnknownSQLState, "An expression of a check constraint '%s' contains disallowed function: %s.", name, fn)
 			}
 		}
 		return first == nil
 	})
 	return first
+}
+
+// nondeterministicCall reports whether n calls a function a CHECK
+// constraint or a generated column may not (its result depends on more
+// than its arguments: time, session, randomness, locks, stored functions),
+// and the name MySQL's error gives it.
+func nondeterministicCall(n sqlparser.SQLNode) (string, bool) {
+	switch n := n.(type) {
+	case *sqlparser.CurTimeFuncExpr:
+		fn, ok := checkDisallowedFuncs[n.Name.Lowered()]
+		return fn, ok
+	case *sqlparser.LockingFunc:
+		return n.Type.ToString(), true
+	case *sqlparser.FuncExpr:
+		fn := n.Name.Lowered()
+		if !n.Qualifier.IsEmpty() {
+			return "`" + fn + "`", true
+		}
+		if fn == "unix_timestamp" && len(n.Exprs) == 0 {
+			return fn, true
+		}
+		mysqlName, ok := checkDisallowedFuncs[fn]
+		return mysqlName, ok
+	}
+	return "", false
 }
 
 // CheckAutoIncRefs refuses constraints on t's AUTO_INCREMENT column (3818).

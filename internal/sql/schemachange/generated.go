@@ -36,31 +36,13 @@ func CheckGeneratedExpr(t *catalog.Table, ci int, e sqlparser.Expr) error {
 		if first != nil {
 			return false
 		}
-		named := func(fn string) {
+		if fn, ok := nondeterministicCall(cur.Node()); ok {
 			first = sqlerr.New(GeneratedNamedFunctionNotAllowed, sqlerror.SSUnknownSQLState, "Expression of generated column '%s' contains a disallowed function: %s.", name, fn)
+			return false
 		}
 		switch n := cur.Node().(type) {
 		case *sqlparser.Subquery, *sqlparser.ValuesFuncExpr, sqlparser.AggrFunc, sqlparser.WindowFunc, *sqlparser.Variable:
 			first = sqlerr.New(GeneratedFunctionNotAllowed, sqlerror.SSUnknownSQLState, "Expression of generated column '%s' contains a disallowed function.", name)
-		case *sqlparser.CurTimeFuncExpr:
-			if fn, ok := checkDisallowedFuncs[n.Name.Lowered()]; ok {
-				named(fn)
-			}
-		case *sqlparser.LockingFunc:
-			named(n.Type.ToString())
-		case *sqlparser.FuncExpr:
-			fn := n.Name.Lowered()
-			if !n.Qualifier.IsEmpty() {
-				named("`" + fn + "`")
-				break
-			}
-			if fn == "unix_timestamp" && len(n.Exprs) == 0 {
-				named(fn)
-				break
-			}
-			if mysqlName, ok := checkDisallowedFuncs[fn]; ok {
-				named(mysqlName)
-			}
 		case *sqlparser.ColName:
 			ref := t.ColumnIndex(n.Name.String())
 			switch {
