@@ -155,19 +155,8 @@ func (o *sortOp) Open(ctx context.Context) error {
 	if err := o.input.Open(ctx); err != nil {
 		return err
 	}
-	for {
-		b, err := o.input.Next()
-		if err != nil {
-			return err
-		}
-		if b == nil {
-			break
-		}
-		for _, row := range b {
-			if err := o.add(row); err != nil {
-				return err
-			}
-		}
+	if err := exec.Drain(o.input, o.add); err != nil {
+		return err
 	}
 	if o.sorter != nil {
 		return o.sorter.Open(ctx)

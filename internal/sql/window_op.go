@@ -126,19 +126,8 @@ func (o *windowOp) Open(ctx context.Context) error {
 			TempDir:     ex.s.eng.tmpDir(),
 		})
 	}
-	for {
-		b, err := o.input.Next()
-		if err != nil {
-			return err
-		}
-		if b == nil {
-			break
-		}
-		for _, in := range b {
-			if err := o.add(in); err != nil {
-				return err
-			}
-		}
+	if err := exec.Drain(o.input, o.add); err != nil {
+		return err
 	}
 	if o.sorter != nil {
 		return o.sorter.Open(ctx)

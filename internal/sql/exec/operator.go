@@ -29,6 +29,22 @@ type Operator interface {
 	Close() error
 }
 
+// Drain calls add with every row in from's batches (from is already open),
+// until the end or the first error.
+func Drain(from Operator, add func(Row) error) error {
+	for {
+		b, err := from.Next()
+		if err != nil || b == nil {
+			return err
+		}
+		for _, row := range b {
+			if err := add(row); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Values is an Operator over rows held in memory (tests, and inputs that
 // are already materialised).
 type Values struct {
