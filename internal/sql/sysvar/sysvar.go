@@ -166,6 +166,13 @@ var defs = func() map[string]Def {
 		intVar("innodb_flush_log_at_trx_commit", 1, Global),
 		intVar("sync_binlog", 1, Global),
 		roVar(boolVar("log_bin", false, Global)),
+		// strata keeps no general or slow query log: the switches read
+		// OFF and cannot be turned on (1238) rather than be set and ignored.
+		roVar(boolVar("general_log", false, Global)),
+		roVar(strVar("general_log_file", "", Global)),
+		roVar(boolVar("slow_query_log", false, Global)),
+		roVar(strVar("slow_query_log_file", "", Global)),
+		roVar(strVar("log_output", "FILE", Global)),
 		strVar("binlog_format", "ROW", Both),
 		roVar(intVar("server_id", 1, Global)),
 		roVar(strVar("server_uuid", "5a0e3c6e-0000-4000-8000-000000000001", Global)),
