@@ -1,9 +1,7 @@
 package sql
 
 import (
-	"fmt"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -11,6 +9,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/encoding"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/sql/vtable"
@@ -39,13 +38,6 @@ import (
 
 // fkMaxDepth is MySQL's limit on cascaded foreign-key actions.
 const fkMaxDepth = 15
-
-// MySQL error numbers of foreign keys.
-const (
-	erRowIsReferenced2 sqlerror.ErrorCode = 1451 // ER_ROW_IS_REFERENCED_2
-	erNoReferencedRow2 sqlerror.ErrorCode = 1452 // ER_NO_REFERENCED_ROW_2
-	erFKDepthExceeded  sqlerror.ErrorCode = 3008 // ER_FK_DEPTH_EXCEEDED
-)
 
 // fkRef is one foreign key, resolved against a catalog version.
 type fkRef struct {
@@ -200,7 +192,7 @@ func (s *Session) fkInsert(ex *execCtx, tbl *table.Table, row Row, keyBuf []byte
 	}
 	for _, ref := range r.out[tbl.Def] {
 		if err := s.fkParentExists(ex, ref, row); err != nil {
-			if ignore && isErrNum(err, erNoReferencedRow2) {
+			if ignore && isErrNum(err, sqlerr.NoReferencedRow2) {
 				pk = append([]byte(nil), pk...)
 				if derr := tbl.Delete(ex.tx, pk, row); derr != nil {
 					return pk, false, derr
@@ -269,23 +261,16 @@ func (s *Session) fkDeleteDepth(ex *execCtx, tbl *table.Table, pk []byte, row Ro
 	return tbl.Delete(ex.tx, pk, row)
 }
 
-// colsChanged reports whether any of cols differs between old and row.
+// colsChanged reports whether any of cols differs between old and row
+// (byte for byte: a change of case in a case-insensitive key is a
+// change, as InnoDB sees it).
 func colsChanged(cols []int, old, row Row) bool {
 	for _, c := range cols {
-		if !valuesIdentical(old[c], row[c]) {
+		if !sameValue(old[c], row[c]) {
 			return true
 		}
 	}
 	return false
-}
-
-// valuesIdentical compares two stored values byte for byte (a change of
-// case in a case-insensitive key is a change, as InnoDB sees it).
-func valuesIdentical(a, b sqltypes.Value) bool {
-	if a.IsNull() || b.IsNull() {
-		return a.IsNull() == b.IsNull()
-	}
-	return a.Type() == b.Type() && string(a.Raw()) == string(b.Raw())
 }
 
 // fkParentExists checks that the parent row row references through ref
@@ -306,7 +291,7 @@ func (s *Session) fkParentExists(ex *execCtx, ref *fkRef, row Row) error {
 		return err
 	}
 	if !found {
-		return sqlerr.New(erNoReferencedRow2, sqlerror.SSConstraintViolation, "Cannot add or update a child row: a foreign key constraint fails (%s, %s)", qualified(ref.child), ref.text)
+		return ref.noParent()
 	}
 	return nil
 }
@@ -345,10 +330,10 @@ func (s *Session) fkParentChange(ex *execCtx, ref *fkRef, old, row Row, depth in
 	switch action {
 	case "CASCADE", "SET NULL":
 	default:
-		return sqlerr.New(erRowIsReferenced2, sqlerror.SSConstraintViolation, "Cannot delete or update a parent row: a foreign key constraint fails (%s, %s)", qualified(ref.child), ref.text)
+		return ref.referenced()
 	}
 	if depth >= fkMaxDepth {
-		return sqlerr.New(erFKDepthExceeded, sqlerror.SSUnknownSQLState, "Foreign key cascade delete/update exceeds max depth of %d.", fkMaxDepth)
+		return sqlerr.New(sqlerr.FKDepthExceeded, sqlerror.SSUnknownSQLState, "Foreign key cascade delete/update exceeds max depth of %d.", fkMaxDepth)
 	}
 	for _, k := range kids {
 		if action == "CASCADE" && row == nil {
@@ -361,7 +346,7 @@ func (s *Session) fkParentChange(ex *execCtx, ref *fkRef, old, row Row, depth in
 		for i, c := range ref.childCols {
 			if action == "SET NULL" {
 				if !ref.child.Columns[c].Nullable {
-					return sqlerr.New(erRowIsReferenced2, sqlerror.SSConstraintViolation, "Cannot delete or update a parent row: a foreign key constraint fails (%s, %s)", qualified(ref.child), ref.text)
+					return ref.referenced()
 				}
 				nrow[c] = sqltypes.NULL
 			} else {
@@ -456,7 +441,18 @@ func (s *Session) fkMatches(tbl *table.Table, cols []int, vals []sqltypes.Value,
 
 // qualified is `db`.`table` as MySQL's foreign-key errors print it.
 func qualified(t *catalog.Table) string {
-	return fmt.Sprintf("`%s`.`%s`", strings.ReplaceAll(t.DB, "`", "``"), strings.ReplaceAll(t.Name, "`", "``"))
+	return coltype.QuoteIdent(t.DB) + "." + coltype.QuoteIdent(t.Name)
+}
+
+// noParent is 1452: a child row of ref has no parent row.
+func (ref *fkRef) noParent() error {
+	return sqlerr.New(sqlerr.NoReferencedRow2, sqlerror.SSConstraintViolation, "Cannot add or update a child row: a foreign key constraint fails (%s, %s)", qualified(ref.child), ref.text)
+}
+
+// referenced is 1451: a parent row of ref has children its action refuses
+// to leave behind.
+func (ref *fkRef) referenced() error {
+	return sqlerr.New(sqlerr.RowIsReferenced2, sqlerror.SSConstraintViolation, "Cannot delete or update a parent row: a foreign key constraint fails (%s, %s)", qualified(ref.child), ref.text)
 }
 
 // isErrNum reports whether err is the MySQL error num.

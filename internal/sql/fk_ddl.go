@@ -18,14 +18,6 @@ import (
 // table (1824) and an index on the referenced columns (1822), and the
 // referencing columns' values must already have their parents (1452).
 
-const (
-	erFKNoIndexParent        sqlerror.ErrorCode = 1822 // ER_FK_NO_INDEX_PARENT
-	erFKCannotOpenParent     sqlerror.ErrorCode = 1824 // ER_FK_CANNOT_OPEN_PARENT
-	erTruncateIllegalFK      sqlerror.ErrorCode = 1701 // ER_TRUNCATE_ILLEGAL_FK
-	erFKCannotDropParent     sqlerror.ErrorCode = 3730 // ER_FK_CANNOT_DROP_PARENT
-	erFKColumnCannotBeParent sqlerror.ErrorCode = 3780 // ER_FK_INCOMPATIBLE_COLUMNS
-)
-
 // fkCheckDrop refuses to drop tables another remaining table's foreign key
 // references.
 func (s *Session) fkCheckDrop(defs []*catalog.Table) error {
@@ -40,7 +32,7 @@ func (s *Session) fkCheckDrop(defs []*catalog.Table) error {
 	for _, t := range defs {
 		for _, ref := range r.in[t] {
 			if !dropped[ref.child] {
-				return sqlerr.New(erFKCannotDropParent, sqlerror.SSUnknownSQLState, "Cannot drop table '%s' referenced by a foreign key constraint '%s' on table '%s'.", t.Name, ref.name, ref.child.Name)
+				return sqlerr.New(sqlerr.FKCannotDropParent, sqlerror.SSUnknownSQLState, "Cannot drop table '%s' referenced by a foreign key constraint '%s' on table '%s'.", t.Name, ref.name, ref.child.Name)
 			}
 		}
 	}
@@ -55,7 +47,7 @@ func (s *Session) fkCheckTruncate(t *catalog.Table) error {
 	}
 	for _, ref := range s.eng.foreignKeys().in[t] {
 		if ref.child != t {
-			return sqlerr.New(erTruncateIllegalFK, sqlerror.SSUnknownSQLState, "Cannot truncate a table referenced in a foreign key constraint (%s, CONSTRAINT `%s`)", qualified(ref.child), ref.name)
+			return sqlerr.New(sqlerr.TruncateIllegalFK, sqlerror.SSUnknownSQLState, "Cannot truncate a table referenced in a foreign key constraint (%s, CONSTRAINT `%s`)", qualified(ref.child), ref.name)
 		}
 	}
 	return nil
@@ -88,21 +80,21 @@ func (s *Session) fkCheckNew(t, old *catalog.Table) error {
 			parent = t
 		}
 		if parent == nil {
-			return sqlerr.New(erFKCannotOpenParent, sqlerror.SSUnknownSQLState, "Failed to open the referenced table '%s'", fk.RefTable)
+			return sqlerr.New(sqlerr.FKCannotOpenParent, sqlerror.SSUnknownSQLState, "Failed to open the referenced table '%s'", fk.RefTable)
 		}
 		var pcols []int
 		for i, name := range fk.RefCols {
 			p := parent.ColumnIndex(name)
 			if p < 0 {
-				return sqlerr.New(erFKNoIndexParent, sqlerror.SSUnknownSQLState, "Failed to add the foreign key constraint. Missing index for constraint '%s' in the referenced table '%s'", fk.Name, fk.RefTable)
+				return sqlerr.New(sqlerr.FKNoIndexParent, sqlerror.SSUnknownSQLState, "Failed to add the foreign key constraint. Missing index for constraint '%s' in the referenced table '%s'", fk.Name, fk.RefTable)
 			}
 			pcols = append(pcols, p)
 			if c := t.ColumnIndex(fk.Cols[i]); c >= 0 && !fkCompatible(&t.Columns[c], &parent.Columns[p]) {
-				return sqlerr.New(erFKColumnCannotBeParent, sqlerror.SSUnknownSQLState, "Referencing column '%s' and referenced column '%s' in foreign key constraint '%s' are incompatible.", fk.Cols[i], name, fk.Name)
+				return sqlerr.New(sqlerr.FKIncompatibleColumn, sqlerror.SSUnknownSQLState, "Referencing column '%s' and referenced column '%s' in foreign key constraint '%s' are incompatible.", fk.Cols[i], name, fk.Name)
 			}
 		}
 		if leadingIndex(parent, pcols) == nil {
-			return sqlerr.New(erFKNoIndexParent, sqlerror.SSUnknownSQLState, "Failed to add the foreign key constraint. Missing index for constraint '%s' in the referenced table '%s'", fk.Name, fk.RefTable)
+			return sqlerr.New(sqlerr.FKNoIndexParent, sqlerror.SSUnknownSQLState, "Failed to add the foreign key constraint. Missing index for constraint '%s' in the referenced table '%s'", fk.Name, fk.RefTable)
 		}
 	}
 	return nil

@@ -139,10 +139,10 @@ func (s *Session) refuseGeneratedValue(t *catalog.Table, ci int, e sqlparser.Exp
 	}
 	msg := fmt.Sprintf("The value specified for generated column '%s' in table '%s' is not allowed.", t.Columns[ci].Name, t.Name)
 	if !s.strict() {
-		s.warn("Warning", uint16(schemachange.WrongValueForGenerated), msg)
+		s.warn("Warning", uint16(sqlerr.WrongValueForGenerated), msg)
 		return nil
 	}
-	return sqlerr.New(schemachange.WrongValueForGenerated, sqlerror.SSUnknownSQLState, "%s", msg)
+	return sqlerr.New(sqlerr.WrongValueForGenerated, sqlerror.SSUnknownSQLState, "%s", msg)
 }
 
 // alterGenerated applies the generated-column rules to an ALTER TABLE
@@ -162,7 +162,7 @@ func (s *Session) alterGenerated(old *catalog.Table, a *schemachange.AlterDef) e
 		}
 	}
 	if col, _ := schemachange.GeneratedDependents(nt, gone, s.eng.Parser.ParseExpr); col != "" {
-		return sqlerr.New(schemachange.DependentByGenerated, sqlerror.SSUnknownSQLState, "Column '%s' has a generated column dependency.", col)
+		return sqlerr.New(sqlerr.DependentByGenerated, sqlerror.SSUnknownSQLState, "Column '%s' has a generated column dependency.", col)
 	}
 	if err := s.finishGenerated(nt); err != nil {
 		return err

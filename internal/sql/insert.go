@@ -775,12 +775,15 @@ func rowsEqual(a, b Row) bool {
 		return false
 	}
 	for i := range a {
-		if a[i].IsNull() != b[i].IsNull() {
-			return false
-		}
-		if string(a[i].Raw()) != string(b[i].Raw()) {
+		if !sameValue(a[i], b[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameValue reports whether two values of one column are the same bytes
+// (NULL only equal to NULL).
+func sameValue(a, b sqltypes.Value) bool {
+	return a.IsNull() == b.IsNull() && string(a.Raw()) == string(b.Raw())
 }

@@ -106,7 +106,7 @@ func (p *selectPlan) addGrouping(c *compiler, fe *sqlparser.FuncExpr) error {
 			}
 		}
 		if pos < 0 {
-			return sqlerr.New(erFieldInGroupingNotGroupBy, sqlerror.SSUnknownSQLState, "Argument #%d of GROUPING function is not in GROUP BY", len(spec.grouping)+1)
+			return sqlerr.New(sqlerr.FieldInGroupingNotGroupBy, sqlerror.SSUnknownSQLState, "Argument #%d of GROUPING function is not in GROUP BY", len(spec.grouping)+1)
 		}
 		spec.grouping = append(spec.grouping, pos)
 	}
@@ -128,9 +128,6 @@ func containsGrouping(e sqlparser.Expr) bool {
 	}, e)
 	return found
 }
-
-// erFieldInGroupingNotGroupBy is ER_FIELD_IN_GROUPING_NOT_GROUP_BY.
-const erFieldInGroupingNotGroupBy sqlerror.ErrorCode = 3580
 
 // groupingValue is GROUPING(...) of a group at level (the number of GROUP
 // BY values it groups by).

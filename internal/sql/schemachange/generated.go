@@ -13,17 +13,6 @@ import (
 // compiles the expression (internal/sql, generated.go) and computes the
 // values on write.
 
-// MySQL error numbers of generated columns.
-const (
-	GeneratedFunctionNotAllowed      sqlerror.ErrorCode = 3102 // ER_GENERATED_COLUMN_FUNCTION_IS_NOT_ALLOWED
-	WrongValueForGenerated           sqlerror.ErrorCode = 3105 // ER_WRONG_VALUE_FOR_GENERATED_COLUMN
-	UnsupportedOnGenerated           sqlerror.ErrorCode = 3106 // ER_UNSUPPORTED_ACTION_ON_GENERATED_COLUMN
-	GeneratedNonPrior                sqlerror.ErrorCode = 3107 // ER_GENERATED_COLUMN_NON_PRIOR
-	DependentByGenerated             sqlerror.ErrorCode = 3108 // ER_DEPENDENT_BY_GENERATED_COLUMN
-	GeneratedRefAutoInc              sqlerror.ErrorCode = 3109 // ER_GENERATED_COLUMN_REF_AUTO_INC
-	GeneratedNamedFunctionNotAllowed sqlerror.ErrorCode = 3757 // ER_GENERATED_COLUMN_NAMED_FUNCTION_IS_NOT_ALLOWED
-)
-
 // CheckGeneratedExpr checks the generation expression e of column ci of t:
 // no subqueries, aggregates, window functions or variables (3102), no
 // non-deterministic function (3757), only columns of t (1054), generated
@@ -37,21 +26,21 @@ func CheckGeneratedExpr(t *catalog.Table, ci int, e sqlparser.Expr) error {
 			return false
 		}
 		if fn, ok := nondeterministicCall(cur.Node()); ok {
-			first = sqlerr.New(GeneratedNamedFunctionNotAllowed, sqlerror.SSUnknownSQLState, "Expression of generated column '%s' contains a disallowed function: %s.", name, fn)
+			first = sqlerr.New(sqlerr.GeneratedNamedFunctionNotAllowed, sqlerror.SSUnknownSQLState, "Expression of generated column '%s' contains a disallowed function: %s.", name, fn)
 			return false
 		}
 		switch n := cur.Node().(type) {
 		case *sqlparser.Subquery, *sqlparser.ValuesFuncExpr, sqlparser.AggrFunc, sqlparser.WindowFunc, *sqlparser.Variable:
-			first = sqlerr.New(GeneratedFunctionNotAllowed, sqlerror.SSUnknownSQLState, "Expression of generated column '%s' contains a disallowed function.", name)
+			first = sqlerr.New(sqlerr.GeneratedFunctionNotAllowed, sqlerror.SSUnknownSQLState, "Expression of generated column '%s' contains a disallowed function.", name)
 		case *sqlparser.ColName:
 			ref := t.ColumnIndex(n.Name.String())
 			switch {
 			case ref < 0 || (!n.Qualifier.IsEmpty() && n.Qualifier.Name.String() != t.Name):
 				first = sqlerr.New(sqlerror.ERBadFieldError, sqlerror.SSBadFieldError, "Unknown column '%s' in 'generated column function'", n.Name.String())
 			case t.Columns[ref].Generated != "" && ref >= ci:
-				first = sqlerr.New(GeneratedNonPrior, sqlerror.SSUnknownSQLState, "Generated column can refer only to generated columns defined prior to it.")
+				first = sqlerr.New(sqlerr.GeneratedNonPrior, sqlerror.SSUnknownSQLState, "Generated column can refer only to generated columns defined prior to it.")
 			case t.Columns[ref].AutoIncrement:
-				first = sqlerr.New(GeneratedRefAutoInc, sqlerror.SSUnknownSQLState, "Generated column '%s' cannot refer to auto-increment column.", name)
+				first = sqlerr.New(sqlerr.GeneratedRefAutoInc, sqlerror.SSUnknownSQLState, "Generated column '%s' cannot refer to auto-increment column.", name)
 			}
 		}
 		return first == nil
@@ -67,7 +56,7 @@ func CheckGeneratedExpr(t *catalog.Table, ci int, e sqlparser.Expr) error {
 			}
 			for _, kc := range ix.Columns {
 				if kc.Col == ci {
-					return sqlerr.New(UnsupportedOnGenerated, sqlerror.SSUnknownSQLState, "'Defining a virtual generated column as primary key' is not supported for generated columns.")
+					return sqlerr.New(sqlerr.UnsupportedOnGenerated, sqlerror.SSUnknownSQLState, "'Defining a virtual generated column as primary key' is not supported for generated columns.")
 				}
 			}
 		}

@@ -39,6 +39,7 @@ const (
 	FileExists          sqlerror.ErrorCode = 1086 // ER_FILE_EXISTS_ERROR
 	UndeclaredVar       sqlerror.ErrorCode = 1327 // ER_SP_UNDECLARED_VAR
 	CantCreateWriteFile sqlerror.ErrorCode = 1    // EE_CANTCREATEFILE (a file of SELECT ... INTO OUTFILE)
+	NetReadError        sqlerror.ErrorCode = 1158 // ER_NET_READ_ERROR (a malformed protocol command)
 
 	// Views.
 	WrongObject        sqlerror.ErrorCode = 1347 // ER_WRONG_OBJECT ('db.t' is not VIEW)
