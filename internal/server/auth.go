@@ -139,11 +139,18 @@ func (a *authServer) UserEntryWithPassword(conn *mysql.Conn, user string, passwo
 	return nil, accessDenied(user, remoteAddr, password != "")
 }
 
-func accessDenied(user string, addr net.Addr, usingPassword bool) error {
+// clientHost is the host part of the account a client at addr logs in
+// as: "localhost" for loopback and the Unix socket.
+func clientHost(addr net.Addr) string {
 	host, loop := hostOf(addr)
 	if loop {
 		host = "localhost"
 	}
+	return host
+}
+
+func accessDenied(user string, addr net.Addr, usingPassword bool) error {
+	host := clientHost(addr)
 	using := "NO"
 	if usingPassword {
 		using = "YES"

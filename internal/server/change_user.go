@@ -9,6 +9,8 @@ import (
 
 	"vitess.io/vitess/go/mysql"
 	"vitess.io/vitess/go/mysql/sqlerror"
+
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // nativePassword is the authentication method COM_CHANGE_USER switches the
@@ -16,9 +18,6 @@ import (
 // caching_sha2_password one, and every client that sends COM_CHANGE_USER
 // answers an authentication switch.
 const nativePassword = "mysql_native_password"
-
-// erNetReadError is ER_NET_READ_ERROR, the answer to a malformed command.
-const erNetReadError sqlerror.ErrorCode = 1158
 
 // changeUserTimeout bounds the session work of a COM_CHANGE_USER.
 const changeUserTimeout = 30 * time.Second
@@ -87,7 +86,7 @@ func parseChangeUser(p []byte, caps uint32) (changeUserRequest, bool) {
 func (h *handler) changeUser(vc *mysql.Conn, c *cmdConn, payload []byte) error {
 	req, ok := parseChangeUser(payload, c.clientCaps)
 	if !ok {
-		_ = c.writeErr(1, erNetReadError, sqlerror.SSNetError, "Got an error reading communication packets")
+		_ = c.writeErr(1, sqlerr.NetReadError, sqlerror.SSNetError, "Got an error reading communication packets")
 		return errors.New("malformed COM_CHANGE_USER")
 	}
 	salt := make([]byte, 20)
@@ -112,34 +111,20 @@ func (h *handler) changeUser(vc *mysql.Conn, c *cmdConn, payload []byte) error {
 	if err != nil {
 		return err
 	}
-	auth := h.auth
-	if _, err := auth.UserEntryWithHash(vc, salt, req.user, resp, vc.RemoteAddr()); err != nil {
-		var se *sqlerror.SQLError
-		if errors.As(err, &se) {
-			_ = c.writeErr(3, se.Number(), se.SQLState(), se.Message)
-		} else {
-			_ = c.writeErr(3, sqlerror.ERAccessDeniedError, sqlerror.SSAccessDeniedError, err.Error())
-		}
+	if _, err := h.auth.UserEntryWithHash(vc, salt, req.user, resp, vc.RemoteAddr()); err != nil {
+		_ = c.writeError(3, err, sqlerror.ERAccessDeniedError, sqlerror.SSAccessDeniedError)
 		return errors.New("COM_CHANGE_USER: authentication failed")
 	}
 	cs := h.conn(vc)
-	host, loop := hostOf(vc.RemoteAddr())
-	if loop {
-		host = "localhost"
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), changeUserTimeout)
 	defer cancel()
-	dbErr := cs.s.ChangeUser(ctx, req.user, host, req.db)
+	dbErr := cs.s.ChangeUser(ctx, req.user, clientHost(vc.RemoteAddr()), req.db)
 	vc.User = req.user
 	vc.UserData = &userData{user: req.user}
 	vc.PrepareData = map[uint32]*mysql.PrepareData{}
 	setStatus(vc, cs.s)
 	if dbErr != nil {
-		var se *sqlerror.SQLError
-		if errors.As(dbErr, &se) {
-			return c.writeErr(3, se.Number(), se.SQLState(), se.Message)
-		}
-		return c.writeErr(3, sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState, dbErr.Error())
+		return c.writeError(3, dbErr, sqlerror.ERUnknownError, sqlerror.SSUnknownSQLState)
 	}
 	return c.writeOK(3, vc.StatusFlags)
 }

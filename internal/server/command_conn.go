@@ -3,7 +3,6 @@ package server
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"syscall"
 
@@ -232,11 +231,10 @@ func (c *cmdConn) readPacket() (seq byte, payload []byte, err error) {
 
 // intercept reads the command at the head of the stream and serves it.
 func (c *cmdConn) intercept() error {
-	_, payload, err := c.readPacket()
+	payload, err := c.readFrom()
 	if err != nil {
 		return err
 	}
-	c.packets++
 	if c.serve == nil {
 		return c.writeErr(1, sqlerror.ERUnknownComError, sqlerror.SSNetError, "Unknown command")
 	}
@@ -256,6 +254,16 @@ func (c *cmdConn) writeOK(seq byte, status uint16) error {
 	return c.writePacket(seq, []byte{0x00, 0, 0, byte(status), byte(status >> 8), 0, 0})
 }
 
+// writeError writes err as an ERR packet: its MySQL number, state and
+// message, or code and state with its text when it is not a MySQL error.
+func (c *cmdConn) writeError(seq byte, err error, code sqlerror.ErrorCode, state string) error {
+	var se *sqlerror.SQLError
+	if errors.As(err, &se) {
+		return c.writeErr(seq, se.Number(), se.SQLState(), se.Message)
+	}
+	return c.writeErr(seq, code, state, err.Error())
+}
+
 // writeErr writes an ERR packet.
 func (c *cmdConn) writeErr(seq byte, code sqlerror.ErrorCode, state, msg string) error {
 	b := []byte{0xff, byte(code), byte(code >> 8), '#'}
@@ -264,14 +272,12 @@ func (c *cmdConn) writeErr(seq byte, code sqlerror.ErrorCode, state, msg string)
 	return c.writePacket(seq, b)
 }
 
-// readFrom reads a packet the client sends in an exchange this side
-// started (an authentication switch reply); io.EOF if it hung up.
+// readFrom takes the next packet the client sent: an intercepted command,
+// or its reply in an exchange this side started (an authentication
+// switch).
 func (c *cmdConn) readFrom() ([]byte, error) {
 	_, payload, err := c.readPacket()
 	if err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, io.EOF
-		}
 		return nil, err
 	}
 	c.packets++

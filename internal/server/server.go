@@ -167,12 +167,7 @@ func (h *handler) conn(c *mysql.Conn) *conn {
 		// A rejected connection never gets here (it is closed), but be safe.
 		c.Close()
 	}
-	user := c.User
-	host, loop := hostOf(c.RemoteAddr())
-	if loop {
-		host = "localhost"
-	}
-	s := h.eng.NewSession(user, host)
+	s := h.eng.NewSession(c.User, clientHost(c.RemoteAddr()))
 	s.SetConnID(c.ConnectionID)
 	s.OnKill = c.Close
 	s.SetClientFoundRows(c.Capabilities&mysql.CapabilityClientFoundRows != 0)
