@@ -5,6 +5,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/collation"
 	"github.com/strata-db/strata/internal/third_party/evalengine"
 )
 
@@ -14,7 +15,7 @@ import (
 func EvalType(col *catalog.Column) evalengine.Type {
 	coll := collations.ID(collations.CollationBinaryID)
 	if col.IsText() || col.Type == sqltypes.Enum || col.Type == sqltypes.Set {
-		coll = EvalCollation(col.Collation)
+		coll = collation.EvalCollation(col.Collation)
 	}
 	var size, scale int32
 	switch col.Type {

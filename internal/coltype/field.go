@@ -6,6 +6,7 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/collation"
 )
 
 // Field returns the wire metadata of column i of t as MySQL 8.0 sends it in
@@ -32,7 +33,7 @@ func Field(t *catalog.Table, i int, alias string) *querypb.Field {
 		ColumnType:   FormatType(col),
 	}
 	if col.IsText() || col.Type == sqltypes.Enum || col.Type == sqltypes.Set {
-		f.Charset = uint32(EvalCollation(col.Collation))
+		f.Charset = uint32(collation.EvalCollation(col.Collation))
 	}
 	return f
 }
