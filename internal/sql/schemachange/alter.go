@@ -52,6 +52,27 @@ type AlterPlan struct {
 	Validate func(ctx context.Context) error
 }
 
+// backfillOf returns the back-fill of p and the indexes it fills: every
+// index of the new definition when p rebuilds the table, else the new
+// ones.
+func (e *Env) backfillOf(p *AlterPlan) (*backfill, []*catalog.Index) {
+	bf := &backfill{db: e.DB, store: e.Store, old: p.Old, nt: p.New, bound: e.Bound, lockTimeout: e.LockTimeout, afterChunk: e.afterChunk, uniqueBudget: e.uniqueBudget}
+	if p.Rebuild {
+		bf.convert = p.Convert
+		return bf, p.New.Indexes
+	}
+	bf.idx = p.NewIndexes
+	return bf, p.NewIndexes
+}
+
+// replaced returns the indexes of p.Old whose data p leaves unused.
+func (p *AlterPlan) replaced() []*catalog.Index {
+	if p.Rebuild {
+		return p.Old.Indexes
+	}
+	return p.DropIndexes
+}
+
 // Alter applies p as one data-dictionary change under the catalog's DDL
 // mutex; the caller holds the table's exclusive metadata lock
 // (LockTables). New index ids are reserved durably, then back-filled in
@@ -64,15 +85,7 @@ func (e *Env) Alter(ctx context.Context, p *AlterPlan) (Progress, error) {
 	old, nt := p.Old, p.New
 	var progress Progress
 	err := Apply(e.Cat, func(d *catalog.DDL) error {
-		bf := &backfill{db: e.DB, store: e.Store, old: old, nt: nt, bound: e.Bound, lockTimeout: e.LockTimeout, afterChunk: e.afterChunk, uniqueBudget: e.uniqueBudget}
-		var fill []*catalog.Index
-		if p.Rebuild {
-			fill = nt.Indexes
-			bf.convert = p.Convert
-		} else {
-			fill = p.NewIndexes
-			bf.idx = p.NewIndexes
-		}
+		bf, fill := e.backfillOf(p)
 		ids := make([]uint32, len(fill))
 		for i, ix := range fill {
 			ix.ID = d.NewIndexID()
@@ -93,11 +106,7 @@ func (e *Env) Alter(ctx context.Context, p *AlterPlan) (Progress, error) {
 				return err
 			}
 		}
-		drop := p.DropIndexes
-		if p.Rebuild {
-			drop = old.Indexes
-		}
-		for _, ix := range drop {
+		for _, ix := range p.replaced() {
 			if err := d.DropIndexData(ix.ID); err != nil {
 				return err
 			}

@@ -35,15 +35,7 @@ func (e *Env) ReserveTemporaryIDs(t *catalog.Table) error {
 // of p.Old; on an error the new ids' data is dropped and p.Old stays.
 func (e *Env) AlterTemporary(ctx context.Context, p *AlterPlan) (drop []uint32, err error) {
 	old, nt := p.Old, p.New
-	bf := &backfill{db: e.DB, store: e.Store, old: old, nt: nt, bound: e.Bound, lockTimeout: e.LockTimeout, afterChunk: e.afterChunk, uniqueBudget: e.uniqueBudget}
-	var fill []*catalog.Index
-	if p.Rebuild {
-		fill = nt.Indexes
-		bf.convert = p.Convert
-	} else {
-		fill = p.NewIndexes
-		bf.idx = p.NewIndexes
-	}
+	bf, fill := e.backfillOf(p)
 	ids, err := e.Cat.ReserveTemporary(len(fill))
 	if err != nil {
 		return nil, err
@@ -66,11 +58,7 @@ func (e *Env) AlterTemporary(ctx context.Context, p *AlterPlan) (drop []uint32, 
 			return nil, err
 		}
 	}
-	dropped := p.DropIndexes
-	if p.Rebuild {
-		dropped = old.Indexes
-	}
-	for _, ix := range dropped {
+	for _, ix := range p.replaced() {
 		drop = append(drop, ix.ID)
 	}
 	if r := p.RenameTo; r != nil {
