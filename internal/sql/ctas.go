@@ -225,19 +225,29 @@ func (p *selectPlan) innerOfOuter(ci int) bool {
 	return false
 }
 
-// literalOf returns output i's expression when it is a literal (or a
-// negated one) of a SELECT without *.
-func literalOf(stmt sqlparser.TableStatement, i int) *sqlparser.Literal {
+// selectOutput returns the select-list item of output i when stmt is a
+// SELECT without * (its outputs are then its items, one each).
+func selectOutput(stmt sqlparser.TableStatement, i int) (sqlparser.SelectExpr, bool) {
 	sel, ok := stmt.(*sqlparser.Select)
 	if !ok || sel.SelectExprs == nil || i >= len(sel.SelectExprs.Exprs) {
-		return nil
+		return nil, false
 	}
 	for _, se := range sel.SelectExprs.Exprs {
 		if _, star := se.(*sqlparser.StarExpr); star {
-			return nil
+			return nil, false
 		}
 	}
-	ae, ok := sel.SelectExprs.Exprs[i].(*sqlparser.AliasedExpr)
+	return sel.SelectExprs.Exprs[i], true
+}
+
+// literalOf returns output i's expression when it is a literal (or a
+// negated one) of a SELECT without *.
+func literalOf(stmt sqlparser.TableStatement, i int) *sqlparser.Literal {
+	se, ok := selectOutput(stmt, i)
+	if !ok {
+		return nil
+	}
+	ae, ok := se.(*sqlparser.AliasedExpr)
 	if !ok {
 		return nil
 	}
@@ -410,16 +420,11 @@ func (s *Session) putTable(db, name string, def *catalog.Table) error {
 // aggregateOutput reports whether output i of a SELECT without * is an
 // aggregate or a constant expression (not NULL for an empty input).
 func aggregateOutput(stmt sqlparser.TableStatement, i int) bool {
-	sel, ok := stmt.(*sqlparser.Select)
-	if !ok || sel.SelectExprs == nil || i >= len(sel.SelectExprs.Exprs) {
+	se, ok := selectOutput(stmt, i)
+	if !ok {
 		return false
 	}
-	for _, se := range sel.SelectExprs.Exprs {
-		if _, star := se.(*sqlparser.StarExpr); star {
-			return false
-		}
-	}
-	ae, ok := sel.SelectExprs.Exprs[i].(*sqlparser.AliasedExpr)
+	ae, ok := se.(*sqlparser.AliasedExpr)
 	if !ok || plan.ContainsAggr(ae.Expr) {
 		return true
 	}

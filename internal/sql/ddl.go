@@ -149,18 +149,8 @@ func (s *Session) columnChecks(sql string) []string {
 }
 
 func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, checkCols []string) (*sqltypes.Result, error) {
-	db, err := s.dbOrCurrent(st.Table.Qualifier)
+	db, name, err := s.newTableName(st.Table)
 	if err != nil {
-		return nil, err
-	}
-	name := st.Table.Name.String()
-	if isSystemSchema(db) {
-		return nil, sqlerr.New(sqlerr.DBAccessDenied, sqlerror.SSClientError, "Access denied for user '%s'@'%s' to database '%s'", s.User, s.Host, db)
-	}
-	if s.eng.Cat.Database(db) == nil {
-		return nil, sqlerr.New(sqlerror.ERBadDb, sqlerror.SSClientError, "Unknown database '%s'", db)
-	}
-	if err := schemachange.CheckIdent(name, "table"); err != nil {
 		return nil, err
 	}
 	if st.Temp {
@@ -212,6 +202,26 @@ func (s *Session) createTable(ctx context.Context, st *sqlparser.CreateTable, ch
 		return nil, err
 	}
 	return &sqltypes.Result{}, nil
+}
+
+// newTableName resolves the name a CREATE TABLE or VIEW gives its new
+// object: the database (current by default) must exist and not be a
+// system schema (1044), the name must be a valid identifier.
+func (s *Session) newTableName(tn sqlparser.TableName) (db, name string, err error) {
+	if db, err = s.dbOrCurrent(tn.Qualifier); err != nil {
+		return "", "", err
+	}
+	name = tn.Name.String()
+	if isSystemSchema(db) {
+		return "", "", sqlerr.New(sqlerr.DBAccessDenied, sqlerror.SSClientError, "Access denied for user '%s'@'%s' to database '%s'", s.User, s.Host, db)
+	}
+	if s.eng.Cat.Database(db) == nil {
+		return "", "", sqlerr.New(sqlerror.ERBadDb, sqlerror.SSClientError, "Unknown database '%s'", db)
+	}
+	if err := schemachange.CheckIdent(name, "table"); err != nil {
+		return "", "", err
+	}
+	return db, name, nil
 }
 
 func mustDB(q, def string) string {

@@ -188,6 +188,25 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 	return sqlerr.Unsupported("%s", sqlparser.String(te))
 }
 
+// namedTable returns the table a plain table expression (a name, not a
+// join or a derived table) names, its database defaulted to the current
+// one, and the expression (for its alias).
+func (s *Session) namedTable(te sqlparser.TableExpr) (ate *sqlparser.AliasedTableExpr, db, name string, ok bool) {
+	ate, ok = te.(*sqlparser.AliasedTableExpr)
+	if !ok {
+		return nil, "", "", false
+	}
+	tn, ok := ate.Expr.(sqlparser.TableName)
+	if !ok {
+		return nil, "", "", false
+	}
+	db, name = tn.Qualifier.String(), tn.Name.String()
+	if db == "" {
+		db = s.DB
+	}
+	return ate, db, name, true
+}
+
 // lookupTable resolves a table name (with the current database as default).
 func (s *Session) lookupTable(ctx context.Context, tn sqlparser.TableName) (*catalog.Table, func(ex *execCtx) ([]Row, error), error) {
 	db := tn.Qualifier.String()

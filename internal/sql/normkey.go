@@ -281,23 +281,15 @@ func (s *Session) normCheck(stmt sqlparser.Statement, lits []parse.Literal) bool
 	default:
 		return false
 	}
-	ate, ok := te.(*sqlparser.AliasedTableExpr)
+	ate, db, name, ok := s.namedTable(te)
 	if !ok {
 		return false
 	}
-	tn, ok := ate.Expr.(sqlparser.TableName)
-	if !ok {
-		return false
-	}
-	db := tn.Qualifier.String()
-	if db == "" {
-		db = s.DB
-	}
-	def := s.tableDef(db, tn.Name.String())
+	def := s.tableDef(db, name)
 	if def == nil {
 		return false
 	}
-	alias := tn.Name.String()
+	alias := name
 	if !ate.As.IsEmpty() {
 		alias = ate.As.String()
 	}

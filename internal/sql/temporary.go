@@ -323,17 +323,6 @@ func (s *Session) writesOnlyTemporary(stmt sqlparser.Statement) bool {
 	default:
 		return false
 	}
-	ate, ok := target.(*sqlparser.AliasedTableExpr)
-	if !ok {
-		return false
-	}
-	tn, ok := ate.Expr.(sqlparser.TableName)
-	if !ok {
-		return false
-	}
-	db := tn.Qualifier.String()
-	if db == "" {
-		db = s.DB
-	}
-	return s.tempTable(db, tn.Name.String()) != nil
+	_, db, name, ok := s.namedTable(target)
+	return ok && s.tempTable(db, name) != nil
 }

@@ -71,18 +71,8 @@ func (s *Session) alterView(ctx context.Context, st *sqlparser.AlterView) (*sqlt
 
 // defineView creates, replaces or alters a view.
 func (s *Session) defineView(ctx context.Context, d viewDDL) (*sqltypes.Result, error) {
-	db, err := s.dbOrCurrent(d.name.Qualifier)
+	db, name, err := s.newTableName(d.name)
 	if err != nil {
-		return nil, err
-	}
-	name := d.name.Name.String()
-	if isSystemSchema(db) {
-		return nil, sqlerr.New(sqlerr.DBAccessDenied, sqlerror.SSClientError, "Access denied for user '%s'@'%s' to database '%s'", s.User, s.Host, db)
-	}
-	if s.eng.Cat.Database(db) == nil {
-		return nil, sqlerr.New(sqlerror.ERBadDb, sqlerror.SSClientError, "Unknown database '%s'", db)
-	}
-	if err := schemachange.CheckIdent(name, "table"); err != nil {
 		return nil, err
 	}
 	if err := checkViewQuery(d.sel); err != nil {
