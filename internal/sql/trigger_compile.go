@@ -197,7 +197,8 @@ func (e *Engine) compileTrgStmt(p *trgProgram, text string, seen map[string]bool
 func (e *Engine) compileTrgSet(p *trgProgram, text string, seen map[string]bool) (*trgStmt, error) {
 	body := strings.TrimSpace(text)[len("SET"):]
 	st := &trgStmt{kind: trgSet, sel: &sqlparser.Select{}}
-	for _, a := range splitTopLevel(body, ',') {
+	parts, _ := parse.SplitTopLevel(body, ',')
+	for _, a := range parts {
 		lhs, rhs, ok := splitAssign(a)
 		if !ok {
 			return nil, sqlerr.Syntax("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '" + strings.TrimSpace(a) + "' at line 1")
@@ -297,34 +298,6 @@ func (p *trgProgram) bindRows(node sqlparser.SQLNode, seen map[string]bool) (sql
 		return nil, sqlerr.Unsupported("trigger statement %T", out)
 	}
 	return st, nil
-}
-
-// splitTopLevel splits s at sep outside parentheses, quotes and backticks.
-func splitTopLevel(s string, sep byte) []string {
-	var out []string
-	depth, start := 0, 0
-	var q byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case q != 0:
-			if c == '\\' && q != '`' {
-				i++
-			} else if c == q {
-				q = 0
-			}
-		case c == '\'' || c == '"' || c == '`':
-			q = c
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		case c == sep && depth == 0:
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, s[start:])
 }
 
 // splitAssign splits "target = expr" (or :=) at its first assignment sign.

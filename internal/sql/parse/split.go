@@ -85,6 +85,16 @@ func blockDepth(word, rest string) int {
 // skipQuoted returns the index of the quote closing the quoted text that
 // starts at s[i] (len(s)-1 when it is not closed).
 func skipQuoted(s string, i int) int {
+	if j := quoteEnd(s, i); j >= 0 {
+		return j
+	}
+	return len(s) - 1
+}
+
+// quoteEnd returns the index of the quote closing the quoted text that
+// starts at s[i], or -1 when it is not closed. A backslash escapes the
+// next byte in '...' and "...", not in backticks.
+func quoteEnd(s string, i int) int {
 	q := s[i]
 	for j := i + 1; j < len(s); j++ {
 		switch s[j] {
@@ -96,5 +106,42 @@ func skipQuoted(s string, i int) int {
 			return j
 		}
 	}
-	return len(s) - 1
+	return -1
+}
+
+// SplitTopLevel splits s at sep where it stands outside quotes, backticks,
+// comments and parentheses. ok is false when a quote or a /* comment is
+// not closed (the parts then end at it).
+func SplitTopLevel(s string, sep byte) (parts []string, ok bool) {
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'', c == '"', c == '`':
+			if i = quoteEnd(s, i); i < 0 {
+				return append(parts, s[start:]), false
+			}
+		case c == '/' && i+1 < len(s) && s[i+1] == '*':
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				return append(parts, s[start:]), false
+			}
+			i += end + 3
+		case c == '#' || c == '-' && i+2 < len(s) && s[i+1] == '-' && isSpace(s[i+2]):
+			end := strings.IndexByte(s[i:], '\n')
+			if end < 0 {
+				i = len(s)
+			} else {
+				i += end
+			}
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == sep && depth == 0:
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, s[start:]), true
 }

@@ -241,7 +241,7 @@ func (sc *scanner) userPart() (string, bool) {
 
 // SplitBody returns the statements of a trigger body: the body itself, or
 // the statements of BEGIN ... END split at semicolons outside quotes,
-// backticks and comments. A nested BEGIN or a labelled block is left to
+// backticks, comments and parentheses (SplitTopLevel). A nested BEGIN or a labelled block is left to
 // the caller to refuse (FirstWord of each statement).
 func SplitBody(body string) ([]string, error) {
 	sc := &scanner{s: body}
@@ -252,46 +252,15 @@ func SplitBody(body string) ([]string, error) {
 	if len(inner) < 3 || !strings.EqualFold(inner[len(inner)-3:], "END") || len(inner) > 3 && isWordByte(inner[len(inner)-4]) {
 		return nil, ErrTriggerSyntax
 	}
-	inner = inner[:len(inner)-3]
-	var out []string
-	start := 0
-	var q byte
-	for i := 0; i < len(inner); i++ {
-		c := inner[i]
-		switch {
-		case q != 0:
-			if c == '\\' && q != '`' {
-				i++
-			} else if c == q {
-				q = 0
-			}
-		case c == '\'' || c == '"' || c == '`':
-			q = c
-		case c == '/' && i+1 < len(inner) && inner[i+1] == '*':
-			end := strings.Index(inner[i+2:], "*/")
-			if end < 0 {
-				return nil, ErrTriggerSyntax
-			}
-			i += end + 3
-		case c == '#' || c == '-' && i+2 < len(inner) && inner[i+1] == '-' && isSpace(inner[i+2]):
-			end := strings.IndexByte(inner[i:], '\n')
-			if end < 0 {
-				i = len(inner)
-			} else {
-				i += end
-			}
-		case c == ';':
-			if st := strings.TrimSpace(inner[start:i]); st != "" {
-				out = append(out, st)
-			}
-			start = i + 1
-		}
-	}
-	if q != 0 {
+	parts, ok := SplitTopLevel(inner[:len(inner)-3], ';')
+	if !ok {
 		return nil, ErrTriggerSyntax
 	}
-	if st := strings.TrimSpace(inner[start:]); st != "" {
-		out = append(out, st)
+	var out []string
+	for _, st := range parts {
+		if st = strings.TrimSpace(st); st != "" {
+			out = append(out, st)
+		}
 	}
 	return out, nil
 }
