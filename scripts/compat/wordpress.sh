@@ -119,36 +119,6 @@ free_port() {
 	php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); $n = stream_socket_get_name($s, false); echo substr($n, strrpos($n, ":") + 1), "\n";'
 }
 
-# ---------------------------------------------------------------- strata
-
-start_strata() {
-	local bin=${STRATA_BINARY:-}
-	if [[ -z $bin ]]; then
-		(cd "$ROOT" && go build -o "$WORK/strata" ./cmd/strata) || return 1
-		bin=$WORK/strata
-	fi
-	[[ -x $bin ]] || { echo "not executable: $bin" >&2; return 1; }
-	DB_PORT=$(free_port)
-	"$bin" serve --datadir "$WORK/data" --port "$DB_PORT" --bind 127.0.0.1 >"$WORK/strata.log" 2>&1 &
-	STRATA_PID=$!
-	local i
-	for ((i = 0; i < 300; i++)); do
-		if sql -e 'SELECT 1' >/dev/null 2>&1; then
-			echo "strata (pid $STRATA_PID) on 127.0.0.1:$DB_PORT"
-			return 0
-		fi
-		kill -0 "$STRATA_PID" 2>/dev/null || break
-		sleep 0.2
-	done
-	echo "strata did not start:" >&2
-	tail -20 "$WORK/strata.log" >&2
-	return 1
-}
-
-sql() {
-	timeout 60 mysql --protocol=tcp -h 127.0.0.1 -P "$DB_PORT" -u root --batch --skip-column-names "$@"
-}
-
 # ---------------------------------------------------------------- wordpress
 
 configure() {
