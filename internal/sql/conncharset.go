@@ -71,12 +71,36 @@ func canonicalCharset(cs string) string {
 }
 
 // checkCharsetName answers error 1115 for a character set MySQL does not
-// know (SET NAMES, SET CHARACTER SET, SET character_set_*).
-func checkCharsetName(cs string) error {
-	if _, _, ok := conversionCharset(cs); !ok {
+// know, 1231 for one a client cannot use (the UCS-2 and UTF-16/32 sets;
+// variable names the setting), and 1235 for one strata cannot convert.
+func checkCharsetName(variable, cs string) error {
+	name := canonicalCharset(strings.ToLower(cs))
+	env := collations.MySQL8()
+	if env.DefaultCollationForCharset(name) == collations.Unknown && !mysqlCharsets[name] {
 		return sqlerr.New(sqlerror.ERUnknownCharacterSet, sqlerror.SSUnknownSQLState, "Unknown character set: '%s'", cs)
 	}
+	switch name {
+	case "ucs2", "utf16", "utf16le", "utf32":
+		if variable != "character_set_results" && variable != "character_set_connection" {
+			return sqlerr.New(sqlerror.ERWrongValueForVar, sqlerror.SSClientError, "Variable '%s' can't be set to the value of '%s'", variable, cs)
+		}
+	}
+	if _, _, ok := conversionCharset(name); !ok {
+		return sqlerr.Unsupported("character set '%s' for a connection", cs)
+	}
 	return nil
+}
+
+// mysqlCharsets are the character sets of MySQL 8 (SHOW CHARACTER SET),
+// some of which strata's collation tables lack.
+var mysqlCharsets = map[string]bool{
+	"armscii8": true, "ascii": true, "big5": true, "binary": true, "cp1250": true, "cp1251": true,
+	"cp1256": true, "cp1257": true, "cp850": true, "cp852": true, "cp866": true, "cp932": true,
+	"dec8": true, "eucjpms": true, "euckr": true, "gb18030": true, "gb2312": true, "gbk": true,
+	"geostd8": true, "greek": true, "hebrew": true, "hp8": true, "keybcs2": true, "koi8r": true,
+	"koi8u": true, "latin1": true, "latin2": true, "latin5": true, "latin7": true, "macce": true,
+	"macroman": true, "sjis": true, "swe7": true, "tis620": true, "ucs2": true, "ujis": true,
+	"utf16": true, "utf16le": true, "utf32": true, "utf8mb3": true, "utf8mb4": true,
 }
 
 // SetHandshakeCollation applies the collation a client asked for in its

@@ -649,7 +649,7 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 		s.beginStatementWarnings(nil)
 		s.countCom(comSetOption)
 		cs, coll := strings.ToLower(m[1]), strings.ToLower(m[2])
-		if err := checkCharsetName(cs); err != nil {
+		if err := checkCharsetName("character_set_client", cs); err != nil {
 			return nil, true, err
 		}
 		cs = canonicalCharset(cs)

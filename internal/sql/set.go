@@ -86,7 +86,7 @@ func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
 		if isDefault || cs == "default" {
 			cs = "utf8mb4"
 		}
-		if err := checkCharsetName(cs); err != nil {
+		if err := checkCharsetName("character_set_client", cs); err != nil {
 			return err
 		}
 		cs = canonicalCharset(cs)
@@ -106,7 +106,7 @@ func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
 		if isDefault || cs == "default" {
 			cs = "utf8mb4"
 		}
-		if err := checkCharsetName(cs); err != nil {
+		if err := checkCharsetName("character_set_client", cs); err != nil {
 			return err
 		}
 		cs = canonicalCharset(cs)
@@ -123,7 +123,7 @@ func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
 		return nil
 	}
 	if strings.HasPrefix(name, "character_set_") && !isDefault && !v.IsNull() {
-		if err := checkCharsetName(v.ToString()); err != nil {
+		if err := checkCharsetName(name, v.ToString()); err != nil {
 			return err
 		}
 	}
