@@ -149,6 +149,9 @@ func Load(db *txn.DB) (*Catalog, error) {
 	if err := it.Error(); err != nil {
 		return nil, fmt.Errorf("load dictionary: %w", err)
 	}
+	if err := c.stripBuilding(); err != nil {
+		return nil, err
+	}
 	if err := c.dropPending(pending); err != nil {
 		return nil, err
 	}
@@ -357,11 +360,17 @@ func (d *DDL) Commit() error {
 	c := d.c
 	c.mu.Lock()
 	for _, n := range d.dropDBs {
+		for _, t := range c.mu.tables[n] {
+			t.markReplaced()
+		}
 		delete(c.mu.dbs, n)
 		delete(c.mu.tables, n)
 		delete(c.mu.views, n)
 	}
 	for _, k := range d.dropTbls {
+		if t := c.mu.tables[k[0]][k[1]]; t != nil {
+			t.markReplaced()
+		}
 		delete(c.mu.tables[k[0]], k[1])
 	}
 	for _, k := range d.dropViews {
@@ -384,6 +393,9 @@ func (d *DDL) Commit() error {
 		if m == nil {
 			m = map[string]*Table{}
 			c.mu.tables[t.DB] = m
+		}
+		if prev := m[t.Name]; prev != nil && prev != t {
+			prev.markReplaced()
 		}
 		m[t.Name] = t
 	}

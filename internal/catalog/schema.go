@@ -8,6 +8,8 @@ package catalog
 
 import (
 	"strings"
+	"sync/atomic"
+
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 )
@@ -93,6 +95,9 @@ type Index struct {
 	// when no index starts with them; another index that can serve the
 	// key replaces it (it is dropped), as in MySQL.
 	Implicit bool `json:"implicit,omitempty"`
+	// DeltaID, for an index being built online (Table.Building), is the
+	// id under which writes record their changes to its entries.
+	DeltaID uint32 `json:"delta_id,omitempty"`
 }
 
 // Table is a table definition.
@@ -123,7 +128,21 @@ type Table struct {
 	CreateTime int64 `json:"create_time,omitempty"`
 	// Triggers in action order (trigger.go).
 	Triggers []Trigger `json:"triggers,omitempty"`
+	// Building are secondary indexes being built online (building.go):
+	// writes maintain them through their delta ids; nothing reads them.
+	Building []*Index `json:"building,omitempty"`
+
+	// replaced is set (atomically) once a committed change replaced or
+	// dropped this definition (Replaced).
+	replaced int32
 }
+
+// Replaced reports whether a committed schema change has replaced or
+// dropped the definition: a statement that planned with it before it took
+// the table's metadata lock must plan again.
+func (t *Table) Replaced() bool { return atomic.LoadInt32(&t.replaced) != 0 }
+
+func (t *Table) markReplaced() { atomic.StoreInt32(&t.replaced, 1) }
 
 // HasGenerated reports whether t has generated columns.
 func (t *Table) HasGenerated() bool {
@@ -209,6 +228,10 @@ func (t *Table) Clone() *Table {
 	}
 	n.ForeignKeys = append([]string(nil), t.ForeignKeys...)
 	n.Triggers = append([]Trigger(nil), t.Triggers...)
+	// An index build belongs to the definition it runs on: a copy (the
+	// start of another definition) does not inherit it.
+	n.Building = nil
+	n.replaced = 0
 	if t.Checks != nil {
 		n.Checks = make([]CheckConstraint, len(t.Checks))
 		for i, c := range t.Checks {

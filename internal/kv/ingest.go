@@ -3,7 +3,9 @@ package kv
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
+	"github.com/cockroachdb/errors/oserror"
 	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
 	"github.com/cockroachdb/pebble/v2/sstable"
 )
@@ -21,6 +23,9 @@ type SSTWriter struct {
 // NewSSTWriter creates the file path (on the database's filesystem) and
 // returns a writer for it.
 func (db *DB) NewSSTWriter(path string) (*SSTWriter, error) {
+	if err := db.fs.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("kv: create sstable %s: %w", path, err)
+	}
 	f, err := db.fs.Create(path, "")
 	if err != nil {
 		return nil, fmt.Errorf("kv: create sstable %s: %w", path, err)
@@ -49,6 +54,15 @@ func (w *SSTWriter) Path() string { return w.path }
 func (w *SSTWriter) Close() error {
 	if err := w.w.Close(); err != nil {
 		return fmt.Errorf("kv: finish sstable %s: %w", w.path, err)
+	}
+	return nil
+}
+
+// RemoveFile removes a file written by an SSTWriter (on the database's
+// filesystem); a missing file is not an error.
+func (db *DB) RemoveFile(path string) error {
+	if err := db.fs.Remove(path); err != nil && !oserror.IsNotExist(err) {
+		return fmt.Errorf("kv: remove %s: %w", path, err)
 	}
 	return nil
 }

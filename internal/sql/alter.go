@@ -32,12 +32,13 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 		return nil, sqlerr.Unsupported("partitioning")
 	}
 	temp := s.isTemporary(old)
+	var lk *schemachange.TableLock
 	if !temp {
-		release, err := schemachange.LockTables(ctx, s.eng.Cat, s.mdlTimeout, schemachange.TableName{DB: old.DB, Name: old.Name})
+		lk, err = schemachange.LockTable(ctx, s.eng.Cat, s.mdlTimeout, schemachange.TableName{DB: old.DB, Name: old.Name})
 		if err != nil {
 			return nil, err
 		}
-		defer release()
+		defer lk.Release()
 		old = s.eng.Cat.Table(db, st.Table.Name.String())
 		if old == nil {
 			return nil, sqlerr.NoTable(db, st.Table.Name.String())
@@ -108,6 +109,13 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 			return nil, sqlerr.Unsupported("FOREIGN KEY on a TEMPORARY table")
 		}
 		if err := s.alterTemporary(ctx, plan); err != nil {
+			return nil, err
+		}
+		return &sqltypes.Result{}, nil
+	}
+	if plan.Online() {
+		// Only secondary indexes added: built while DML goes on.
+		if _, err := s.schemaEnv().AlterOnline(ctx, plan, lk); err != nil {
 			return nil, err
 		}
 		return &sqltypes.Result{}, nil

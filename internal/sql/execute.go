@@ -153,6 +153,16 @@ func (s *Session) query(ctx context.Context, sql string) (*sqltypes.Result, erro
 	s.setStatementText(sql)
 	ctx, cancel := s.statementContext(ctx, sql)
 	defer s.endStatementContext(cancel)
+	for attempt := 0; ; attempt++ {
+		res, err := s.queryOnce(ctx, sql)
+		if !s.retryStale(err, attempt) {
+			return res, err
+		}
+	}
+}
+
+// queryOnce runs a text statement once (query).
+func (s *Session) queryOnce(ctx context.Context, sql string) (*sqltypes.Result, error) {
 	if res, handled, err := s.specialStatement(ctx, sql); handled {
 		return res, s.noteError(err)
 	}
@@ -253,7 +263,12 @@ func (s *Session) executePrepared(ctx context.Context, sql string, bv map[string
 	s.setStatementText(sql)
 	ctx, cancel := s.statementContext(ctx, sql)
 	defer s.endStatementContext(cancel)
-	return s.runPrepared(ctx, sql, bv)
+	for attempt := 0; ; attempt++ {
+		res, err := s.runPrepared(ctx, sql, bv)
+		if !s.retryStale(err, attempt) {
+			return res, err
+		}
+	}
 }
 
 // runPrepared executes a prepared statement's text with its parameters

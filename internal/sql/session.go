@@ -59,7 +59,9 @@ type Session struct {
 	iso        txn.Isolation
 	sqlMode    sqlMode
 	// conv: character_set_client and _results conversion (conncharset.go).
-	conv        connCharsets
+	conv connCharsets
+	// staleDef: the statement met a replaced table definition (useTable).
+	staleDef    bool
 	lockTimeout time.Duration
 	mdlTimeout  time.Duration
 
@@ -302,7 +304,30 @@ func (s *Session) useTable(ctx context.Context, t *catalog.Table) error {
 		return sqlerr.LockWaitTimeout()
 	}
 	s.mdl = append(s.mdl, mdlRef{t.DB, t.Name})
+	if t.Replaced() {
+		// A schema change committed between reading the definition and
+		// taking the lock (often: this statement waited for it). The
+		// statement plans again (see retryStale); the lock now held keeps
+		// the new definition.
+		s.staleDef = true
+		return errDefChanged
+	}
 	return nil
+}
+
+// errDefChanged is MySQL's ER_TABLE_DEF_CHANGED, answered when a
+// statement keeps meeting replaced definitions.
+var errDefChanged = sqlerr.New(1412, "HY000", "Table definition has changed, please retry transaction")
+
+// retryStale reports whether a statement that ended with err (its
+// attempt-th run) is to run again: it failed because a definition it
+// planned with was replaced before it locked the table (useTable), and it
+// ran fewer than three times. The next run plans with the current
+// definitions.
+func (s *Session) retryStale(err error, attempt int) bool {
+	stale := s.staleDef
+	s.staleDef = false
+	return err != nil && stale && attempt < 2
 }
 
 func (s *Session) releaseMDL() {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"vitess.io/vitess/go/sqltypes"
@@ -43,6 +42,9 @@ type BulkLoader struct {
 	sorter *extsort.Sorter
 	tx     *txn.Txn
 	rows   int64
+	// idx are the secondary indexes written (all of the table's for a
+	// load; the new ones for an index build).
+	idx []*catalog.Index
 	// index by id, for the merge to know what a key belongs to.
 	byID map[uint32]*catalog.Index
 
@@ -71,8 +73,21 @@ func (t *Table) NewBulkLoader(tx *txn.Txn, o BulkOptions) *BulkLoader {
 		o.SSTSize = 128 << 20
 	}
 	l := &BulkLoader{t: t, kv: t.store.db.KV(), dir: o.Dir, sst: o.SSTSize, tx: tx,
-		sorter: extsort.New(o.Dir, o.MemoryBudget), byID: map[uint32]*catalog.Index{}}
+		sorter: extsort.New(o.Dir, o.MemoryBudget), byID: map[uint32]*catalog.Index{}, idx: t.Def.Indexes[1:]}
 	for _, ix := range t.Def.Indexes {
+		l.byID[ix.ID] = ix
+	}
+	return l
+}
+
+// NewIndexBuilder returns a loader that writes the entries of the
+// secondary indexes idx only (an index build: AddEntries gives each row
+// with its stored primary key); its Finish checks and ingests them as a
+// load's.
+func (t *Table) NewIndexBuilder(idx []*catalog.Index, o BulkOptions) *BulkLoader {
+	l := t.NewBulkLoader(nil, o)
+	l.idx = idx
+	for _, ix := range idx {
 		l.byID[ix.ID] = ix
 	}
 	return l
@@ -106,10 +121,22 @@ func (l *BulkLoader) Add(row []sqltypes.Value) error {
 	if err := l.sorter.Add(l.tag, l.val); err != nil {
 		return err
 	}
-	for _, ix := range t.Def.Indexes[1:] {
+	if err := l.AddEntries(row, l.pk); err != nil {
+		return err
+	}
+	l.rows++
+	return nil
+}
+
+// AddEntries adds the entries of the loader's secondary indexes for row,
+// stored under the primary key pk.
+func (l *BulkLoader) AddEntries(row []sqltypes.Value, pk []byte) error {
+	t := l.t
+	var err error
+	for _, ix := range l.idx {
 		var n int
 		var hasNull bool
-		l.kb, n, hasNull, err = t.secondaryKey(l.kb[:0], ix, row, l.pk)
+		l.kb, n, hasNull, err = t.secondaryKey(l.kb[:0], ix, row, pk)
 		if err != nil {
 			return err
 		}
@@ -125,7 +152,6 @@ func (l *BulkLoader) Add(row []sqltypes.Value) error {
 			return err
 		}
 	}
-	l.rows++
 	return nil
 }
 
@@ -152,8 +178,10 @@ func (l *BulkLoader) Finish() (err error) {
 		if w != nil {
 			_ = w.Close()
 		}
+		// After an ingest the database has its own links to (or copies
+		// of) the files; before one they are garbage.
 		for _, f := range files {
-			_ = os.Remove(f)
+			_ = l.kv.RemoveFile(f)
 		}
 	}()
 	primary := l.t.Def.Primary()

@@ -278,6 +278,11 @@ func (t *Table) Insert(tx *txn.Txn, row []sqltypes.Value, buf []byte) ([]byte, e
 			return nil, err
 		}
 	}
+	if len(t.Def.Building) > 0 {
+		if err := t.recordBuilding(tx, nil, nil, row, pkKey); err != nil {
+			return nil, err
+		}
+	}
 	t.mods.inserted()
 	return pkKey, nil
 }
@@ -413,6 +418,11 @@ func (t *Table) Update(tx *txn.Txn, oldPK []byte, oldRow, newRow []sqltypes.Valu
 			return nil, err
 		}
 	}
+	if len(t.Def.Building) > 0 {
+		if err := t.recordBuilding(tx, oldRow, oldPK, newRow, newPK); err != nil {
+			return nil, err
+		}
+	}
 	t.mods.updated()
 	return newPK, nil
 }
@@ -431,6 +441,11 @@ func (t *Table) Delete(tx *txn.Txn, pkKey []byte, row []sqltypes.Value) error {
 			return err
 		}
 		if err := tx.Delete(kb); err != nil {
+			return err
+		}
+	}
+	if len(t.Def.Building) > 0 {
+		if err := t.recordBuilding(tx, row, pkKey, nil, nil); err != nil {
 			return err
 		}
 	}

@@ -23,11 +23,18 @@ type Env struct {
 	MDLTimeout time.Duration
 	// Bound limits each back-fill chunk; zero fields take DefaultBound's.
 	Bound Bound
+	// TmpDir holds an online index build's sort runs and table files (on
+	// the database's filesystem); SortMemory bounds its sort's memory
+	// (0: table.BulkOptions' default).
+	TmpDir     string
+	SortMemory int
 
 	// afterChunk is a test hook run after each committed back-fill chunk;
 	// uniqueBudget overrides uniqueMemory.
 	afterChunk   func(Progress) error
 	uniqueBudget int
+	// onlineHook is a test hook an online build calls at its stages.
+	onlineHook func(stage string)
 }
 
 // AlterPlan is the physical part of one ALTER TABLE, decided by the

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/strata-db/strata/internal/catalog"
-	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // TableName names a table by database and name.
@@ -31,9 +30,9 @@ func LockTables(ctx context.Context, cat *catalog.Catalog, timeout time.Duration
 		if slices.Contains(tables[:i], t) {
 			continue
 		}
-		if err := cat.LockExclusive(ctx, t.DB, t.Name, timeout); err != nil {
+		if err := lockIdle(ctx, cat, timeout, t); err != nil {
 			release()
-			return func() {}, sqlerr.LockWaitTimeout()
+			return func() {}, err
 		}
 		held = append(held, t)
 	}

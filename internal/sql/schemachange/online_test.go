@@ -1,0 +1,248 @@
+package schemachange
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2/vfs"
+	"vitess.io/vitess/go/mysql/sqlerror"
+	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/kv"
+	"github.com/strata-db/strata/internal/table"
+	"github.com/strata-db/strata/internal/txn"
+)
+
+// openDiskTestEnv is a testEnv on a real directory: an online build sorts
+// into files and ingests table files.
+func openDiskTestEnv(t testing.TB) *testEnv {
+	t.Helper()
+	dir := t.TempDir()
+	k, err := kv.Open(kv.Options{Dir: filepath.Join(dir, "db"), FS: vfs.Default, MemoryBudget: 256 << 20, Logger: quietLogger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = k.Close() })
+	db := txn.New(k, txn.Options{})
+	cat, err := catalog.Load(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &testEnv{Env: Env{Cat: cat, DB: db, Store: table.NewStore(db), LockTimeout: time.Second,
+		MDLTimeout: time.Second, TmpDir: dir, SortMemory: 1 << 16}, kv: k}
+}
+
+// alterOnline runs p as the session does: exclusive lock, AlterOnline,
+// release.
+func (e *testEnv) alterOnline(p *AlterPlan) (Progress, error) {
+	lk, err := LockTable(context.Background(), e.Cat, time.Second, TableName{DB: p.Old.DB, Name: p.Old.Name})
+	if err != nil {
+		return Progress{}, err
+	}
+	defer lk.Release()
+	return e.AlterOnline(context.Background(), p, lk)
+}
+
+// write runs fn in one committed transaction on the table's current
+// definition, as DML would.
+func (e *testEnv) write(t testing.TB, name string, fn func(tx *txn.Txn, tb *table.Table)) {
+	t.Helper()
+	tx := e.DB.Begin(context.Background(), txn.RepeatableRead, time.Second)
+	fn(tx, e.Store.Open(e.Cat.Table("d", name)))
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkIndex compares the entries stored under ix with the entries the
+// table's rows call for.
+func (e *testEnv) checkIndex(t testing.TB, def *catalog.Table, ix *catalog.Index) {
+	t.Helper()
+	tb := e.Store.Open(def)
+	tx := e.DB.Begin(context.Background(), txn.ReadCommitted, time.Second)
+	defer tx.Rollback()
+	sc, err := tb.NewScan(tx, def.Primary(), nil, nil, false, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for {
+		row, pk, ok, err := sc.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			break
+		}
+		k, _, _, err := tb.SecondaryKey(nil, ix, row, pk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, string(k))
+	}
+	sc.Close()
+	it, err := tx.NewIter(txn.IterOptions{Lower: binary.BigEndian.AppendUint32(nil, ix.ID), Upper: binary.BigEndian.AppendUint32(nil, ix.ID+1), Latest: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	var got []string
+	for ; it.Valid(); it.Next() {
+		got = append(got, string(it.Key()))
+	}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("index %s: %d entries, want %d (the rows')", ix.Name, len(got), len(want))
+	}
+}
+
+// TestAlterOnlineWithDML: inserts, updates and deletes committed while the
+// index is built end up in it exactly; the deltas and marks are gone.
+func TestAlterOnlineWithDML(t *testing.T) {
+	e := openDiskTestEnv(t)
+	old := e.createTable(t, "create table t (id bigint primary key, v bigint)")
+	e.insert(t, old, int64Rows(3000, 50)...)
+	p := addIndexPlan(old, false)
+	e.onlineHook = func(string) {
+		// The build holds a shared lock: DML goes on, DDL waits.
+		if _, err := LockTables(context.Background(), e.Cat, 50*time.Millisecond, TableName{DB: "d", Name: "t"}); err == nil || !strings.Contains(err.Error(), "1205") {
+			t.Errorf("DDL during the build: %v, want 1205", err)
+		}
+		e.write(t, "t", func(tx *txn.Txn, tb *table.Table) {
+			for i := int64(5000); i < 5100; i++ {
+				if _, err := tb.Insert(tx, Row{sqltypes.NewInt64(i), sqltypes.NewInt64(i % 7)}, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i := int64(1); i <= 200; i++ {
+				pk, _ := tb.PKKey(nil, Row{sqltypes.NewInt64(i)}, 0)
+				row, ok, err := tb.Get(tx, pk, true, nil)
+				if err != nil || !ok {
+					t.Fatalf("row %d: %v %v", i, ok, err)
+				}
+				row = slices.Clone(row)
+				if i%2 == 0 {
+					if err := tb.Delete(tx, pk, row); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				nr := Row{row[0], sqltypes.NewInt64(1000 + i)}
+				if _, err := tb.Update(tx, pk, row, nr); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+	progress, err := e.alterOnline(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if progress.Rows != 3000 {
+		t.Errorf("progress %+v: the snapshot had 3000 rows", progress)
+	}
+	def := e.Cat.Table("d", "t")
+	if len(def.Building) != 0 || len(def.Indexes) != 2 {
+		t.Fatalf("final definition: %d indexes, %d building", len(def.Indexes), len(def.Building))
+	}
+	e.checkIndex(t, def, def.Indexes[1])
+	if e.rowCount(t, def) != 3000+100-100 {
+		t.Fatalf("rows %d", e.rowCount(t, def))
+	}
+	if n := e.pendingMarks(t); n != 0 {
+		t.Errorf("%d pending marks left", n)
+	}
+	// Later writes maintain the index as usual.
+	e.write(t, "t", func(tx *txn.Txn, tb *table.Table) {
+		if _, err := tb.Insert(tx, Row{sqltypes.NewInt64(9999), sqltypes.NewInt64(3)}, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+	e.checkIndex(t, def, def.Indexes[1])
+}
+
+// TestAlterOnlineUniqueFromDML: a duplicate made by DML during the build
+// fails the ALTER with 1062; the table is as before, with no data left.
+func TestAlterOnlineUnique(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		dml  bool
+	}{{"duplicate in the snapshot", false}, {"duplicate from DML", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			e := openDiskTestEnv(t)
+			old := e.createTable(t, "create table t (id bigint primary key, v bigint)")
+			rows := int64Rows(2000, 1<<30) // v unique
+			if !c.dml {
+				rows[1500][1] = sqltypes.NewInt64(7)
+			}
+			e.insert(t, old, rows...)
+			p := addIndexPlan(old, true)
+			e.onlineHook = func(string) {
+				if c.dml {
+					e.write(t, "t", func(tx *txn.Txn, tb *table.Table) {
+						if _, err := tb.Insert(tx, Row{sqltypes.NewInt64(10000), sqltypes.NewInt64(42)}, nil); err != nil {
+							t.Fatal(err)
+						}
+					})
+				}
+			}
+			_, err := e.alterOnline(p)
+			var se *sqlerror.SQLError
+			if !errors.As(err, &se) || se.Num != sqlerror.ERDupEntry {
+				t.Fatalf("err %v, want 1062", err)
+			}
+			def := e.Cat.Table("d", "t")
+			if len(def.Indexes) != 1 || len(def.Building) != 0 {
+				t.Fatalf("definition after a failed build: %d indexes, %d building", len(def.Indexes), len(def.Building))
+			}
+			ix := p.NewIndexes[0]
+			if e.keys(t, ix.ID) != 0 || e.pendingMarks(t) != 0 {
+				t.Fatalf("data left: %d entries, %d marks", e.keys(t, ix.ID), e.pendingMarks(t))
+			}
+		})
+	}
+}
+
+// TestAlterOnlineCrash: a build stopped in the middle (a panic stands for
+// the crash) leaves nothing after the next load: the building index is out
+// of the definition and its data and deltas are dropped.
+func TestAlterOnlineCrash(t *testing.T) {
+	e := openDiskTestEnv(t)
+	old := e.createTable(t, "create table t (id bigint primary key, v bigint)")
+	e.insert(t, old, int64Rows(500, 9)...)
+	p := addIndexPlan(old, false)
+	e.onlineHook = func(string) {
+		e.write(t, "t", func(tx *txn.Txn, tb *table.Table) {
+			if _, err := tb.Insert(tx, Row{sqltypes.NewInt64(777), sqltypes.NewInt64(1)}, nil); err != nil {
+				t.Fatal(err)
+			}
+		})
+		panic("crash")
+	}
+	func() {
+		defer func() { _ = recover() }()
+		_, _ = e.alterOnline(p)
+	}()
+	building := e.Cat.Table("d", "t").Building
+	if len(building) != 1 || e.keys(t, building[0].DeltaID) != 1 {
+		t.Fatalf("before the restart: building %v", building)
+	}
+	cat, err := catalog.Load(e.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := cat.Table("d", "t")
+	if len(def.Building) != 0 || len(def.Indexes) != 1 {
+		t.Fatalf("after the restart: %d indexes, %d building", len(def.Indexes), len(def.Building))
+	}
+	if e.keys(t, building[0].DeltaID) != 0 || e.keys(t, building[0].ID) != 0 || e.pendingMarks(t) != 0 {
+		t.Fatal("data of the interrupted build left")
+	}
+}
