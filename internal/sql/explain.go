@@ -322,6 +322,16 @@ func (s *Session) explainSource(ex *execCtx, sc *eval.Scope, srcs []*tableSource
 		}
 		return r
 	}
+	if src.lateral != nil {
+		// A table function, materialised per outer row (MySQL's wording
+		// and its fixed estimate).
+		r.rows = "2"
+		r.extra = append(r.extra, "Table function: json_table; Using temporary")
+		if src.residual > 0 {
+			r.extra = append(r.extra, "Using where")
+		}
+		return r
+	}
 	if ap == nil {
 		return r
 	}

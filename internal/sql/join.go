@@ -56,6 +56,9 @@ type tableSource struct {
 	covering bool
 	// rows of a virtual table (information_schema), when def is virtual.
 	virtual func(ex *execCtx) ([]Row, error)
+	// lateral: a table function's rows for the current outer row (with
+	// virtual set, which it replaces).
+	lateral func(ex *execCtx, cur Row) ([]Row, error)
 	// vkey: the virtual table's rows are looked up by these columns
 	// (join_lookup.go); for a stored table, the columns of its hash join
 	// (join_hash.go).
@@ -132,7 +135,12 @@ func (j *joinIter) open(ex *execCtx, i int) error {
 		var rows []Row
 		if src.virtual != nil {
 			var err error
-			if rows, err = src.virtual(ex); err != nil {
+			if src.lateral != nil {
+				rows, err = src.lateral(ex, j.cur)
+			} else {
+				rows, err = src.virtual(ex)
+			}
+			if err != nil {
 				return err
 			}
 		} else {
