@@ -451,7 +451,11 @@ func explainRef(v sqlparser.Expr, sc *eval.Scope, srcs []*tableSource, level int
 	if cn, ok := v.(*sqlparser.ColName); ok && sc != nil {
 		if i, err := sc.Resolve(cn); err == nil {
 			if l := sourceAt(srcs, i); l >= 0 && l < level {
-				return srcs[l].def.DB + "." + srcs[l].alias + "." + sc.Cols[i].Name, true
+				ref := srcs[l].alias + "." + sc.Cols[i].Name
+				if db := srcs[l].def.DB; db != "" {
+					ref = db + "." + ref // (a derived table or table function has none)
+				}
+				return ref, true
 			}
 		}
 	}

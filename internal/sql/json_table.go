@@ -379,6 +379,22 @@ func writtenOrder(from []sqlparser.TableExpr) map[string]int {
 	return m
 }
 
+// jtColumnNames appends the names of the columns a COLUMNS clause defines,
+// NESTED PATH columns included.
+func jtColumnNames(names []string, defs []*sqlparser.JtColumnDefinition) []string {
+	for _, d := range defs {
+		switch {
+		case d.JtOrdinal != nil:
+			names = append(names, d.JtOrdinal.Name.String())
+		case d.JtPath != nil:
+			names = append(names, d.JtPath.Name.String())
+		case d.JtNestedPath != nil:
+			names = jtColumnNames(names, d.JtNestedPath.Columns)
+		}
+	}
+	return names
+}
+
 func jtHasSubquery(e sqlparser.Expr) bool {
 	found := false
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
