@@ -13,6 +13,7 @@ package sql
 // rows in turn with the other's columns NULL.
 
 import (
+	"strconv"
 	"strings"
 
 	"vitess.io/vitess/go/mysql/collations"
@@ -173,10 +174,12 @@ func (jt *jsonTable) addColumn(n *jtNest, c *jtCol, name sqlparser.IdentifierCI,
 			return sqlerr.New(sqlerror.ERDupFieldName, sqlerror.SSDupFieldName, "Duplicate column name '%s'", name.String())
 		}
 	}
-	col, err := coltype.FromAST(&sqlparser.ColumnDefinition{Name: name, Type: &sqlparser.ColumnType{
-		Type: ct.Type, Length: ct.Length, Scale: ct.Scale, Unsigned: ct.Unsigned, Zerofill: ct.Zerofill,
-		Charset: ct.Charset, EnumValues: ct.EnumValues,
-	}}, collations.CollationUtf8mb4ID)
+	typ := &sqlparser.ColumnType{Type: ct.Type, Length: ct.Length, Scale: ct.Scale, Unsigned: ct.Unsigned,
+		Zerofill: ct.Zerofill, Charset: ct.Charset, EnumValues: ct.EnumValues}
+	if ct.Options != nil && ct.Options.Collate != "" {
+		typ.Options = &sqlparser.ColumnTypeOptions{Collate: ct.Options.Collate}
+	}
+	col, err := coltype.FromAST(&sqlparser.ColumnDefinition{Name: name, Type: typ}, collations.CollationUtf8mb4ID)
 	if err != nil {
 		return err
 	}
@@ -404,4 +407,82 @@ func jtHasSubquery(e sqlparser.Expr) bool {
 		return !found, nil
 	}, e)
 	return found
+}
+
+// formatJSONTable prints a JSON_TABLE as MySQL stores it in a view's
+// definition (its own spacing and lower-case keywords).
+func formatJSONTable(buf *sqlparser.TrackedBuffer, t *sqlparser.JSONTableExpr) {
+	buf.Myprintf("json_table(%v, ", t.Expr)
+	formatJTColumns(buf, t.Filter, t.Columns)
+	buf.Myprintf(") %v", t.Alias)
+}
+
+func formatJTColumns(buf *sqlparser.TrackedBuffer, path sqlparser.Expr, defs []*sqlparser.JtColumnDefinition) {
+	buf.Myprintf("%v columns (", path)
+	for i, d := range defs {
+		if i > 0 {
+			buf.WriteString(", ")
+		}
+		switch {
+		case d.JtOrdinal != nil:
+			buf.Myprintf("%v for ordinality", d.JtOrdinal.Name)
+		case d.JtPath != nil:
+			p := d.JtPath
+			buf.Myprintf("%v %s", p.Name, jtTypeText(p.Type))
+			if p.JtColExists {
+				buf.WriteString(" exists")
+			}
+			buf.Myprintf(" path %v", p.Path)
+			formatJTResponse(buf, p.EmptyOnResponse, "empty")
+			formatJTResponse(buf, p.ErrorOnResponse, "error")
+		case d.JtNestedPath != nil:
+			buf.WriteString("nested path ")
+			formatJTColumns(buf, d.JtNestedPath.Path, d.JtNestedPath.Columns)
+		}
+	}
+	buf.WriteByte(')')
+}
+
+func formatJTResponse(buf *sqlparser.TrackedBuffer, r *sqlparser.JtOnResponse, on string) {
+	if r == nil {
+		return
+	}
+	switch r.ResponseType {
+	case sqlparser.ErrorJSONType:
+		buf.WriteString(" error")
+	case sqlparser.NullJSONType:
+		buf.WriteString(" null")
+	default:
+		buf.Myprintf(" default %v", r.Expr)
+	}
+	buf.WriteString(" on " + on)
+}
+
+// jtTypeText is a column type as MySQL prints it (lower case).
+func jtTypeText(ct *sqlparser.ColumnType) string {
+	var b strings.Builder
+	b.WriteString(strings.ToLower(ct.Type))
+	if ct.Length != nil {
+		b.WriteString("(" + strconv.Itoa(*ct.Length))
+		if ct.Scale != nil {
+			b.WriteString("," + strconv.Itoa(*ct.Scale))
+		}
+		b.WriteByte(')')
+	}
+	if ct.Unsigned {
+		b.WriteString(" unsigned")
+	}
+	if ct.Zerofill {
+		b.WriteString(" zerofill")
+	}
+	if ct.Charset.Name != "" {
+		b.WriteString(" character set " + strings.ToLower(ct.Charset.Name))
+	}
+	if ct.Charset.Binary {
+		b.WriteString(" binary")
+	}
+	if ct.Options != nil && ct.Options.Collate != "" {
+		b.WriteString(" collate " + strings.ToLower(ct.Options.Collate))
+	}
+	return b.String()
 }
