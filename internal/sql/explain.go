@@ -317,12 +317,16 @@ func (s *Session) explainSource(ex *execCtx, sc *eval.Scope, srcs []*tableSource
 			refs[p], _ = explainRef(part.ref, sc, srcs, i)
 		}
 		r.keyLen, r.ref = strconv.Itoa(n), strings.Join(refs, ",")
+		if src.tf != nil {
+			r.rows = "2"
+			r.extra = append(r.extra, "Table function: json_table; Using temporary")
+		}
 		if src.residual > len(k.parts) {
 			r.extra = append(r.extra, "Using where")
 		}
 		return r
 	}
-	if src.lateral != nil {
+	if src.tf != nil && src.vkey == nil {
 		// A table function, materialised per outer row (MySQL's wording
 		// and its fixed estimate).
 		r.rows = "2"

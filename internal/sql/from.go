@@ -30,10 +30,10 @@ type fromItem struct {
 	types []evalengine.Type
 	// view is the view this derived table expands (nil otherwise).
 	view *catalog.View
-	// fn: a table function (JSON_TABLE, json_table.go), whose rows are
-	// computed per outer row by lateral once its argument is compiled.
-	fn      *jsonTable
-	lateral func(ex *execCtx, cur Row) ([]Row, error)
+	// fn: a table function (JSON_TABLE, json_table.go); tf: it with its
+	// argument compiled.
+	fn *jsonTable
+	tf *tableFunc
 }
 
 // fromBuilder flattens a FROM clause into a left-deep list of tables.

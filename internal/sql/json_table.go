@@ -312,11 +312,37 @@ func (b *fromBuilder) compileTableFuncs(c *compiler, sc *eval.Scope, offs []int,
 		if set != 0 {
 			b.straight = true
 		}
-		it.lateral = func(ex *execCtx, cur Row) ([]Row, error) {
-			return jt.rows(ex, arg, cur)
-		}
+		it.tf = &tableFunc{jt: jt, arg: arg, constant: !jtReadsColumn(jt.arg) && plan.Deterministic(jt.arg)}
 	}
 	return nil
+}
+
+// tableFunc is a table function with its argument compiled (immutable,
+// in the plan).
+type tableFunc struct {
+	jt  *jsonTable
+	arg *eval.Expr
+	// constant: the argument reads no column (of this query or an
+	// enclosing one) and is deterministic, so the rows are computed once
+	// per execution (joinLevel keeps them) and may be hashed for lookups.
+	constant bool
+}
+
+// rows computes the table function's rows for the combined row cur.
+func (tf *tableFunc) rows(ex *execCtx, cur Row) ([]Row, error) {
+	return tf.jt.rows(ex, tf.arg, cur)
+}
+
+// jtReadsColumn reports whether e reads a column.
+func jtReadsColumn(e sqlparser.Expr) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if _, ok := n.(*sqlparser.ColName); ok {
+			found = true
+		}
+		return !found, nil
+	}, e)
+	return found
 }
 
 // lateralRefs checks that the argument of item i reads only columns of

@@ -39,6 +39,19 @@ func TestJSONTableParameter(t *testing.T) {
 	if _, err := s.ExecutePrepared(ctx, q, map[string]*querypb.BindVariable{"v1": sqltypes.StringBindVariable("[1")}); errNum(err) != 3141 {
 		t.Errorf("invalid JSON: %v, want 3141", err)
 	}
+	// On the inner side of a join the rows of a document that reads no
+	// column are kept for the execution (and hashed): never for the next.
+	checkExec(t, s, "CREATE TABLE n (n INT PRIMARY KEY)", "INSERT INTO n VALUES (1), (2), (3), (4)")
+	q = "SELECT n.n, jt.v FROM n LEFT JOIN JSON_TABLE(?, '$[*]' COLUMNS (v INT PATH '$')) AS jt ON jt.v = n.n"
+	for doc, want := range map[string]string{"[2, 3]": "1,NULL;2,2;3,3;4,NULL", "[4, 4]": "1,NULL;2,NULL;3,NULL;4,4;4,4", "[]": "1,NULL;2,NULL;3,NULL;4,NULL"} {
+		res, err := s.ExecutePrepared(ctx, q, map[string]*querypb.BindVariable{"v1": sqltypes.StringBindVariable(doc)})
+		if err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		if got := resText(res); got != want {
+			t.Errorf("%s: got %q, want %q", doc, got, want)
+		}
+	}
 }
 
 // TestJSONTableSharedPlan: sessions running the same statement (one cached
