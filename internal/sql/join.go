@@ -103,7 +103,7 @@ type joinLevel struct {
 	// execution (its argument reads no column).
 	tfRows []Row
 	tfDone bool
-	lookup    virtualLookup
+	lookup virtualLookup
 	// hashRows: a hash join's copy of the table (built at the first open);
 	// hashOff: it did not fit, the level scans per outer row; hashed: the
 	// current candidates come from the hash (in virt).
