@@ -99,11 +99,11 @@ type joinLevel struct {
 	countNext bool
 	virt      []Row
 	vi        int
+	lookup    virtualLookup
 	// tfRows: a table function's rows; tfDone: they are kept for the
 	// execution (its argument reads no column).
 	tfRows []Row
 	tfDone bool
-	lookup virtualLookup
 	// hashRows: a hash join's copy of the table (built at the first open);
 	// hashOff: it did not fit, the level scans per outer row; hashed: the
 	// current candidates come from the hash (in virt).
