@@ -295,17 +295,22 @@ func (b *fromBuilder) compileTableFuncs(c *compiler, sc *eval.Scope, offs []int,
 		if written == nil {
 			written = writtenOrder(from)
 		}
-		where := sc.Where
-		sc.Where = "a table function argument"
-		arg, err := c.Compile(jt.arg)
-		if err == nil {
-			err = b.lateralRefs(i, jt, sc, offs, written)
+		if err := b.lateralRefs(i, jt, sc, offs, written); err != nil {
+			return err
 		}
-		sc.Where = where
+		// The argument sees the columns of the items before it only (not
+		// its own: MySQL resolves an unqualified name to the earlier
+		// table's column).
+		sub := *sc
+		sub.Cols, sub.Where = sc.Cols[:offs[i]], "a table function argument"
+		scope := c.Scope
+		c.Scope = &sub
+		arg, err := c.Compile(jt.arg)
+		c.Scope = scope
 		if err != nil {
 			return err
 		}
-		set, err := plan.ReferencedSet(jt.arg, sc, offs, outer)
+		set, err := plan.ReferencedSet(jt.arg, &sub, offs, outer)
 		if err != nil {
 			return err
 		}
