@@ -111,7 +111,7 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 		}
 		return b.addItem(item)
 	case *sqlparser.JSONTableExpr:
-		item, err := b.s.jsonTableItem(t)
+		item, err := jsonTableItem(t)
 		if err != nil {
 			return err
 		}

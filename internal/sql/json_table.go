@@ -79,7 +79,7 @@ type jtResponse struct {
 // jsonTableItem plans JSON_TABLE(expr, path COLUMNS (...)) AS alias as a
 // FROM item. Its argument is compiled later (compileTableFuncs), once the
 // scope of the FROM clause is known.
-func (s *Session) jsonTableItem(t *sqlparser.JSONTableExpr) (*fromItem, error) {
+func jsonTableItem(t *sqlparser.JSONTableExpr) (*fromItem, error) {
 	alias := t.Alias.String()
 	if alias == "" {
 		return nil, sqlerr.New(sqlerr.TableFuncNoAlias, sqlerror.SSClientError, "Every table function must have an alias")
