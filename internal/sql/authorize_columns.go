@@ -263,7 +263,7 @@ func (w *colWalker) from(exprs []sqlparser.TableExpr, sc *colScope) []joinCond {
 			}
 		case *sqlparser.JSONTableExpr:
 			w.expr(x.Expr, sc, refPlain)
-			sc.items = append(sc.items, &colItem{alias: x.Alias.String()})
+			sc.items = append(sc.items, &colItem{alias: x.Alias.String(), cols: jtColumnNames(nil, x.Columns), known: true})
 		}
 	}
 	for _, te := range exprs {

@@ -317,7 +317,21 @@ func (s *Session) explainSource(ex *execCtx, sc *eval.Scope, srcs []*tableSource
 			refs[p], _ = explainRef(part.ref, sc, srcs, i)
 		}
 		r.keyLen, r.ref = strconv.Itoa(n), strings.Join(refs, ",")
+		if src.tf != nil {
+			r.rows = "2"
+			r.extra = append(r.extra, "Table function: json_table; Using temporary")
+		}
 		if src.residual > len(k.parts) {
+			r.extra = append(r.extra, "Using where")
+		}
+		return r
+	}
+	if src.tf != nil && src.vkey == nil {
+		// A table function, materialised per outer row (MySQL's wording
+		// and its fixed estimate).
+		r.rows = "2"
+		r.extra = append(r.extra, "Table function: json_table; Using temporary")
+		if src.residual > 0 {
 			r.extra = append(r.extra, "Using where")
 		}
 		return r
@@ -441,7 +455,11 @@ func explainRef(v sqlparser.Expr, sc *eval.Scope, srcs []*tableSource, level int
 	if cn, ok := v.(*sqlparser.ColName); ok && sc != nil {
 		if i, err := sc.Resolve(cn); err == nil {
 			if l := sourceAt(srcs, i); l >= 0 && l < level {
-				return srcs[l].def.DB + "." + srcs[l].alias + "." + sc.Cols[i].Name, true
+				ref := srcs[l].alias + "." + sc.Cols[i].Name
+				if db := srcs[l].def.DB; db != "" {
+					ref = db + "." + ref // (a derived table or table function has none)
+				}
+				return ref, true
 			}
 		}
 	}

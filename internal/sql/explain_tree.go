@@ -476,6 +476,9 @@ func (s *Session) joinTree(ex *execCtx, p *selectPlan, st *joinStats, from, to i
 		r := s.explainSource(ex, p.sc, p.srcs, i, "SIMPLE", false)
 		n, _ := strconv.ParseFloat(r.rows, 64)
 		access := &treeNode{text: accessText(src, r), rows: r.rows}
+		if src.tf != nil {
+			access.kids = []*treeNode{{text: "Materialize table function"}}
+		}
 		hashed := src.vkey != nil && src.virtual == nil
 		if st != nil && !hashed {
 			// (A hash join's table is read once to build the hash; the

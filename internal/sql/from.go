@@ -30,6 +30,10 @@ type fromItem struct {
 	types []evalengine.Type
 	// view is the view this derived table expands (nil otherwise).
 	view *catalog.View
+	// fn: a table function (JSON_TABLE, json_table.go); tf: it with its
+	// argument compiled.
+	fn *jsonTable
+	tf *tableFunc
 }
 
 // fromBuilder flattens a FROM clause into a left-deep list of tables.
@@ -105,17 +109,13 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 		default:
 			return sqlerr.Unsupported("%s", sqlparser.String(t))
 		}
-		for _, it := range b.items {
-			if it.alias == item.alias {
-				return sqlerr.New(sqlerror.ERNonUniqTable, sqlerror.SSClientError, "Not unique table/alias: '%s'", item.alias)
-			}
+		return b.addItem(item)
+	case *sqlparser.JSONTableExpr:
+		item, err := jsonTableItem(t)
+		if err != nil {
+			return err
 		}
-		b.items = append(b.items, item)
-		b.itemNest = append(b.itemNest, b.scope)
-		for i := range item.def.Columns {
-			b.star = append(b.star, starCol{item: len(b.items) - 1, col: i})
-		}
-		return nil
+		return b.addItem(item)
 	case *sqlparser.JoinTableExpr:
 		switch t.Join {
 		case sqlparser.NormalJoinType, sqlparser.StraightJoinType, sqlparser.NaturalJoinType:
@@ -186,6 +186,21 @@ func (b *fromBuilder) add(te sqlparser.TableExpr) error {
 		return nil
 	}
 	return sqlerr.Unsupported("%s", sqlparser.String(te))
+}
+
+// addItem appends a table of the FROM clause, unless its alias is taken.
+func (b *fromBuilder) addItem(item *fromItem) error {
+	for _, it := range b.items {
+		if it.alias == item.alias {
+			return sqlerr.New(sqlerror.ERNonUniqTable, sqlerror.SSClientError, "Not unique table/alias: '%s'", item.alias)
+		}
+	}
+	b.items = append(b.items, item)
+	b.itemNest = append(b.itemNest, b.scope)
+	for i := range item.def.Columns {
+		b.star = append(b.star, starCol{item: len(b.items) - 1, col: i})
+	}
+	return nil
 }
 
 // namedTable returns the table a plain table expression (a name, not a

@@ -56,6 +56,10 @@ type tableSource struct {
 	covering bool
 	// rows of a virtual table (information_schema), when def is virtual.
 	virtual func(ex *execCtx) ([]Row, error)
+	// tf: a table function (with virtual set, which it replaces), its rows
+	// computed for the current outer row, or once when its argument reads
+	// no column.
+	tf *tableFunc
 	// vkey: the virtual table's rows are looked up by these columns
 	// (join_lookup.go); for a stored table, the columns of its hash join
 	// (join_hash.go).
@@ -96,6 +100,10 @@ type joinLevel struct {
 	virt      []Row
 	vi        int
 	lookup    virtualLookup
+	// tfRows: a table function's rows; tfDone: they are kept for the
+	// execution (its argument reads no column).
+	tfRows []Row
+	tfDone bool
 	// hashRows: a hash join's copy of the table (built at the first open);
 	// hashOff: it did not fit, the level scans per outer row; hashed: the
 	// current candidates come from the hash (in virt).
@@ -132,7 +140,16 @@ func (j *joinIter) open(ex *execCtx, i int) error {
 		var rows []Row
 		if src.virtual != nil {
 			var err error
-			if rows, err = src.virtual(ex); err != nil {
+			if src.tf != nil {
+				if !l.tfDone {
+					rows, err = src.tf.rows(ex, j.cur)
+					l.tfRows, l.tfDone = rows, src.tf.constant
+				}
+				rows = l.tfRows
+			} else {
+				rows, err = src.virtual(ex)
+			}
+			if err != nil {
 				return err
 			}
 		} else {

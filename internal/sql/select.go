@@ -157,6 +157,9 @@ func (s *Session) planSelectBody(ctx context.Context, sel *sqlparser.Select, out
 	sc.Coalesced = fb.using
 	c := s.newCompiler(ctx, sc, &p.bindNames, outer)
 	c.subs = &p.subs
+	if err := fb.compileTableFuncs(c, sc, offs, outer, sel.From); err != nil {
+		return nil, err
+	}
 
 	// EXISTS, NOT EXISTS and IN subqueries of the WHERE clause that can be
 	// semi- or anti-joins become tables of the join (semijoin.go), after
@@ -269,7 +272,7 @@ func (s *Session) planSelectBody(ctx context.Context, sel *sqlparser.Select, out
 	needCols := plan.NeededTables(sel, sc)
 	for lvl, i := range order {
 		it := fb.items[i]
-		src := &tableSource{def: it.def, alias: it.alias, off: offs[i], width: it.def.ColumnCount(), outer: it.outer || it.semi == plan.AntiJoin, semi: it.semi, virtual: it.virtual}
+		src := &tableSource{def: it.def, alias: it.alias, off: offs[i], width: it.def.ColumnCount(), outer: it.outer || it.semi == plan.AntiJoin, semi: it.semi, virtual: it.virtual, tf: it.tf}
 		// Conditions: on decides whether a row matches (an outer join's
 		// ON, a semi-join's), filter rejects combined rows; nested outer
 		// joins have groups between them (nest.go).
@@ -326,6 +329,8 @@ func (s *Session) planSelectBody(ctx context.Context, sel *sqlparser.Select, out
 					src.covering = false
 				}
 			}
+		} else if it.tf != nil && !it.tf.constant {
+			// A table function's rows differ per outer row: no lookup hash.
 		} else if src.vkey, err = c.virtualKeyFor(it, preds); err != nil {
 			return nil, err
 		}

@@ -81,6 +81,9 @@ func viewText(node sqlparser.SQLNode, stripDB string) string {
 				buf.Myprintf("%v", o)
 			}
 			return
+		case *sqlparser.JSONTableExpr:
+			formatJSONTable(buf, x)
+			return
 		case *sqlparser.CountStar:
 			if x.OverClause == nil {
 				// MySQL stores COUNT(*) as count(0).
@@ -133,7 +136,7 @@ type viewFromTable struct {
 
 // fromTables lists the tables of a FROM clause with their columns; ok is
 // false when some item's columns are not known from the catalog (a
-// derived table, a table function) or a join coalesces columns (USING,
+// derived table) or a join coalesces columns (USING,
 // NATURAL): then column references are left as written.
 func (s *Session) fromTables(from []sqlparser.TableExpr) (out []viewFromTable, ok bool) {
 	var add func(te sqlparser.TableExpr) bool
@@ -159,6 +162,9 @@ func (s *Session) fromTables(from []sqlparser.TableExpr) (out []viewFromTable, o
 				return false
 			}
 			out = append(out, viewFromTable{alias: alias, cols: cols})
+			return true
+		case *sqlparser.JSONTableExpr:
+			out = append(out, viewFromTable{alias: t.Alias.String(), cols: jtColumnNames(nil, t.Columns)})
 			return true
 		case *sqlparser.JoinTableExpr:
 			if t.Condition != nil && len(t.Condition.Using) > 0 {

@@ -45,11 +45,29 @@ type Decorrelation struct {
 func Decorrelatable(sel *sqlparser.Select, kind eval.SubqueryKind) bool {
 	if sel.With != nil || sel.Limit != nil || sel.Having != nil || sel.Into != nil ||
 		sel.Lock != sqlparser.NoLock || sel.Where == nil || len(sel.Windows) > 0 || HasWindowFuncs(sel) ||
-		sel.GroupBy != nil && len(sel.GroupBy.Exprs) > 0 {
+		sel.GroupBy != nil && len(sel.GroupBy.Exprs) > 0 || hasTableFunc(sel.From) {
 		return false
 	}
 	grouped := HasAggregates(sel)
 	return !(kind != eval.SubScalar && grouped || sel.Distinct && kind == eval.SubScalar)
+}
+
+// hasTableFunc reports whether a FROM clause holds a table function
+// (JSON_TABLE), whose argument may read the enclosing row outside WHERE.
+func hasTableFunc(from []sqlparser.TableExpr) bool {
+	found := false
+	for _, te := range from {
+		_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+			switch n.(type) {
+			case *sqlparser.JSONTableExpr:
+				found = true
+			case *sqlparser.Subquery, *sqlparser.DerivedTable:
+				return false, nil
+			}
+			return !found, nil
+		}, te)
+	}
+	return found
 }
 
 // Decorrelate returns the uncorrelated form of sel (a subquery used as

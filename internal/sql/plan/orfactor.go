@@ -73,6 +73,11 @@ func splitOr(e sqlparser.Expr, dst []sqlparser.Expr) []sqlparser.Expr {
 // deterministic reports whether evaluating e once more per row cannot
 // change anything: no subquery, variable, or function whose value or side
 // effect differs between calls.
+// Deterministic reports whether e gives the same value whenever its
+// columns do: no subquery, user variable or function with side effects or
+// a changing result (RAND, UUID, LAST_INSERT_ID, ...).
+func Deterministic(e sqlparser.Expr) bool { return deterministic(e) }
+
 func deterministic(e sqlparser.Expr) bool {
 	ok := true
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
