@@ -319,6 +319,17 @@ func (s *Session) planSelectBody(ctx context.Context, sel *sqlparser.Select, out
 			}
 			src.path = ap
 			src.covering = !needCols[i] && p.lock == lockNone && it.semi == plan.SemiNone
+			if src.covering && ap.wholeTable() {
+				// No column needed (COUNT(*)): scan the narrowest index's
+				// keys instead of the rows.
+				if ix := plan.NarrowestIndex(it.def, it.hints); ix != nil {
+					h := plan.IndexHints{Use: map[string]bool{strings.ToLower(ix.Name): true}, Force: true}
+					if ap, err = chooseAccess(c, it.def, preds, h, order, false); err != nil {
+						return nil, err
+					}
+					src.path = ap
+				}
+			}
 			if lvl > 0 && p.lock == lockNone && ap.wholeTable() {
 				// No index serves the join: a hash join (join_hash.go)
 				// when an equality with the tables before gives a key.
