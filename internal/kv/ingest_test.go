@@ -95,3 +95,32 @@ func TestIngestCrash(t *testing.T) {
 		t.Fatal(fmt.Errorf("close: %w", err))
 	}
 }
+
+// TestSplitPoints cuts a range of four ingested files at file ends, in
+// equal shares, and not at all below the size threshold.
+func TestSplitPoints(t *testing.T) {
+	db := openMem(t)
+	var paths []string
+	for f := range 4 {
+		p := fmt.Sprintf("/f%d.sst", f)
+		writeSST(t, db, p, f*1000, (f+1)*1000)
+		paths = append(paths, p)
+	}
+	if err := db.Ingest(paths); err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := []byte("key-"), []byte("key-999999")
+	cuts, err := db.SplitPoints(lo, hi, 2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cuts) != 1 || string(cuts[0]) != string(key(1999))+"\x00" {
+		t.Fatalf("cuts %q, want the end of the second file", cuts)
+	}
+	if cuts, _ := db.SplitPoints(lo, hi, 4, 0); len(cuts) != 3 {
+		t.Fatalf("4 parts: cuts %q", cuts)
+	}
+	if cuts, _ := db.SplitPoints(lo, hi, 2, 1<<30); cuts != nil {
+		t.Fatalf("below the threshold: cuts %q", cuts)
+	}
+}

@@ -394,6 +394,15 @@ func (o *hashAggOp) reset(p *selectPlan, ex *execCtx, input exec.Operator) {
 func (o *hashAggOp) Open(ctx context.Context) error {
 	p, ex := o.p, o.ex
 	o.groups = map[string]*group{}
+	if o.input != nil && p.countStar {
+		g, err := p.countStarGroup(ex)
+		if err != nil {
+			return err
+		}
+		o.order = append(o.order, g)
+		o.agRow = make(Row, p.width+len(p.aggs))
+		return nil
+	}
 	if o.input != nil {
 		if err := o.input.Open(ctx); err != nil {
 			return err

@@ -63,6 +63,8 @@ type selectPlan struct {
 	bindNames []string
 	// rowFilter is a HAVING clause of a query without aggregation.
 	rowFilter *eval.Expr
+	// countStar: the query is COUNT(*) of a whole table (count_star.go).
+	countStar bool
 	// exprCols are the visible columns computed by expressions (nil until
 	// the first result): reconcileFields checks them against the values.
 	exprCols []int
@@ -406,6 +408,7 @@ func (s *Session) planSelectBody(ctx context.Context, sel *sqlparser.Select, out
 	if err := p.planWindows(c, sel); err != nil {
 		return nil, err
 	}
+	p.countStar = p.countsRowsOnly()
 
 	// Projection.
 	for _, se := range selExprs.Exprs {

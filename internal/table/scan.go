@@ -112,3 +112,11 @@ func (t *Table) CountKeys(tx *txn.Txn, lo, hi []byte, limit int) (int, error) {
 	}
 	return n, it.Close()
 }
+
+// CountEntries counts the entries of index ix the transaction sees (one
+// per row, for any index), in up to parallel parts at once for a large
+// index (txn.Txn.CountRange): SELECT COUNT(*) without reading rows.
+func (t *Table) CountEntries(tx *txn.Txn, ix *catalog.Index, parallel int) (int64, error) {
+	lo := IndexPrefix(nil, ix)
+	return tx.CountRange(lo, encoding.PrefixEnd(IndexPrefix(nil, ix)), parallel)
+}

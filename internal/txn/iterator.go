@@ -3,6 +3,7 @@ package txn
 import (
 	"bytes"
 	"fmt"
+	"sync"
 
 	"github.com/strata-db/strata/internal/kv"
 )
@@ -176,4 +177,76 @@ func (i *Iterator) Close() error {
 		return i.err
 	}
 	return err
+}
+
+// CountRange counts the keys in [lo, hi) the transaction sees. Without
+// buffered writes it counts on the snapshot, in up to parallel parts at
+// once (kv.DB.SplitPoints) for a large range; otherwise through the
+// transaction's merged iterator.
+func (t *Txn) CountRange(lo, hi []byte, parallel int) (int64, error) {
+	if t.HasWrites() || t.readLatest {
+		it, err := t.NewIter(IterOptions{Lower: lo, Upper: hi})
+		if err != nil {
+			return 0, err
+		}
+		var n int64
+		for ; it.Valid(); it.Next() {
+			n++
+		}
+		if err := it.Error(); err != nil {
+			_ = it.Close()
+			return 0, err
+		}
+		return n, it.Close()
+	}
+	snap := t.snapshot()
+	cuts, err := t.db.kv.SplitPoints(lo, hi, parallel, parallelCountMin)
+	if err != nil {
+		return 0, err
+	}
+	bounds := make([][]byte, 0, len(cuts)+2)
+	bounds = append(append(append(bounds, lo), cuts...), hi)
+	counts := make([]int64, len(bounds)-1)
+	errs := make([]error, len(bounds)-1)
+	var wg sync.WaitGroup
+	for i := range counts {
+		count := func() {
+			counts[i], errs[i] = countSnapshot(snap, bounds[i], bounds[i+1])
+		}
+		if i == len(counts)-1 {
+			count() // the last part on this goroutine
+			continue
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); count() }()
+	}
+	wg.Wait()
+	var n int64
+	for i, c := range counts {
+		if errs[i] != nil {
+			return 0, errs[i]
+		}
+		n += c
+	}
+	return n, nil
+}
+
+// parallelCountMin is the data size below which a count is not split (a
+// variable for tests).
+var parallelCountMin uint64 = 64 << 20
+
+func countSnapshot(snap *kv.Snapshot, lo, hi []byte) (int64, error) {
+	it, err := snap.NewIter(kv.IterOptions{Lower: lo, Upper: hi})
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for ok := it.First(); ok; ok = it.Next() {
+		n++
+	}
+	if err := it.Error(); err != nil {
+		_ = it.Close()
+		return 0, err
+	}
+	return n, it.Close()
 }
