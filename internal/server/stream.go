@@ -70,6 +70,9 @@ func (cs *conn) send(res *sqltypes.Result) error {
 	if first {
 		if len(res.Fields) == 0 {
 			setStatus(cs.c, cs.s)
+			if res.Info != "" {
+				cs.sendInfo(res.Info)
+			}
 		}
 		conformResult(res)
 		cs.fields, cs.resultSet, cs.first = res.Fields, len(res.Fields) > 0, false
