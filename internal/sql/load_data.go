@@ -369,27 +369,27 @@ func (s *Session) openLoadFile(name string) (*os.File, int64, error) {
 		if errors.As(err, &se) && se.Num == sqlerr.SecureFilePriv {
 			return nil, 0, err
 		}
-		return nil, 0, fileNotFound(name, err)
+		return nil, 0, fileErr(sqlerr.FileNotFound, "File '%s' not found (OS errno %d - %s)", name, err)
+	}
+	// MySQL 8.0: stat first (EE_STAT), a regular file or a FIFO only,
+	// then open (EE_FILENOTFOUND).
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, 0, fileErr(sqlerr.CantGetStat, "Can't get stat of '%s' (OS errno %d - %s)", path, err)
+	}
+	if !fi.Mode().IsRegular() && fi.Mode()&fs.ModeNamedPipe == 0 {
+		return nil, 0, sqlerr.New(sqlerror.ERTextFileNotReadable, sqlerror.SSUnknownSQLState, "The file '%s' must be in the database directory or be readable by all", path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, 0, fileNotFound(path, err)
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		_ = f.Close()
-		return nil, 0, fileNotFound(path, err)
-	}
-	if !fi.Mode().IsRegular() && fi.Mode()&fs.ModeNamedPipe == 0 {
-		_ = f.Close()
-		return nil, 0, sqlerr.New(sqlerror.ERTextFileNotReadable, sqlerror.SSUnknownSQLState, "The file '%s' must be in the database directory or be readable by all", path)
+		return nil, 0, fileErr(sqlerr.FileNotFound, "File '%s' not found (OS errno %d - %s)", path, err)
 	}
 	return f, fi.Size(), nil
 }
 
-// fileNotFound is MySQL 8.0's EE_FILENOTFOUND for a file LOAD DATA
-// cannot open.
-func fileNotFound(path string, err error) error {
+// fileErr is MySQL 8.0's error code for a file LOAD DATA cannot stat or
+// open: format names the path, the OS errno and its text.
+func fileErr(code sqlerror.ErrorCode, format, path string, err error) error {
 	errno := 0
 	msg := err.Error()
 	var pe *fs.PathError
@@ -401,7 +401,7 @@ func fileNotFound(path string, err error) error {
 			msg = strings.ToUpper(msg[:1]) + msg[1:]
 		}
 	}
-	return sqlerr.New(sqlerr.FileNotFound, sqlerror.SSUnknownSQLState, "File '%s' not found (OS errno %d - %s)", path, errno, msg)
+	return sqlerr.New(code, sqlerror.SSUnknownSQLState, format, path, errno, msg)
 }
 
 // maxLoadRow bounds one row of a loaded file (MySQL's bound is the
@@ -515,16 +515,9 @@ func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*s
 				vars[-1-ti] = v
 				continue
 			}
-			c := &t.Columns[ti]
 			given[ti] = true
 			if v.IsNull() {
-				if !c.Nullable && ti != t.AutoIncCol && !(c.Type == sqltypes.Timestamp && c.DefaultExpr != "") {
-					if err := fail(sqlerr.WarnNullToNotNull, sqlerr.StateNullValue, fmt.Sprintf("Column set to default value; NULL supplied to NOT NULL column '%s' at row %d", c.Name, rowNum)); err != nil {
-						return nil, err
-					}
-					row[ti] = coltype.ImplicitDefault(c)
-				}
-				continue
+				continue // NOT NULL is checked after SET and the triggers
 			}
 			cv, err := b.convert(ti, v, rowNum)
 			if err != nil {
@@ -561,6 +554,22 @@ func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*s
 			if err := s.fire(ex, tt, trgBefore+trgInsert, nil, row); err != nil {
 				return nil, err
 			}
+		}
+		// A NULL from the file in a NOT NULL column: 1263 and the
+		// column's implicit default (MySQL's check_constraints with
+		// ER_WARN_NULL_TO_NOTNULL, after SET and the BEFORE triggers).
+		for _, ti := range p.targets {
+			if ti < 0 || !row[ti].IsNull() {
+				continue
+			}
+			c := &t.Columns[ti]
+			if c.Nullable || ti == t.AutoIncCol || c.Generated != "" || c.Type == sqltypes.Timestamp && c.DefaultExpr != "" {
+				continue
+			}
+			if err := fail(sqlerr.WarnNullToNotNull, sqlerr.StateNullValue, fmt.Sprintf("Column set to default value; NULL supplied to NOT NULL column '%s' at row %d", c.Name, rowNum)); err != nil {
+				return nil, err
+			}
+			row[ti] = coltype.ImplicitDefault(c)
 		}
 		if err := b.checkNulls(row, given, rowNum, true); err != nil {
 			return nil, err

@@ -183,14 +183,14 @@ func (rd *Reader) terminator(term string) bool {
 	return true
 }
 
-// Skip skips n lines (IGNORE n LINES): with an enclosing character, n
-// rows as Next reads them (so an enclosed line terminator does not end a
-// line; so too without line terminators); otherwise n lines, an escaped
-// terminator not counting. It
-// reports false when the stream ended first.
+// Skip skips n lines (IGNORE n LINES) as MySQL does: n lines, an escaped
+// terminator not counting and enclosures not considered (a header line
+// holding an enclosed line terminator is two lines); without line
+// terminators, n rows as Next reads them. It reports false when the stream
+// ended first.
 func (rd *Reader) Skip(n uint64, fieldsPerRow int) (bool, error) {
 	for ; n > 0; n-- {
-		if rd.f.Enclosed >= 0 || rd.lineTerm < 0 {
+		if rd.lineTerm < 0 {
 			if _, _, err := rd.next(max(fieldsPerRow, 1)); err != nil {
 				if err == io.EOF {
 					return false, rd.Err()

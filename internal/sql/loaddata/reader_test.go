@@ -95,7 +95,7 @@ func TestReader(t *testing.T) {
 		{"multi-char terminators", multi, "a||b|c<EOL>\nd<EOL||e<EOL>\n", 2, 0, "a|b|c\nd<EOL|e\n"},
 		{"ignore lines", DefaultFormat, "h1\th2\n1\t2\n", 2, 1, "1|2\n"},
 		{"ignore lines escaped newline", DefaultFormat, "h\\\nstill header\n1\t2\n", 2, 1, "1|2\n"},
-		{"ignore enclosed lines", csv(), "\"h\nh\",x\n1,2\n", 2, 1, "1|2\n"},
+		{"ignore lines: enclosures not considered", csv(), "\"h\nh\",x\n1,2\n", 2, 1, "h\"|x\n1|2\n"},
 		{"ignore more than there are", DefaultFormat, "a\n", 1, 5, ""},
 		{"starting by", start, "xxxa\tb\nno prefix\nzzzxxxc\td\n", 2, 0, "a|b\nc|d\n"},
 		{"starting by none", start, "abc\n", 2, 0, ""},

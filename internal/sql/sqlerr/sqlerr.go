@@ -44,6 +44,7 @@ const (
 	// LOAD DATA.
 	FileNotFound             sqlerror.ErrorCode = 29   // EE_FILENOTFOUND
 	ErrorOnRead              sqlerror.ErrorCode = 2    // EE_READ
+	CantGetStat              sqlerror.ErrorCode = 13   // EE_STAT
 	WarnTooFewRecords        sqlerror.ErrorCode = 1261 // ER_WARN_TOO_FEW_RECORDS
 	WarnTooManyRecords       sqlerror.ErrorCode = 1262 // ER_WARN_TOO_MANY_RECORDS
 	WarnNullToNotNull        sqlerror.ErrorCode = 1263 // ER_WARN_NULL_TO_NOTNULL
