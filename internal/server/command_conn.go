@@ -68,6 +68,9 @@ type cmdConn struct {
 	// okInfo, when set, is the info string for the next OK packet written
 	// (ok_info.go).
 	okInfo atomic.Pointer[string]
+	// greeted: the server's greeting has been written (local_infile.go
+	// adds CLIENT_LOCAL_FILES to its capabilities).
+	greeted atomic.Bool
 }
 
 func newCmdConn(c net.Conn) *cmdConn { return &cmdConn{Conn: c} }

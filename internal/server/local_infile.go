@@ -17,6 +17,30 @@ import (
 // clientLocalFiles is the CLIENT_LOCAL_FILES capability flag.
 const clientLocalFiles = 1 << 7
 
+// withLocalFiles returns a copy of the server's greeting p (a protocol 10
+// handshake packet, the first thing written on a connection) with
+// CLIENT_LOCAL_FILES added to its capabilities, which Vitess does not
+// announce: clients that honour the server's capabilities (go-sql-driver)
+// would otherwise never send a file. false when p is not a greeting.
+func withLocalFiles(p []byte) ([]byte, bool) {
+	// header(4) protocol(1) version NUL conn-id(4) auth-data(8) filler(1)
+	// capabilities-low(2)
+	if len(p) < 5 || p[4] != 10 {
+		return nil, false
+	}
+	end := 5
+	for end < len(p) && p[end] != 0 {
+		end++
+	}
+	pos := end + 1 + 4 + 8 + 1
+	if pos+2 > len(p) {
+		return nil, false
+	}
+	q := append([]byte(nil), p...)
+	q[pos] |= clientLocalFiles
+	return q, true
+}
+
 // localFiles reads a connection's client files (sql.LocalFiles).
 type localFiles struct {
 	c  *mysql.Conn

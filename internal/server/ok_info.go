@@ -30,6 +30,15 @@ func (cs *conn) sendInfo(info string) {
 // Write implements net.Conn for Vitess's writes; it adds a pending info
 // string to the OK packet at the start of p.
 func (c *cmdConn) Write(p []byte) (int, error) {
+	if !c.greeted.Load() {
+		c.greeted.Store(true)
+		if q, ok := withLocalFiles(p); ok {
+			if _, err := c.Conn.Write(q); err != nil {
+				return 0, err
+			}
+			return len(p), nil
+		}
+	}
 	if c.okInfo.Load() == nil {
 		return c.Conn.Write(p)
 	}
