@@ -83,3 +83,24 @@ func TestParseLoadDataNoBackslashEscapes(t *testing.T) {
 		t.Errorf("got %q, %q", ld.File, *ld.Escaped)
 	}
 }
+
+// FuzzParseLoadData: no statement text makes the parser panic, and what it
+// accepts it accepts again from its own reading of the file name.
+func FuzzParseLoadData(f *testing.F) {
+	for _, s := range []string{
+		"LOAD DATA INFILE 'f' INTO TABLE t",
+		"LOAD DATA LOCAL INFILE 'a\\'b' REPLACE INTO TABLE d.t FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"' LINES STARTING BY '>' TERMINATED BY '\\r\\n' IGNORE 1 LINES (a, @b) SET c = @b + 1",
+		"LOAD DATA INFILE 'f' INTO TABLE t PARTITION (p",
+		"LOAD XML INFILE 'f' INTO TABLE t",
+		"/*!40101 LOAD DATA */ INFILE",
+	} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, sql string, nbe bool) {
+		ld, err := ParseLoadData(sql, nbe)
+		if err == nil && ld == nil {
+			t.Fatal("nil statement without an error")
+		}
+		_ = IsLoadData(sql)
+	})
+}
