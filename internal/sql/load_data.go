@@ -404,8 +404,8 @@ func fileErr(code sqlerror.ErrorCode, format, path string, err error) error {
 	return sqlerr.New(code, sqlerror.SSUnknownSQLState, format, path, errno, msg)
 }
 
-// maxLoadRow bounds one row of a loaded file (MySQL's bound is the
-// max_allowed_packet the row's values must fit).
+// maxLoadRow bounds one row of a loaded file when max_allowed_packet
+// does not.
 const maxLoadRow = 1 << 30
 
 // runLoad reads the rows of r and writes them into the table.
@@ -416,7 +416,12 @@ func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*s
 	}
 	tbl := s.eng.Store.Open(t)
 	rd := loaddata.NewReader(r, p.format)
+	// One row's fields may not exceed max_allowed_packet (1153), so a file
+	// without line terminators cannot fill the memory.
 	rd.MaxRowBytes = maxLoadRow
+	if n := s.eng.MaxAllowedPacket(); n > 0 && n < maxLoadRow {
+		rd.MaxRowBytes = int(n)
+	}
 	s.load.progress.Store(&loadProgress{rd: rd, size: size})
 	defer s.load.progress.Store(nil)
 
@@ -490,7 +495,10 @@ func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*s
 				// MySQL resets the field (its type's zero), which keeps
 				// the NULL of a column whose default is NULL.
 				nullDefault := c.Nullable && c.DefaultExpr == "" && (!c.HasDefault || c.Default.IsNull())
-				if !nullDefault && ti != t.AutoIncCol {
+				// TIMESTAMP NOT NULL: its default expression (MySQL:
+				// CURRENT_TIMESTAMP), set with the NOT NULL rules.
+				nowDefault := c.Type == sqltypes.Timestamp && !c.Nullable && c.DefaultExpr != ""
+				if !nullDefault && !nowDefault && ti != t.AutoIncCol {
 					row[ti] = coltype.ImplicitDefault(c)
 				}
 				given[ti] = true
