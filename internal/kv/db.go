@@ -26,9 +26,10 @@ type Options struct {
 
 // DB is an open Pebble database tuned by PebbleOptions.
 type DB struct {
-	pdb *pebble.DB
-	dir string
-	fs  vfs.FS
+	pdb  *pebble.DB
+	opts *pebble.Options
+	dir  string
+	fs   vfs.FS
 }
 
 // Open opens (creating if needed) the database in opts.Dir.
@@ -50,7 +51,7 @@ func Open(opts Options) (*DB, error) {
 		}
 		return nil, fmt.Errorf("kv: open %s: %w", opts.Dir, err)
 	}
-	return &DB{pdb: pdb, dir: opts.Dir, fs: po.FS}, nil
+	return &DB{pdb: pdb, opts: po, dir: opts.Dir, fs: po.FS}, nil
 }
 
 // Pebble returns the underlying Pebble database, for tests and diagnostic

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"vitess.io/vitess/go/mysql"
+	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/sqlerror"
 
 	"github.com/strata-db/strata/internal/sql/sqlerr"
@@ -37,13 +38,14 @@ func (h *handler) serveCommand(vc *mysql.Conn, c *cmdConn, cmd byte, payload []b
 // changeUserRequest is a parsed COM_CHANGE_USER.
 type changeUserRequest struct {
 	user, db string
+	charset  uint8 // the collation the client asks for; 0 when not sent
 }
 
 // parseChangeUser parses a COM_CHANGE_USER payload (command byte
 // included): the user, the authentication response (ignored: the
 // exchange restarts with an authentication switch and a fresh scramble),
-// the database; the character set, plugin name and connection attributes
-// that may follow are not needed.
+// the database, the collation id; the plugin name and connection
+// attributes that may follow are not needed.
 func parseChangeUser(p []byte, caps uint32) (changeUserRequest, bool) {
 	var r changeUserRequest
 	p = p[1:]
@@ -72,7 +74,10 @@ func parseChangeUser(p []byte, caps uint32) (changeUserRequest, bool) {
 		r.db = string(p)
 		return r, true
 	}
-	r.db = string(p[:i])
+	r.db, p = string(p[:i]), p[i+1:]
+	if len(p) >= 2 {
+		r.charset = p[0] // a two-byte collation id; MySQL's ids fit the low byte
+	}
 	return r, true
 }
 
@@ -119,6 +124,10 @@ func (h *handler) changeUser(vc *mysql.Conn, c *cmdConn, payload []byte) error {
 	ctx, cancel := context.WithTimeout(context.Background(), changeUserTimeout)
 	defer cancel()
 	dbErr := cs.s.ChangeUser(ctx, req.user, clientHost(vc.RemoteAddr()), req.db)
+	if req.charset != 0 {
+		vc.CharacterSet = collations.ID(req.charset)
+	}
+	cs.s.SetHandshakeCollation(uint8(vc.CharacterSet))
 	vc.User = req.user
 	vc.UserData = &userData{user: req.user}
 	vc.PrepareData = map[uint32]*mysql.PrepareData{}

@@ -171,6 +171,7 @@ func (h *handler) conn(c *mysql.Conn) *conn {
 	s.SetConnID(c.ConnectionID)
 	s.OnKill = c.Close
 	s.SetClientFoundRows(c.Capabilities&mysql.CapabilityClientFoundRows != 0)
+	s.SetHandshakeCollation(uint8(c.CharacterSet))
 	if cc, ok := c.GetRawConn().(*cmdConn); ok {
 		s.SetLocalFiles(&localFiles{c: c, cc: cc}, cc.clientCaps&clientLocalFiles != 0)
 	}
@@ -249,7 +250,7 @@ func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.
 		return err
 	}
 	cs.start(nil, callback, false)
-	return cs.endOnly(cs.s.QueryStream(context.Background(), query, cs.sendFn))
+	return cs.endOnly(cs.s.QueryStream(context.Background(), cs.s.DecodeQuery(query), cs.sendFn))
 }
 
 var errEmptyQuery = sqlerror.NewSQLError(sqlerror.EREmptyQuery, sqlerror.SSClientError, "Query was empty")
@@ -274,6 +275,7 @@ func (h *handler) ComQueryMulti(c *mysql.Conn, query string, callback func(qr sq
 		return err
 	}
 	cs.pendingWarnings = -1
+	query = cs.s.DecodeQuery(query)
 	queries := []string{query}
 	if c.Capabilities&mysql.CapabilityClientMultiStatements != 0 {
 		var err error
@@ -311,7 +313,7 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 	if err := h.checkPacket(c, query); err != nil {
 		return nil, 0, err
 	}
-	n, fields, err := s.Prepare(context.Background(), query)
+	n, fields, err := s.Prepare(context.Background(), s.DecodeQuery(query))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -321,7 +323,8 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
 	cs := h.conn(c)
 	cs.start(nil, callback, false)
-	return cs.endOnly(cs.s.ExecutePreparedStream(context.Background(), prepare.PrepareStmt, prepare.BindVars, cs.sendFn))
+	decodeParams(cs.s, prepare.BindVars)
+	return cs.endOnly(cs.s.ExecutePreparedStream(context.Background(), cs.s.DecodeQuery(prepare.PrepareStmt), prepare.BindVars, cs.sendFn))
 }
 
 func (h *handler) WarningCount(c *mysql.Conn) uint16 {

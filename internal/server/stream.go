@@ -67,6 +67,7 @@ func (cs *conn) start(multi func(sqltypes.QueryResponse, bool, bool) error, sing
 // the statement (ComQueryMulti and endOnly set them then).
 func (cs *conn) send(res *sqltypes.Result) error {
 	first := cs.first
+	rc, coll := cs.s.ResultCharset()
 	if first {
 		if len(res.Fields) == 0 {
 			setStatus(cs.c, cs.s)
@@ -75,11 +76,17 @@ func (cs *conn) send(res *sqltypes.Result) error {
 			}
 		}
 		conformResult(res)
+		if rc != nil && len(res.Fields) > 0 {
+			res = convertRows(res, resultFields(res.Fields, coll), rc, coll)
+		}
 		cs.fields, cs.resultSet, cs.first = res.Fields, len(res.Fields) > 0, false
 	} else {
 		res.Fields = cs.fields
 		if err := conformBatch(res); err != nil {
 			return err
+		}
+		if rc != nil {
+			res = convertRows(res, cs.fields, rc, coll)
 		}
 	}
 	if cs.multi != nil {

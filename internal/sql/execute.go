@@ -652,13 +652,23 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 		s.beginStatementWarnings(nil)
 		s.countCom(comSetOption)
 		cs, coll := strings.ToLower(m[1]), strings.ToLower(m[2])
-		if collations.MySQL8().LookupByName(coll) == collations.Unknown {
+		if err := checkCharsetName("character_set_client", cs); err != nil {
+			return nil, true, err
+		}
+		cs = canonicalCharset(cs)
+		env := collations.MySQL8()
+		id := env.LookupByName(coll)
+		if id == collations.Unknown {
 			return nil, true, sqlerr.New(sqlerror.ERUnknownCollation, sqlerror.SSUnknownSQLState, "Unknown collation: '%s'", m[2])
+		}
+		if env.LookupCharsetName(id) != cs {
+			return nil, true, sqlerr.New(sqlerror.ERCollationCharsetMismatch, sqlerror.SSClientError, "COLLATION '%s' is not valid for CHARACTER SET '%s'", m[2], m[1])
 		}
 		for _, n := range []string{"character_set_client", "character_set_connection", "character_set_results"} {
 			s.setVar(n, sqltypes.NewVarChar(cs))
 		}
 		s.setVar("collation_connection", sqltypes.NewVarChar(coll))
+		s.loadConnCharsets()
 		return &sqltypes.Result{}, true, nil
 	}
 	return nil, false, nil

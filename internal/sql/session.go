@@ -55,9 +55,11 @@ type Session struct {
 	readOnlyTx bool
 
 	// Cached variable values (kept in sync by setVar).
-	autocommit  bool
-	iso         txn.Isolation
-	sqlMode     sqlMode
+	autocommit bool
+	iso        txn.Isolation
+	sqlMode    sqlMode
+	// conv: character_set_client and _results conversion (conncharset.go).
+	conv        connCharsets
 	lockTimeout time.Duration
 	mdlTimeout  time.Duration
 
@@ -224,6 +226,7 @@ func (s *Session) loadVarCaches() {
 		s.iso = txn.RepeatableRead
 	}
 	s.sqlMode = parseSQLMode(get("sql_mode").ToString())
+	s.loadConnCharsets()
 	lt, _ := get("innodb_lock_wait_timeout").ToInt64()
 	s.lockTimeout = time.Duration(lt) * time.Second
 	mt, _ := get("lock_wait_timeout").ToInt64()

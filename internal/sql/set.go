@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
@@ -85,26 +86,46 @@ func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
 		if isDefault || cs == "default" {
 			cs = "utf8mb4"
 		}
+		if err := checkCharsetName("character_set_client", cs); err != nil {
+			return err
+		}
+		cs = canonicalCharset(cs)
 		for _, n := range []string{"character_set_client", "character_set_connection", "character_set_results"} {
 			s.setVar(n, sqltypes.NewVarChar(cs))
 		}
 		coll := "utf8mb4_general_ci"
 		if cs != "utf8mb4" {
-			coll = cs + "_general_ci"
-			if cs == "binary" {
-				coll = "binary"
-			}
+			env := collations.MySQL8()
+			coll = env.LookupName(env.DefaultCollationForCharset(cs))
 		}
 		s.setVar("collation_connection", sqltypes.NewVarChar(coll))
+		s.loadConnCharsets()
 		return nil
 	case "charset", "character set":
 		cs := strings.ToLower(v.ToString())
-		if isDefault {
+		if isDefault || cs == "default" {
 			cs = "utf8mb4"
 		}
+		if err := checkCharsetName("character_set_client", cs); err != nil {
+			return err
+		}
+		cs = canonicalCharset(cs)
 		s.setVar("character_set_client", sqltypes.NewVarChar(cs))
 		s.setVar("character_set_results", sqltypes.NewVarChar(cs))
+		// MySQL: the connection set becomes the database's.
+		if db, ok := s.sysVar("character_set_database"); ok {
+			s.setVar("character_set_connection", db)
+			if c, ok := s.sysVar("collation_database"); ok {
+				s.setVar("collation_connection", c)
+			}
+		}
+		s.loadConnCharsets()
 		return nil
+	}
+	if strings.HasPrefix(name, "character_set_") && !isDefault && !v.IsNull() {
+		if err := checkCharsetName(name, v.ToString()); err != nil {
+			return err
+		}
 	}
 	if name == "tx_isolation" {
 		name = "transaction_isolation"

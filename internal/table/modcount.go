@@ -27,9 +27,10 @@ type modCounter struct {
 	analyzedAt atomic.Int64
 }
 
-func (m *modCounter) inserted() { m.changed.Add(1); m.net.Add(1) }
-func (m *modCounter) updated()  { m.changed.Add(1) }
-func (m *modCounter) deleted()  { m.changed.Add(1); m.net.Add(-1) }
+func (m *modCounter) inserted()         { m.changed.Add(1); m.net.Add(1) }
+func (m *modCounter) insertedN(n int64) { m.changed.Add(n); m.net.Add(n) }
+func (m *modCounter) updated()          { m.changed.Add(1) }
+func (m *modCounter) deleted()          { m.changed.Add(1); m.net.Add(-1) }
 
 // sinceAnalyze returns the rows changed since the published statistics were
 // computed.

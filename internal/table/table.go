@@ -440,6 +440,12 @@ func (t *Table) Delete(tx *txn.Txn, pkKey []byte, row []sqltypes.Value) error {
 
 // dupError builds MySQL's 1062 for row on index ix.
 func (t *Table) dupError(ix *catalog.Index, row []sqltypes.Value) error {
+	return &DupKeyError{Table: t.Def.Name, Index: ix, Entry: dupEntry(ix, row)}
+}
+
+// dupEntry is the 'entry' text of a 1062 for row on ix: its key values
+// joined by '-'.
+func dupEntry(ix *catalog.Index, row []sqltypes.Value) string {
 	parts := make([]string, 0, len(ix.Columns))
 	for _, ic := range ix.Columns {
 		v := row[ic.Col]
@@ -455,7 +461,7 @@ func (t *Table) dupError(ix *catalog.Index, row []sqltypes.Value) error {
 		}
 		parts = append(parts, s)
 	}
-	return &DupKeyError{Table: t.Def.Name, Index: ix, Entry: strings.Join(parts, "-")}
+	return strings.Join(parts, "-")
 }
 
 // DupKeyError is a duplicate-key violation (MySQL 1062).

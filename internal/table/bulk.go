@@ -1,0 +1,233 @@
+package table
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/kv"
+	"github.com/strata-db/strata/internal/table/extsort"
+	"github.com/strata-db/strata/internal/txn"
+)
+
+// Bulk loading. A BulkLoader writes rows into an empty table without the
+// transaction's write buffer: every row's primary entry and secondary
+// entries go into one external sort (extsort, bounded memory, spilling
+// sorted runs to the temporary directory); Finish merges the runs in key
+// order straight into table files (kv.SSTWriter, cut every SSTSize bytes)
+// and adds them to the database with one atomic kv.Ingest. Duplicate keys
+// are found during the merge: equal primary keys are adjacent, and so are
+// equal values of a unique secondary index (its entries sort by the
+// indexed values first), so a violation costs no lookup; Finish then
+// fails with the same *DupKeyError an INSERT would give and nothing is
+// ingested.
+//
+// Atomicity and crash safety come from the ingest: before it nothing of
+// the load is in the database (a crash leaves only temporary files, which
+// the next start removes), after it every row is. The rows become visible
+// at the ingest, not at a transaction's commit, so the caller uses a
+// loader only where that is the statement's own commit (autocommit) and
+// keeps other writers out of the table meanwhile (an exclusive metadata
+// lock), and only for a table it saw empty: the merge checks the loaded
+// rows against each other, not against stored ones.
+type BulkLoader struct {
+	t      *Table
+	kv     *kv.DB
+	dir    string
+	sst    uint64
+	sorter *extsort.Sorter
+	tx     *txn.Txn
+	rows   int64
+	// index by id, for the merge to know what a key belongs to.
+	byID map[uint32]*catalog.Index
+
+	pk, val, kb, tag []byte
+}
+
+// BulkOptions configures a BulkLoader.
+type BulkOptions struct {
+	// Dir holds the sort runs and the table files until they are
+	// ingested; it must be on the database's filesystem (the ingest links
+	// the files).
+	Dir string
+	// MemoryBudget bounds the rows buffered in memory (default 256 MiB).
+	MemoryBudget int
+	// SSTSize is the size at which a table file is cut (default 128 MiB).
+	SSTSize uint64
+}
+
+// NewBulkLoader returns a loader for t. tx is the statement's transaction,
+// used only to allocate hidden row ids.
+func (t *Table) NewBulkLoader(tx *txn.Txn, o BulkOptions) *BulkLoader {
+	if o.MemoryBudget <= 0 {
+		o.MemoryBudget = 256 << 20
+	}
+	if o.SSTSize == 0 {
+		o.SSTSize = 128 << 20
+	}
+	l := &BulkLoader{t: t, kv: t.store.db.KV(), dir: o.Dir, sst: o.SSTSize, tx: tx,
+		sorter: extsort.New(o.Dir, o.MemoryBudget), byID: map[uint32]*catalog.Index{}}
+	for _, ix := range t.Def.Indexes {
+		l.byID[ix.ID] = ix
+	}
+	return l
+}
+
+// Rows is the number of rows added.
+func (l *BulkLoader) Rows() int64 { return l.rows }
+
+// Add adds a full table row (as Insert takes it).
+func (l *BulkLoader) Add(row []sqltypes.Value) error {
+	t := l.t
+	var rowID uint64
+	if t.Def.HiddenPK {
+		id, err := t.nextRowID(l.tx)
+		if err != nil {
+			return err
+		}
+		rowID = id
+	}
+	var err error
+	if l.pk, err = t.PKKey(l.pk[:0], row, rowID); err != nil {
+		return err
+	}
+	if l.val, err = t.rc.EncodeRow(l.val[:0], row); err != nil {
+		return err
+	}
+	// Sort keys carry a tag byte: primary entries (0) sort before every
+	// secondary one (1), so a duplicate primary key is met first, with
+	// its row at hand for the error.
+	l.tag = append(append(l.tag[:0], 0), l.pk...)
+	if err := l.sorter.Add(l.tag, l.val); err != nil {
+		return err
+	}
+	for _, ix := range t.Def.Indexes[1:] {
+		var n int
+		var hasNull bool
+		l.kb, n, hasNull, err = t.secondaryKey(l.kb[:0], ix, row, l.pk)
+		if err != nil {
+			return err
+		}
+		l.val = l.val[:0]
+		if ix.Unique && !hasNull {
+			// The merge needs the unique prefix's length, and the 1062
+			// text, which the key alone cannot give back.
+			l.val = binary.AppendUvarint(l.val, uint64(n))
+			l.val = append(l.val, dupEntry(ix, row)...)
+		}
+		l.tag = append(append(l.tag[:0], 1), l.kb...)
+		if err := l.sorter.Add(l.tag, l.val); err != nil {
+			return err
+		}
+	}
+	l.rows++
+	return nil
+}
+
+// Finish writes and ingests the loaded rows, or returns the first
+// duplicate-key error (nothing ingested). The loader is closed either way.
+func (l *BulkLoader) Finish() (err error) {
+	defer func() {
+		if cerr := l.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	it, err := l.sorter.Iter()
+	if err != nil {
+		return err
+	}
+	var (
+		files   []string
+		w       *kv.SSTWriter
+		prev    []byte
+		prevN   int // unique prefix length of prev (0: not a unique entry)
+		prevIdx *catalog.Index
+	)
+	defer func() {
+		if w != nil {
+			_ = w.Close()
+		}
+		for _, f := range files {
+			_ = os.Remove(f)
+		}
+	}()
+	primary := l.t.Def.Primary()
+	for it.Next() {
+		k, v := it.Key(), it.Value()
+		k = k[1:] // the tag
+		if len(k) < 4 {
+			return fmt.Errorf("table: bulk load: short key")
+		}
+		ix := l.byID[binary.BigEndian.Uint32(k)]
+		if ix == nil {
+			return fmt.Errorf("table: bulk load: key of unknown index %x", k[:4])
+		}
+		n := 0
+		switch {
+		case ix == primary:
+			if ix == prevIdx && bytes.Equal(k, prev) {
+				row, err := l.t.DecodeRow(nil, k, v)
+				if err != nil {
+					return err
+				}
+				return l.t.dupError(ix, row)
+			}
+		case len(v) > 0:
+			un, sz := binary.Uvarint(v)
+			if sz <= 0 || int(un) > len(k) {
+				return fmt.Errorf("table: bulk load: bad unique entry")
+			}
+			n = int(un)
+			if ix == prevIdx && prevN == n && bytes.Equal(k[:n], prev[:n]) {
+				return &DupKeyError{Table: l.t.Def.Name, Index: ix, Entry: string(v[sz:])}
+			}
+			v = nil
+		}
+		// A new file when this one is big enough, and where the stream
+		// goes from the primary entries to a secondary index with a
+		// smaller id (each file must be sorted; files never overlap).
+		if w == nil || w.Size() >= l.sst || ix != prevIdx && bytes.Compare(k, prev) <= 0 {
+			if w != nil {
+				if err := w.Close(); err != nil {
+					w = nil
+					return err
+				}
+			}
+			path := filepath.Join(l.dir, fmt.Sprintf("%s%p-%d.sst", extsort.FilePrefix, l, len(files)))
+			if w, err = l.kv.NewSSTWriter(path); err != nil {
+				return err
+			}
+			files = append(files, path)
+		}
+		if err := w.Set(k, v); err != nil {
+			return err
+		}
+		prev, prevN, prevIdx = append(prev[:0], k...), n, ix
+	}
+	if err := it.Err(); err != nil {
+		return err
+	}
+	if w != nil {
+		cerr := w.Close()
+		w = nil
+		if cerr != nil {
+			return cerr
+		}
+	}
+	if err := l.kv.Ingest(files); err != nil {
+		return err
+	}
+	l.t.mods.insertedN(l.rows)
+	return nil
+}
+
+// Close drops the loader's temporary files; a loader closed before Finish
+// loads nothing.
+func (l *BulkLoader) Close() error {
+	return l.sorter.Close()
+}

@@ -1,0 +1,270 @@
+// Package extsort sorts key/value records that may not fit in memory.
+//
+// A Sorter buffers records in one arena up to a byte budget; when the
+// budget is reached it sorts them by key and appends them as a sorted run
+// to a temporary file. Iter merges the runs with the records still in
+// memory, yielding every record in key order. Records with equal keys come
+// out in the order they were added (the sort is stable and the merge
+// prefers the earlier run), so a caller can keep the first or the last of
+// a set of duplicates. Memory use is the budget plus one read buffer per
+// run; the file grows with the data.
+//
+// Run layout: record = uvarint(len(key)) || uvarint(len(value)) || key ||
+// value, records back to back; a run is a byte range of the file.
+package extsort
+
+import (
+	"bufio"
+	"bytes"
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+)
+
+// FilePrefix starts the name of the temporary file; sql's PrepareTempDir
+// removes files named "strata-sort-*" that a crash left behind.
+const FilePrefix = "strata-sort-bulk-"
+
+// ErrCorrupt means a run read back is not what was written.
+var ErrCorrupt = errors.New("extsort: corrupt run")
+
+// rec is one buffered record: its bytes are arena[off : off+klen+vlen].
+type rec struct {
+	off        int
+	klen, vlen int
+}
+
+type run struct{ off, size int64 }
+
+// Sorter collects records; see the package comment.
+type Sorter struct {
+	dir    string
+	budget int
+	arena  []byte
+	recs   []rec
+	f      *os.File
+	w      *bufio.Writer
+	size   int64
+	runs   []run
+	n      int64
+	hdr    [2 * binary.MaxVarintLen64]byte
+}
+
+// New returns a sorter that spills to a file in dir once its buffered
+// records take budget bytes.
+func New(dir string, budget int) *Sorter {
+	return &Sorter{dir: dir, budget: max(budget, 1<<16)}
+}
+
+// Add copies a record into the sorter.
+func (s *Sorter) Add(key, value []byte) error {
+	if len(s.arena)+len(key)+len(value) > s.budget && len(s.recs) > 0 {
+		if err := s.spill(); err != nil {
+			return err
+		}
+	}
+	off := len(s.arena)
+	s.arena = append(s.arena, key...)
+	s.arena = append(s.arena, value...)
+	s.recs = append(s.recs, rec{off: off, klen: len(key), vlen: len(value)})
+	s.n++
+	return nil
+}
+
+// Len is the number of records added.
+func (s *Sorter) Len() int64 { return s.n }
+
+// Runs is the number of runs spilled to disk so far.
+func (s *Sorter) Runs() int { return len(s.runs) }
+
+func (s *Sorter) key(r rec) []byte { return s.arena[r.off : r.off+r.klen] }
+
+func (s *Sorter) sortMem() {
+	slices.SortStableFunc(s.recs, func(a, b rec) int { return bytes.Compare(s.key(a), s.key(b)) })
+}
+
+// spill sorts the buffered records and appends them to the file as a run.
+func (s *Sorter) spill() error {
+	if s.f == nil {
+		f, err := os.CreateTemp(s.dir, FilePrefix)
+		if err != nil {
+			return fmt.Errorf("extsort: create run file: %w", err)
+		}
+		s.f, s.w = f, bufio.NewWriterSize(f, 1<<20)
+	}
+	s.sortMem()
+	start := s.size
+	for _, r := range s.recs {
+		n := binary.PutUvarint(s.hdr[:], uint64(r.klen))
+		n += binary.PutUvarint(s.hdr[n:], uint64(r.vlen))
+		if _, err := s.w.Write(s.hdr[:n]); err != nil {
+			return fmt.Errorf("extsort: write run: %w", err)
+		}
+		if _, err := s.w.Write(s.arena[r.off : r.off+r.klen+r.vlen]); err != nil {
+			return fmt.Errorf("extsort: write run: %w", err)
+		}
+		s.size += int64(n + r.klen + r.vlen)
+	}
+	if err := s.w.Flush(); err != nil {
+		return fmt.Errorf("extsort: write run: %w", err)
+	}
+	s.runs = append(s.runs, run{off: start, size: s.size - start})
+	s.arena, s.recs = s.arena[:0], s.recs[:0]
+	return nil
+}
+
+// Close removes the temporary file. The sorter and its iterator must not
+// be used afterwards.
+func (s *Sorter) Close() error {
+	if s.f == nil {
+		return nil
+	}
+	name := s.f.Name()
+	err := s.f.Close()
+	s.f = nil
+	if rerr := os.Remove(name); err == nil && rerr != nil && !os.IsNotExist(rerr) {
+		err = rerr
+	}
+	return err
+}
+
+// Iter returns an iterator over every record in key order. No record may
+// be added afterwards.
+func (s *Sorter) Iter() (*Iter, error) {
+	s.sortMem()
+	it := &Iter{}
+	for i, r := range s.runs {
+		sr := &source{rank: i, rd: bufio.NewReaderSize(io.NewSectionReader(s.f, r.off, r.size), 256<<10)}
+		if err := sr.next(); err != nil {
+			return nil, err
+		}
+		if sr.ok {
+			it.h = append(it.h, sr)
+		}
+	}
+	mem := &source{rank: len(s.runs), mem: s}
+	if err := mem.next(); err != nil {
+		return nil, err
+	}
+	if mem.ok {
+		it.h = append(it.h, mem)
+	}
+	heap.Init(&it.h)
+	return it, nil
+}
+
+// Iter yields the records of a Sorter in key order:
+//
+//	for it.Next() { it.Key(), it.Value() }; it.Err()
+//
+// Key and Value are valid until the next call to Next.
+type Iter struct {
+	h       sources
+	cur     *source
+	started bool
+	err     error
+}
+
+// Next moves to the next record, reporting whether there is one.
+func (it *Iter) Next() bool {
+	if it.err != nil {
+		return false
+	}
+	if it.started && it.cur != nil {
+		if err := it.cur.next(); err != nil {
+			it.err = err
+			return false
+		}
+		if it.cur.ok {
+			heap.Fix(&it.h, 0)
+		} else {
+			heap.Pop(&it.h)
+		}
+	}
+	it.started = true
+	if len(it.h) == 0 {
+		it.cur = nil
+		return false
+	}
+	it.cur = it.h[0]
+	return true
+}
+
+// Key is the current record's key.
+func (it *Iter) Key() []byte { return it.cur.key }
+
+// Value is the current record's value.
+func (it *Iter) Value() []byte { return it.cur.val }
+
+// Err is the error that ended the iteration, if any.
+func (it *Iter) Err() error { return it.err }
+
+// source is one run being merged: a file run or the in-memory records.
+type source struct {
+	rank     int // run order: ties go to the lower rank (added earlier)
+	rd       *bufio.Reader
+	mem      *Sorter
+	i        int
+	buf      []byte
+	key, val []byte
+	ok       bool
+}
+
+func (r *source) next() error {
+	if r.mem != nil {
+		if r.i >= len(r.mem.recs) {
+			r.ok = false
+			return nil
+		}
+		rc := r.mem.recs[r.i]
+		r.i++
+		r.key = r.mem.arena[rc.off : rc.off+rc.klen]
+		r.val = r.mem.arena[rc.off+rc.klen : rc.off+rc.klen+rc.vlen]
+		r.ok = true
+		return nil
+	}
+	kl, err := binary.ReadUvarint(r.rd)
+	if err == io.EOF {
+		r.ok = false
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	vl, err := binary.ReadUvarint(r.rd)
+	if err != nil || kl+vl > 1<<32 {
+		return fmt.Errorf("%w: record header", ErrCorrupt)
+	}
+	n := int(kl + vl)
+	if cap(r.buf) < n {
+		r.buf = make([]byte, n, max(n, 2*cap(r.buf)))
+	}
+	r.buf = r.buf[:n]
+	if _, err := io.ReadFull(r.rd, r.buf); err != nil {
+		return fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	r.key, r.val, r.ok = r.buf[:kl], r.buf[kl:], true
+	return nil
+}
+
+type sources []*source
+
+func (h sources) Len() int { return len(h) }
+func (h sources) Less(i, j int) bool {
+	if c := bytes.Compare(h[i].key, h[j].key); c != 0 {
+		return c < 0
+	}
+	return h[i].rank < h[j].rank
+}
+func (h sources) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *sources) Push(x any)   { *h = append(*h, x.(*source)) }
+func (h *sources) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

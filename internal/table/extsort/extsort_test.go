@@ -1,0 +1,116 @@
+package extsort
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestSortSpills sorts more records than the budget holds: the output is
+// in key order, complete, and stable for equal keys.
+func TestSortSpills(t *testing.T) {
+	dir := t.TempDir()
+	s := New(dir, 1<<16)
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n = 100000
+	count := map[string]int{}
+	for range n {
+		k := fmt.Appendf(nil, "k%05d", rng.IntN(n/4)) // many duplicates
+		// The value records the key's add order.
+		v := fmt.Appendf(nil, "%d", count[string(k)])
+		count[string(k)]++
+		if err := s.Add(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.Runs() < 10 {
+		t.Fatalf("%d runs: the test must spill", s.Runs())
+	}
+	it, err := s.Iter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prev []byte
+	seen, next := 0, map[string]int{}
+	for it.Next() {
+		k, v := it.Key(), it.Value()
+		if prev != nil && bytes.Compare(prev, k) > 0 {
+			t.Fatalf("out of order: %s after %s", k, prev)
+		}
+		if want := fmt.Sprint(next[string(k)]); string(v) != want {
+			t.Fatalf("key %s: value %s, want %s (unstable)", k, v, want)
+		}
+		next[string(k)]++
+		prev = append(prev[:0], k...)
+		seen++
+	}
+	if err := it.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if seen != n {
+		t.Fatalf("%d records out, %d in", seen, n)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, FilePrefix+"*")); len(m) != 0 {
+		t.Fatalf("run file left: %v", m)
+	}
+}
+
+func TestSortInMemoryAndEmpty(t *testing.T) {
+	s := New(t.TempDir(), 1<<20)
+	it, err := s.Iter()
+	if err != nil || it.Next() {
+		t.Fatalf("empty sorter yields records (%v)", err)
+	}
+	s = New(t.TempDir(), 1<<20)
+	for _, k := range []string{"b", "a", "c", "a"} {
+		if err := s.Add([]byte(k), []byte(k+"v")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	it, err = s.Iter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for it.Next() {
+		got = append(got, string(it.Key())+"="+string(it.Value()))
+	}
+	if fmt.Sprint(got) != "[a=av a=av b=bv c=cv]" || s.Runs() != 0 {
+		t.Fatalf("got %v (%d runs)", got, s.Runs())
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCorruptRun: a damaged run file is an error, not a panic.
+func TestCorruptRun(t *testing.T) {
+	s := New(t.TempDir(), 1<<16)
+	for i := range 20000 {
+		if err := s.Add(fmt.Appendf(nil, "%08d", i), []byte("value")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.Runs() == 0 {
+		t.Fatal("no run spilled")
+	}
+	if err := os.Truncate(s.f.Name(), 100); err != nil {
+		t.Fatal(err)
+	}
+	it, err := s.Iter()
+	for err == nil && it.Next() {
+	}
+	if err == nil {
+		err = it.Err()
+	}
+	if err == nil {
+		t.Fatal("truncated run read without error")
+	}
+	_ = s.Close()
+}
