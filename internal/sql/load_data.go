@@ -20,7 +20,6 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
-	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql/eval"
 	"github.com/strata-db/strata/internal/sql/loaddata"
 	"github.com/strata-db/strata/internal/sql/parse"
@@ -404,182 +403,49 @@ func fileErr(code sqlerror.ErrorCode, format, path string, err error) error {
 	return sqlerr.New(code, sqlerror.SSUnknownSQLState, format, path, errno, msg)
 }
 
-// maxLoadRow bounds one row of a loaded file when max_allowed_packet
-// does not.
-const maxLoadRow = 1 << 30
-
-// runLoad reads the rows of r and writes them into the table.
+// runLoad reads the rows of r (loadRows) and writes each as INSERT does:
+// BEFORE triggers, the NOT NULL rules, CHECK constraints and generated
+// columns, auto-increment, then insertRow (duplicates per REPLACE or
+// IGNORE, foreign keys, AFTER triggers).
 func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*sqltypes.Result, error) {
 	t := p.t
 	if err := s.useTable(ex.Context(), t); err != nil {
 		return nil, err
 	}
 	tbl := s.eng.Store.Open(t)
-	rd := loaddata.NewReader(r, p.format)
-	// One row's fields may not exceed max_allowed_packet (1153), so a file
-	// without line terminators cannot fill the memory.
-	rd.MaxRowBytes = maxLoadRow
-	if n := s.eng.MaxAllowedPacket(); n > 0 && n < maxLoadRow {
-		rd.MaxRowBytes = int(n)
-	}
-	s.load.progress.Store(&loadProgress{rd: rd, size: size})
+	b := &rowBuilder{s: s, ex: ex, t: t, tbl: tbl, strict: s.strict(), ignore: p.ignore, now: time.Now()}
+	lr := s.newLoadRows(ex, p, b, r)
+	s.load.progress.Store(&loadProgress{rd: lr.rd, size: size})
 	defer s.load.progress.Store(nil)
-
-	strict := s.strict()
-	b := &rowBuilder{s: s, ex: ex, t: t, tbl: tbl, strict: strict, ignore: p.ignore, now: time.Now()}
 	checks, err := s.compileChecks(t)
 	if err != nil {
 		return nil, err
 	}
-	if len(p.names) > 0 {
-		ex.BV = s.bindSessionVars(p.names, ex.BV)
-		ex.Env.BindVars = ex.BV
+	if ok, err := lr.skip(); err != nil || !ok {
+		return loadResult(s, 0, 0, 0, 0, 0), err
 	}
-	// fail: a condition that is an error in strict mode (without IGNORE
-	// or LOCAL) and a warning otherwise.
-	fail := func(code sqlerror.ErrorCode, state, msg string) error {
-		if strict && !p.ignore {
-			return sqlerr.New(code, state, "%s", msg)
-		}
-		s.warn("Warning", uint16(code), msg)
-		return nil
-	}
-	if ok, err := rd.Skip(p.ld.IgnoreLines, len(p.targets)); err != nil {
-		return nil, loadReadErr(err, p)
-	} else if !ok {
-		return loadResult(s, 0, 0, 0, 0, 0), nil
-	}
-	n := len(t.Columns)
-	row := make(Row, n)
-	given := make([]bool, n)
-	var evalRow Row
-	if len(p.setExprs) > 0 {
-		evalRow = make(Row, n+len(p.vars))
-	}
-	vars := make([]sqltypes.Value, len(p.vars))
 	tt := s.trgFor(t)
-	var arena, conv []byte
 	var records, copied, deleted uint64
 	var firstGen, lastExplicit uint64
 	var keyBuf []byte
 	for {
-		fields, cut, err := rd.Next(len(p.targets))
+		row, err := lr.next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, loadReadErr(err, p)
-		}
-		if err := ex.Context().Err(); err != nil {
 			return nil, err
 		}
 		records++
-		rowNum := int(rd.Row())
-		for i := range row {
-			row[i], given[i] = sqltypes.NULL, false
-		}
-		for i := range vars {
-			vars[i] = sqltypes.NULL
-		}
-		arena = arena[:0]
-		for k, ti := range p.targets {
-			if k >= len(fields) {
-				// Too few fields: the column's implicit default.
-				if ti < 0 {
-					continue
-				}
-				c := &t.Columns[ti]
-				if err := fail(sqlerr.WarnTooFewRecords, "01000", fmt.Sprintf("Row %d doesn't contain data for all columns", rowNum)); err != nil {
-					return nil, err
-				}
-				// MySQL resets the field (its type's zero), which keeps
-				// the NULL of a column whose default is NULL.
-				nullDefault := c.Nullable && c.DefaultExpr == "" && (!c.HasDefault || c.Default.IsNull())
-				// TIMESTAMP NOT NULL: its default expression (MySQL:
-				// CURRENT_TIMESTAMP), set with the NOT NULL rules.
-				nowDefault := c.Type == sqltypes.Timestamp && !c.Nullable && c.DefaultExpr != ""
-				if !nullDefault && !nowDefault && ti != t.AutoIncCol {
-					row[ti] = coltype.ImplicitDefault(c)
-				}
-				given[ti] = true
-				continue
-			}
-			f := fields[k]
-			var v sqltypes.Value
-			if !f.Null {
-				val := f.Value
-				if p.cs != nil {
-					conv, err = charset.Convert(conv[:0], charset.Charset_utf8mb4{}, val, p.cs)
-					if err != nil {
-						return nil, sqlerr.New(sqlerror.ERTruncatedWrongValueForField, sqlerror.SSUnknownSQLState, "Invalid %s character string: '%s' at row %d", p.cs.Name(), val, rowNum)
-					}
-					val = conv
-				}
-				start := len(arena)
-				arena = append(arena, val...)
-				v = sqltypes.MakeTrusted(sqltypes.VarChar, arena[start:len(arena):len(arena)])
-			}
-			if ti < 0 {
-				vars[-1-ti] = v
-				continue
-			}
-			given[ti] = true
-			if v.IsNull() {
-				continue // NOT NULL is checked after SET and the triggers
-			}
-			cv, err := b.convert(ti, v, rowNum)
-			if err != nil {
-				return nil, err
-			}
-			row[ti] = cv
-		}
-		if err := b.fillDefaults(row, given, true); err != nil {
-			return nil, err
-		}
-		if len(p.setExprs) > 0 {
-			copy(evalRow, row)
-			copy(evalRow[n:], vars)
-			for k, ci := range p.setCols {
-				x := p.setExprs[k]
-				var v sqltypes.Value
-				if x == nil {
-					if v, err = b.defaultValue(ci); err != nil {
-						return nil, err
-					}
-				} else {
-					if v, err = ex.Eval(x, evalRow); err != nil {
-						return nil, err
-					}
-					if v, err = b.convert(ci, v, rowNum); err != nil {
-						return nil, err
-					}
-				}
-				row[ci], given[ci] = v, true
-				evalRow[ci] = v
-			}
-		}
 		if tt != nil && len(tt.progs[trgBefore+trgInsert]) > 0 {
 			if err := s.fire(ex, tt, trgBefore+trgInsert, nil, row); err != nil {
 				return nil, err
 			}
 		}
-		// A NULL from the file in a NOT NULL column: 1263 and the
-		// column's implicit default (MySQL's check_constraints with
-		// ER_WARN_NULL_TO_NOTNULL, after SET and the BEFORE triggers).
-		for _, ti := range p.targets {
-			if ti < 0 || !row[ti].IsNull() {
-				continue
-			}
-			c := &t.Columns[ti]
-			if c.Nullable || ti == t.AutoIncCol || c.Generated != "" || c.Type == sqltypes.Timestamp && c.DefaultExpr != "" {
-				continue
-			}
-			if err := fail(sqlerr.WarnNullToNotNull, sqlerr.StateNullValue, fmt.Sprintf("Column set to default value; NULL supplied to NOT NULL column '%s' at row %d", c.Name, rowNum)); err != nil {
-				return nil, err
-			}
-			row[ti] = coltype.ImplicitDefault(c)
+		if err := lr.notNull(row); err != nil {
+			return nil, err
 		}
-		if err := b.checkNulls(row, given, rowNum, true); err != nil {
+		if err := b.checkNulls(row, lr.given, lr.rowNum, true); err != nil {
 			return nil, err
 		}
 		if ok, err := s.checkRow(ex, checks, row, p.ignore); !ok {
@@ -606,20 +472,12 @@ func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*s
 			copied++
 			deleted += affected - 1
 		}
-		if cut {
-			if err := fail(sqlerr.WarnTooManyRecords, "01000", fmt.Sprintf("Row %d was truncated; it contained more data than there were input columns", rowNum)); err != nil {
-				return nil, err
-			}
+		if err := lr.endRow(); err != nil {
+			return nil, err
 		}
 	}
-	// The @variables keep the last row's values, as MySQL leaves them.
-	if records > 0 {
-		for k, name := range p.vars {
-			s.userVars[name] = cloneValue(vars[k])
-		}
-	}
-	res := loadResult(s, records, copied, deleted, firstGen, lastExplicit)
-	return res, nil
+	lr.setVars()
+	return loadResult(s, records, copied, deleted, firstGen, lastExplicit), nil
 }
 
 // loadResult is the OK packet of a load: affected rows as MySQL counts

@@ -16,8 +16,8 @@ import (
 	"github.com/strata-db/strata/internal/sql/loaddata"
 )
 
-// loadRows renders a query's rows as lines of |-joined values.
-func loadRows(t *testing.T, s *Session, q string) string {
+// queryLines renders a query's rows as lines of |-joined values.
+func queryLines(t *testing.T, s *Session, q string) string {
 	t.Helper()
 	res, err := s.Query(context.Background(), q)
 	if err != nil {
@@ -45,7 +45,7 @@ func loadRows(t *testing.T, s *Session, q string) string {
 // same options: the rows come back as they were.
 func TestLoadDataOutfileFiles(t *testing.T) {
 	s, dir := outfileEngine(t)
-	want := loadRows(t, s, "SELECT * FROM t ORDER BY i")
+	want := queryLines(t, s, "SELECT * FROM t ORDER BY i")
 	for _, c := range []struct{ file, opts string }{
 		{"o1.txt", ""},
 		{"o2.txt", `FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '"' LINES TERMINATED BY '\r\n'`},
@@ -67,7 +67,7 @@ func TestLoadDataOutfileFiles(t *testing.T) {
 		if res.RowsAffected != 2 || res.Info != "Records: 2  Deleted: 0  Skipped: 0  Warnings: 0" {
 			t.Errorf("%s: %d rows, info %q", c.file, res.RowsAffected, res.Info)
 		}
-		if got := loadRows(t, s, "SELECT * FROM u ORDER BY i"); got != want {
+		if got := queryLines(t, s, "SELECT * FROM u ORDER BY i"); got != want {
 			t.Errorf("%s: rows\n%s\nwant\n%s", c.file, got, want)
 		}
 	}
@@ -139,7 +139,7 @@ func TestLoadDataLocalSession(t *testing.T) {
 	if _, err := s.Query(ctx, "LOAD DATA LOCAL INFILE 'y' INTO TABLE t"); errCode(err) != 1158 || !f2.closed {
 		t.Errorf("broken transfer: %v, closed %v", err, f2.closed)
 	}
-	if got := loadRows(t, s, "SELECT COUNT(*) FROM t"); got != "2\n" {
+	if got := queryLines(t, s, "SELECT COUNT(*) FROM t"); got != "2\n" {
 		t.Errorf("after the broken transfer: %q rows", got)
 	}
 }
