@@ -29,9 +29,10 @@ import (
 )
 
 // LOAD DATA [LOCAL] INFILE (MySQL 8.0). The statement is read by
-// parse.ParseLoadData, its file by a loaddata.Reader (the row source:
-// bytes → fields per row, with row numbers), and each row is written as
-// INSERT writes a row (rowBuilder and insertRow: defaults, triggers,
+// parse.ParseLoadData, its file by a loaddata.Reader (bytes → fields per
+// row, with row numbers), the fields become table rows in loadRows
+// (load_rows.go: store assignment, @variables, SET, defaults), and runLoad
+// writes each as INSERT writes a row (rowBuilder and insertRow: triggers,
 // CHECK constraints and generated columns, foreign keys, auto-increment,
 // REPLACE and IGNORE), inside the statement's transaction, so a failed
 // load leaves nothing behind.
