@@ -151,14 +151,20 @@ func (s *Session) execLoadData(ctx context.Context, ld *parse.LoadData) (*sqltyp
 	if isSystemSchema(db) {
 		return nil, sqlerr.New(sqlerr.DBAccessDenied, sqlerror.SSClientError, "Access denied for user '%s'@'%s' to database '%s'", s.User, s.Host, db)
 	}
-	kind := privilege.KindInsert
-	if ld.Replace {
-		kind = privilege.KindReplace
+	// MySQL 8.0's order: LOCAL's switches, then FILE (a server file), then
+	// the table (INSERT; REPLACE: and DELETE).
+	if ld.Local && (!s.load.clientAllows || s.load.files == nil || !s.localInfileOn()) {
+		return nil, sqlerr.New(sqlerr.ClientLocalFilesDisabled, sqlerror.SSClientError, "Loading local data is disabled; this must be enabled on both the client and server sides")
 	}
-	needs := []privilege.Need{privilege.RuleFor(kind).Need(db, ld.Table)}
+	var needs []privilege.Need
 	if !ld.Local {
 		needs = append(needs, privilege.RuleFor(privilege.KindSelectIntoFile).Need("", ""))
 	}
+	tableNeed := privilege.RuleFor(privilege.KindLoadData).Need(db, ld.Table)
+	if ld.Replace {
+		tableNeed.Privs |= privilege.Delete
+	}
+	needs = append(needs, tableNeed)
 	if err := s.authorizeNeeds(needs...); err != nil {
 		return nil, err
 	}
@@ -180,9 +186,6 @@ func (s *Session) execLoadData(ctx context.Context, ld *parse.LoadData) (*sqltyp
 	var r io.ReadCloser
 	var size int64
 	if ld.Local {
-		if !s.load.clientAllows || s.load.files == nil || !s.localInfileOn() {
-			return nil, sqlerr.New(sqlerr.ClientLocalFilesDisabled, sqlerror.SSClientError, "Loading local data is disabled; this must be enabled on both the client and server sides")
-		}
 		f, err := s.load.files.OpenLocalFile(ld.File)
 		if err != nil {
 			return nil, fmt.Errorf("LOAD DATA LOCAL %s: %w", ld.File, err)
