@@ -21,8 +21,10 @@ import (
 // can take the same rows.
 //
 // The row, its given flags and the values' bytes live in buffers reused
-// for the next row: a field's bytes are copied once, into the row's arena
-// (converted to UTF-8 on the way when the file's character set needs it).
+// for the next row: a field's bytes are copied once, from the read buffer
+// into the reader's row, which the column's value then aliases (a field
+// converted to UTF-8, or read into an @variable, goes to the row's arena
+// instead).
 type loadRows struct {
 	s  *Session
 	ex *execCtx
@@ -35,7 +37,6 @@ type loadRows struct {
 	evalRow Row // the row and the @variables, for SET
 	vars    []sqltypes.Value
 	arena   []byte
-	conv    []byte
 	// rowNum is the current row's number (1-based, lines IGNORE skipped
 	// not counted), cut whether its line held more fields than wanted.
 	rowNum int
@@ -120,16 +121,22 @@ func (lr *loadRows) next() (Row, error) {
 		f := fields[k]
 		var v sqltypes.Value
 		if !f.Null {
+			// A column's value is the reader's copy of the field (valid
+			// until the next row, by when this row is written); a
+			// converted field or a variable's value goes to the arena.
 			val := f.Value
-			if p.cs != nil {
-				if lr.conv, err = charset.Convert(lr.conv[:0], charset.Charset_utf8mb4{}, val, p.cs); err != nil {
-					return nil, sqlerr.New(sqlerror.ERTruncatedWrongValueForField, sqlerror.SSUnknownSQLState, "Invalid %s character string: '%s' at row %d", p.cs.Name(), val, lr.rowNum)
+			if p.cs != nil || ti < 0 {
+				start := len(lr.arena)
+				if p.cs != nil {
+					if lr.arena, err = charset.Convert(lr.arena, charset.Charset_utf8mb4{}, val, p.cs); err != nil {
+						return nil, sqlerr.New(sqlerror.ERTruncatedWrongValueForField, sqlerror.SSUnknownSQLState, "Invalid %s character string: '%s' at row %d", p.cs.Name(), val, lr.rowNum)
+					}
+				} else {
+					lr.arena = append(lr.arena, val...)
 				}
-				val = lr.conv
+				val = lr.arena[start:len(lr.arena):len(lr.arena)]
 			}
-			start := len(lr.arena)
-			lr.arena = append(lr.arena, val...)
-			v = sqltypes.MakeTrusted(sqltypes.VarChar, lr.arena[start:len(lr.arena):len(lr.arena)])
+			v = sqltypes.MakeTrusted(sqltypes.VarChar, val)
 		}
 		if ti < 0 {
 			lr.vars[-1-ti] = v
