@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"sync/atomic"
 	"syscall"
 
 	"vitess.io/vitess/go/mysql/sqlerror"
@@ -61,6 +62,15 @@ type cmdConn struct {
 	// serve answers an intercepted command (set when Vitess's connection
 	// exists: handler.NewConnection); nil answers every one with an error.
 	serve func(c *cmdConn, cmd byte, payload []byte) error
+	// transfer: the client is sending a LOAD DATA LOCAL file, whose
+	// packets' sequence numbers wrap to 0 without being commands.
+	transfer bool
+	// okInfo, when set, is the info string for the next OK packet written
+	// (ok_info.go).
+	okInfo atomic.Pointer[string]
+	// greeted: the server's greeting has been written (local_infile.go
+	// adds CLIENT_LOCAL_FILES to its capabilities).
+	greeted atomic.Bool
 }
 
 func newCmdConn(c net.Conn) *cmdConn { return &cmdConn{Conn: c} }
@@ -175,7 +185,7 @@ func (c *cmdConn) scan(data []byte) (int, scanStop) {
 			c.clientCaps = uint32(data[i+4]) | uint32(data[i+5])<<8 | uint32(data[i+6])<<16 | uint32(data[i+7])<<24
 			c.tlsNext = length == 32 && c.clientCaps&clientSSL != 0
 		}
-		if seq == 0 && length > 0 && c.packets > 0 {
+		if seq == 0 && length > 0 && c.packets > 0 && !c.transfer {
 			if len(data)-i < 5 {
 				return i, scanMore
 			}

@@ -172,6 +172,9 @@ func (h *handler) conn(c *mysql.Conn) *conn {
 	s.OnKill = c.Close
 	s.SetClientFoundRows(c.Capabilities&mysql.CapabilityClientFoundRows != 0)
 	s.SetHandshakeCollation(uint8(c.CharacterSet))
+	if cc, ok := c.GetRawConn().(*cmdConn); ok {
+		s.SetLocalFiles(&localFiles{c: c, cc: cc}, cc.clientCaps&clientLocalFiles != 0)
+	}
 	cs := newConn(c, s)
 	c.ClientData = cs
 	h.mu.Lock()

@@ -71,6 +71,9 @@ func (cs *conn) send(res *sqltypes.Result) error {
 	if first {
 		if len(res.Fields) == 0 {
 			setStatus(cs.c, cs.s)
+			if res.Info != "" {
+				cs.sendInfo(res.Info)
+			}
 		}
 		conformResult(res)
 		if rc != nil && len(res.Fields) > 0 {

@@ -629,6 +629,9 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 	if res, handled, err := s.execAnalyzeSQL(ctx, sql); handled {
 		return res, true, err
 	}
+	if res, handled, err := s.loadStatement(ctx, sql); handled {
+		return res, true, err
+	}
 	if r, ok := parse.ParseRoutine(sql); ok {
 		s.beginStatementWarnings(nil)
 		s.countCom(routineCom(r.Verb, r.Kind))

@@ -100,7 +100,7 @@ func (s *Session) checkPreparable(text string) error {
 // PREPARE given to PREPARE or to the binary protocol.
 func notPreparable(stmt sqlparser.Statement) error {
 	switch stmt.(type) {
-	case *sqlparser.PrepareStmt, *sqlparser.ExecuteStmt, *sqlparser.DeallocateStmt:
+	case *sqlparser.PrepareStmt, *sqlparser.ExecuteStmt, *sqlparser.DeallocateStmt, *sqlparser.Load:
 		return sqlerr.New(sqlerror.ERUnsupportedPS, sqlerror.SSUnknownSQLState, "This command is not supported in the prepared statement protocol yet")
 	}
 	return nil

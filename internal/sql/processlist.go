@@ -58,6 +58,9 @@ func (s *Session) thread(now time.Time) vtable.Thread {
 	s.current.mu.Unlock()
 	if running {
 		t.Command, t.Info = "Query", text
+		if p := s.load.progress.Load(); p != nil {
+			t.State = p.state()
+		}
 		t.Time = int64(now.Sub(start) / time.Second)
 	} else {
 		t.Time = int64(now.Sub(time.Unix(0, s.lastActive.Load())) / time.Second)

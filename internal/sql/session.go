@@ -100,6 +100,9 @@ type Session struct {
 	// other sessions.
 	current runningStmt
 	shownDB atomic.Pointer[string]
+	// load is the LOAD DATA state: the client's files, the running load's
+	// progress (load_data.go).
+	load loadState
 	// trgActive is the tables whose triggers are running, innermost
 	// last (trigger_exec.go: their statements may not change them).
 	trgActive []*catalog.Table

@@ -66,6 +66,8 @@ var privMatrix = []privCase{
 	{kind: privilege.KindSelectForUpdate, name: "SELECT FOR UPDATE", priv: "SELECT, UPDATE", stmt: "SELECT v FROM m.t WHERE id = 1 FOR UPDATE", want: [4]uint16{1142, 0, 0, 0}},
 	{kind: privilege.KindSelectForUpdate, name: "SELECT FOR UPDATE needs more than SELECT", priv: "SELECT", stmt: "SELECT v FROM m.t WHERE id = 1 FOR UPDATE", want: [4]uint16{1142, 1142, 1142, 1142}},
 	{kind: privilege.KindSelect, name: "SELECT FOR SHARE needs SELECT only", priv: "SELECT", stmt: "SELECT v FROM m.t WHERE id = 1 FOR SHARE", want: [4]uint16{1142, 0, 0, 0}},
+	{kind: privilege.KindLoadData, name: "LOAD DATA", priv: "INSERT, FILE", low: "INSERT", stmt: "LOAD DATA INFILE '/nonexistent' INTO TABLE m.t", want: [4]uint16{1045, 1045, 1045, 1290}},
+	{kind: privilege.KindLoadData, name: "LOAD DATA REPLACE needs DELETE", priv: "INSERT, FILE", low: "INSERT", stmt: "LOAD DATA INFILE '/nonexistent' REPLACE INTO TABLE m.t", want: [4]uint16{1045, 1045, 1045, 1142}},
 	{kind: privilege.KindSelectIntoFile, name: "SELECT INTO OUTFILE", priv: "SELECT, FILE", low: "SELECT", stmt: "SELECT v FROM m.t INTO OUTFILE '/nonexistent/x'", want: [4]uint16{1045, 1045, 1045, 1290}},
 	{kind: privilege.KindSelect, name: "SELECT INTO @variable", priv: "SELECT", stmt: "SELECT v FROM m.t WHERE id = 1 INTO @x", want: [4]uint16{1142, 0, 0, 0}},
 	{kind: privilege.KindExplain, name: "EXPLAIN SELECT", priv: "SELECT", stmt: "EXPLAIN SELECT v FROM m.t", want: [4]uint16{1142, 0, 0, 0}},
@@ -175,7 +177,6 @@ var privMatrix = []privCase{
 	// Statements strata does not support: refused to all but SUPER, who
 	// learns they are unsupported.
 	{kind: privilege.KindUnknown, name: "CALL (unclassified)", priv: "SUPER", low: "ALL", stmt: "CALL m.p()", want: [4]uint16{1227, 1227, 1227, 1235}},
-	{kind: privilege.KindUnknown, name: "LOAD DATA (unclassified)", priv: "SUPER", low: "ALL", stmt: "LOAD DATA INFILE '/nonexistent' INTO TABLE m.t", want: [4]uint16{1227, 1227, 1227, 1235}},
 }
 
 // notInMatrix are the statement kinds the matrix cannot run, and why.

@@ -38,6 +38,9 @@ func Repair(p *sqlparser.Parser, sql string) (string, bool) {
 	if s, ok := ctasKeysOnly(p, out); ok {
 		out, changed = s, true
 	}
+	if s, ok := SetCharsetBinary(out); ok {
+		out, changed = s, true
+	}
 	return out, changed
 }
 

@@ -80,6 +80,9 @@ const (
 	KindGrant
 	KindRevoke
 
+	// Loading data (after the others, so their numbers stay).
+	KindLoadData
+
 	numKinds
 )
 
@@ -137,7 +140,7 @@ type Rule struct {
 // rules is the rule table, indexed by Kind.
 var rules = [numKinds]Rule{
 	KindUnknown: {Name: "unclassified statement", Level: Global, Privs: Super, Deny: DenySpecific, Names: "SUPER",
-		Doc: "A statement the SQL layer does not classify (CALL, LOAD DATA, SQL-level PREPARE/EXECUTE, Vitess-only statements): refused unless the account holds SUPER; strata then answers that it is not supported."},
+		Doc: "A statement the SQL layer does not classify (CALL, SQL-level PREPARE/EXECUTE, Vitess-only statements): refused unless the account holds SUPER; strata then answers that it is not supported."},
 
 	KindSelect: {Name: "SELECT", Level: Table, Privs: Select, Deny: DenyTable,
 		Doc: "SELECT on every base table read: joins, subqueries, derived tables, CTE bodies, UNION arms (CTE references need nothing), and on every column referenced anywhere (SELECT * reads all; 1143) unless held on the table; SELECT on some column passes the table check (COUNT(*)). information_schema and the world-readable performance_schema tables need nothing."},
@@ -147,6 +150,8 @@ var rules = [numKinds]Rule{
 		Doc: "FILE (global), plus SELECT on the tables read."},
 	KindInsert: {Name: "INSERT", Level: Table, Privs: Insert, Deny: DenyTable,
 		Doc: "INSERT on the target's columns listed (all without a list); SELECT on tables read (INSERT ... SELECT, subqueries); ON DUPLICATE KEY UPDATE adds UPDATE on the columns assigned and SELECT on the target columns its expressions read (1143 per column)."},
+	KindLoadData: {Name: "LOAD DATA", Level: Table, Privs: Insert, Deny: DenyTable,
+		Doc: "FILE (global; not with LOCAL) first, refused with 1045; then INSERT on the table, and DELETE too with REPLACE (1142)."},
 	KindReplace: {Name: "REPLACE", Level: Table, Privs: Insert | Delete, Deny: DenyTable,
 		Doc: "INSERT and DELETE on the target; SELECT on tables read."},
 	KindUpdate: {Name: "UPDATE", Level: Table, Privs: Update, Deny: DenyTable,

@@ -41,6 +41,15 @@ const (
 	CantCreateWriteFile sqlerror.ErrorCode = 1    // EE_CANTCREATEFILE (a file of SELECT ... INTO OUTFILE)
 	NetReadError        sqlerror.ErrorCode = 1158 // ER_NET_READ_ERROR (a malformed protocol command)
 
+	// LOAD DATA.
+	FileNotFound             sqlerror.ErrorCode = 29   // EE_FILENOTFOUND
+	ErrorOnRead              sqlerror.ErrorCode = 2    // EE_READ
+	CantGetStat              sqlerror.ErrorCode = 13   // EE_STAT
+	WarnTooFewRecords        sqlerror.ErrorCode = 1261 // ER_WARN_TOO_FEW_RECORDS
+	WarnTooManyRecords       sqlerror.ErrorCode = 1262 // ER_WARN_TOO_MANY_RECORDS
+	WarnNullToNotNull        sqlerror.ErrorCode = 1263 // ER_WARN_NULL_TO_NOTNULL
+	ClientLocalFilesDisabled sqlerror.ErrorCode = 3948 // ER_CLIENT_LOCAL_FILES_DISABLED
+
 	// Views.
 	WrongObject        sqlerror.ErrorCode = 1347 // ER_WRONG_OBJECT ('db.t' is not VIEW)
 	ViewSelectClause   sqlerror.ErrorCode = 1350 // ER_VIEW_SELECT_CLAUSE (INTO)

@@ -86,6 +86,9 @@ var defs = func() map[string]Def {
 		intVar("lock_wait_timeout", 31536000, Both),
 		intVar("max_allowed_packet", 67108864, Both),
 		intVar("net_buffer_length", 16384, Both),
+		// LOAD DATA LOCAL (MySQL 8.0 defaults it OFF; strata lets clients
+		// that ask for it load their files).
+		boolVar("local_infile", true, Global),
 		strVar("character_set_client", "utf8mb4", Both),
 		strVar("character_set_connection", "utf8mb4", Both),
 		strVar("character_set_results", "utf8mb4", Both),

@@ -237,6 +237,9 @@ func processlistRows(src Source, out *Rows) error {
 		state = ""
 		if t.Command == "Query" {
 			state, info = "executing", t.Info
+			if t.State != "" {
+				state = t.State
+			}
 		}
 		out.Add(uint64(t.ID), t.User, t.Host, db, t.Command, t.Time, state, info)
 	}

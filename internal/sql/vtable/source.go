@@ -70,6 +70,8 @@ type Thread struct {
 	Time int64
 	// Info is the running statement's text; "" for none.
 	Info string
+	// State is the running statement's state ("" shows "executing").
+	State string
 }
 
 // Conn describes a client connection (PROCESSLIST, mysql.user).
