@@ -60,6 +60,9 @@ type Engine struct {
 	// normalized counts the statements run through a literal-normalised
 	// key (Strata_plan_cache_normalized).
 	normalized atomic.Uint64
+	// bulkLoads and bulkLoadRows count the loads that took the bulk path
+	// and the rows they ingested (Strata_bulk_loads, _rows).
+	bulkLoads, bulkLoadRows atomic.Uint64
 	// com counts the server's statements (Com_xxx, Questions).
 	com comCounts
 	// connected is the number of open connections (Threads_connected),
@@ -75,6 +78,9 @@ type Engine struct {
 	// TmpDir holds temporary files: the runs of sorts that outgrow
 	// sort_buffer_size (empty: os.TempDir(); see UseTmpDir).
 	TmpDir string
+	// BulkLoadMemory bounds the sort of a bulk load (load_bulk.go); 0
+	// means loadBulkMemory.
+	BulkLoadMemory int
 
 	// autoAnalyze is the background statistics refresh (nil until
 	// StartBackground).

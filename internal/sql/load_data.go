@@ -413,7 +413,14 @@ func fileErr(code sqlerror.ErrorCode, format, path string, err error) error {
 // IGNORE, foreign keys, AFTER triggers).
 func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*sqltypes.Result, error) {
 	t := p.t
-	if err := s.useTable(ex.Context(), t); err != nil {
+	bulk, release, err := s.loadBulk(ex, p)
+	if err != nil {
+		return nil, err
+	}
+	if bulk != nil {
+		defer release()
+		defer bulk.Close()
+	} else if err := s.useTable(ex.Context(), t); err != nil {
 		return nil, err
 	}
 	tbl := s.eng.Store.Open(t)
@@ -468,8 +475,13 @@ func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*s
 		if explicit != 0 {
 			lastExplicit = explicit
 		}
-		affected, err := s.insertRow(ex, tbl, row, p.replace, p.ignore, nil, keyBuf)
-		if err != nil {
+		var affected uint64
+		if bulk != nil {
+			if err := bulk.Add(row); err != nil {
+				return nil, err
+			}
+			affected = 1
+		} else if affected, err = s.insertRow(ex, tbl, row, p.replace, p.ignore, nil, keyBuf); err != nil {
 			return nil, err
 		}
 		if affected > 0 {
@@ -479,6 +491,14 @@ func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*s
 		if err := lr.endRow(); err != nil {
 			return nil, err
 		}
+	}
+	if bulk != nil {
+		if err := finishBulk(bulk); err != nil {
+			return nil, err
+		}
+		copied -= uint64(bulk.Skipped())
+		s.eng.bulkLoads.Add(1)
+		s.eng.bulkLoadRows.Add(copied)
 	}
 	lr.setVars()
 	return loadResult(s, records, copied, deleted, firstGen, lastExplicit), nil

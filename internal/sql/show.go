@@ -343,6 +343,8 @@ func (s *Session) statusVars(global bool) [][]string {
 		{"Max_used_connections", i(s.eng.maxConnected.Load())},
 		{"Queries", u(questions.Load())},
 		{"Questions", u(questions.Load())},
+		{"Strata_bulk_loads", u(s.eng.bulkLoads.Load())},
+		{"Strata_bulk_load_rows", u(s.eng.bulkLoadRows.Load())},
 		{"Strata_plan_cache_hits", u(s.eng.plans.hits.Load())},
 		{"Strata_plan_cache_misses", u(s.eng.plans.misses.Load())},
 		{"Strata_plan_cache_normalized", u(s.eng.normalized.Load())},

@@ -49,7 +49,18 @@ type BulkLoader struct {
 	byID map[uint32]*catalog.Index
 
 	pk, val, kb, tag []byte
+
+	// KeepFirst, when set, makes a duplicate primary key keep the row
+	// added first: the others are skipped (with their secondary entries)
+	// and each is passed to KeepFirst, as INSERT IGNORE warns. It needs a
+	// table without unique secondary indexes (a row skipped for one of
+	// those would have had its primary entry written already).
+	KeepFirst func(*DupKeyError)
+	skipped   int64
 }
+
+// Skipped is the number of rows Finish skipped for KeepFirst.
+func (l *BulkLoader) Skipped() int64 { return l.skipped }
 
 // BulkOptions configures a BulkLoader.
 type BulkOptions struct {
@@ -185,6 +196,10 @@ func (l *BulkLoader) Finish() (err error) {
 		}
 	}()
 	primary := l.t.Def.Primary()
+	// dropped: with KeepFirst, the secondary entries of the rows skipped
+	// for a duplicate primary key (counted: identical rows give one key
+	// twice).
+	var dropped map[string]int
 	for it.Next() {
 		k, v := it.Key(), it.Value()
 		k = k[1:] // the tag
@@ -203,8 +218,34 @@ func (l *BulkLoader) Finish() (err error) {
 				if err != nil {
 					return err
 				}
-				return l.t.dupError(ix, row)
+				dup := l.t.dupError(ix, row)
+				if l.KeepFirst == nil {
+					return dup
+				}
+				// The first row of the key stays (the sort is stable:
+				// rows come in the order they were added); this one
+				// goes, with its secondary entries.
+				l.KeepFirst(dup.(*DupKeyError))
+				l.skipped++
+				if dropped == nil {
+					dropped = map[string]int{}
+				}
+				for _, sx := range l.idx {
+					sk, _, _, err := l.t.secondaryKey(nil, sx, row, k)
+					if err != nil {
+						return err
+					}
+					dropped[string(sk)]++
+				}
+				continue
 			}
+		case dropped != nil && (bytes.Equal(k, prev) || dropped[string(k)] > 0):
+			// A skipped row's entry (or the second of two identical
+			// ones: the kept row's comes first).
+			if !bytes.Equal(k, prev) {
+				dropped[string(k)]--
+			}
+			continue
 		case len(v) > 0:
 			un, sz := binary.Uvarint(v)
 			if sz <= 0 || int(un) > len(k) {
@@ -250,7 +291,7 @@ func (l *BulkLoader) Finish() (err error) {
 	if err := l.kv.Ingest(files); err != nil {
 		return err
 	}
-	l.t.mods.insertedN(l.rows)
+	l.t.mods.insertedN(l.rows - l.skipped)
 	return nil
 }
 

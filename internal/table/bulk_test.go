@@ -202,3 +202,50 @@ func TestBulkLoadDuplicates(t *testing.T) {
 		t.Errorf("uk_b: %d entries, want 3", got)
 	}
 }
+
+// TestBulkLoadKeepFirst: with KeepFirst a duplicate primary key keeps the
+// row added first, drops the others' secondary entries, and reports each.
+func TestBulkLoadKeepFirst(t *testing.T) {
+	e, dir := openDiskEnv(t)
+	def := e.createTable(t, "t") // id, a, b, c; k_ab (a, b), k_c (c DESC)
+	tb := e.store.Open(def)
+	tx := e.db.Begin(context.Background(), txn.RepeatableRead, time.Second)
+	l := tb.NewBulkLoader(tx, table.BulkOptions{Dir: dir, MemoryBudget: 1 << 16})
+	var dups []string
+	l.KeepFirst = func(d *table.DupKeyError) { dups = append(dups, d.Entry) }
+	rows := [][]sqltypes.Value{
+		{intv(1), intv(10), sqltypes.NewVarChar("x"), intv(1)},
+		{intv(2), intv(20), sqltypes.NewVarChar("y"), intv(2)},
+		{intv(1), intv(11), sqltypes.NewVarChar("z"), intv(3)}, // other values: skipped
+		{intv(2), intv(20), sqltypes.NewVarChar("y"), intv(2)}, // identical: skipped
+		{intv(3), intv(30), sqltypes.NewVarChar("w"), sqltypes.NULL},
+	}
+	for i := 0; i < 5000; i++ { // enough to spill
+		rows = append(rows, []sqltypes.Value{intv(100 + i), intv(i % 7), sqltypes.NewVarChar("v"), intv(i)})
+	}
+	for _, r := range rows {
+		if err := l.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	tx.Rollback()
+	if l.Skipped() != 2 || fmt.Sprint(dups) != "[1 2]" {
+		t.Fatalf("skipped %d, reported %v", l.Skipped(), dups)
+	}
+	for _, ix := range def.Indexes {
+		if got := countIndex(t, e, tb, ix); got != 5003 {
+			t.Errorf("index %s: %d entries, want 5003", ix.Name, got)
+		}
+	}
+	// The kept row 1 is the first one.
+	tx = e.db.Begin(context.Background(), txn.RepeatableRead, time.Second)
+	defer tx.Rollback()
+	pk, _ := tb.PKKey(nil, []sqltypes.Value{intv(1)}, 0)
+	row, ok, err := tb.Get(tx, pk, false, nil)
+	if err != nil || !ok || row[1].ToString() != "10" {
+		t.Fatalf("row 1: %v %v %v", row, ok, err)
+	}
+}
