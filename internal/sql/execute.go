@@ -539,7 +539,7 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 	case *sqlparser.Load:
 		return nil, sqlerr.Unsupported("LOAD DATA")
 	case *sqlparser.CallProc:
-		return nil, sqlerr.Unsupported("CALL")
+		return s.execCallProc(ctx, st, bv)
 	case *sqlparser.PrepareStmt:
 		return s.execPrepareSQL(ctx, st)
 	case *sqlparser.ExecuteStmt:
@@ -618,6 +618,11 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 		s.beginStatementWarnings(nil)
 		s.countCom(routineCom(r.Verb, r.Kind))
 		res, err := s.execRoutine(ctx, sql, r)
+		return res, true, err
+	}
+	if isCallNoArgs(sql) {
+		s.beginStatementWarnings(&sqlparser.CallProc{})
+		res, err := s.execCallText(ctx, sql)
 		return res, true, err
 	}
 	if sig, ok, err := parse.ParseSignal(sql); ok {

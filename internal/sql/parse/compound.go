@@ -768,3 +768,77 @@ func (n *SPNode) write(b *strings.Builder, depth int) {
 		}
 	}
 }
+
+// GetDiagnostics is a parsed GET [CURRENT | STACKED] DIAGNOSTICS:
+// statement information items, or those of CONDITION n. Targets are
+// variable names (a user variable with its @), Items the item names
+// (upper case), pairwise.
+type GetDiagnostics struct {
+	Stacked   bool
+	Condition string
+	Targets   []string
+	Items     []string
+}
+
+// ParseGetDiagnostics parses GET DIAGNOSTICS.
+func ParseGetDiagnostics(text string) (GetDiagnostics, error) {
+	var g GetDiagnostics
+	toks, ok := spTokenize(text)
+	if !ok {
+		return g, ErrRoutineSyntax
+	}
+	p := &spParser{src: text, toks: toks}
+	if !p.word("GET") {
+		return g, ErrRoutineSyntax
+	}
+	if p.word("STACKED") {
+		g.Stacked = true
+	} else {
+		p.word("CURRENT")
+	}
+	if !p.word("DIAGNOSTICS") {
+		return g, ErrRoutineSyntax
+	}
+	if p.word("CONDITION") {
+		// The condition number is a literal or a variable: one token.
+		if p.i >= len(p.toks) {
+			return g, ErrRoutineSyntax
+		}
+		g.Condition = text[p.toks[p.i].start:p.toks[p.i].end]
+		p.i++
+	}
+	for {
+		if p.i >= len(p.toks) {
+			return g, ErrRoutineSyntax
+		}
+		t := p.toks[p.i]
+		var target string
+		switch t.kind {
+		case tkVar:
+			target = "@" + strings.Trim(text[t.start+1:t.end], "`'\"")
+		case tkWord, tkQuoted:
+			target = spIdentText(text, t)
+		default:
+			return g, ErrRoutineSyntax
+		}
+		p.i++
+		if !p.punct("=") {
+			return g, ErrRoutineSyntax
+		}
+		item, ok := p.ident()
+		if !ok {
+			return g, ErrRoutineSyntax
+		}
+		g.Targets = append(g.Targets, target)
+		g.Items = append(g.Items, strings.ToUpper(item))
+		if !p.punct(",") {
+			break
+		}
+	}
+	for p.punct(";") {
+	}
+	if p.i < len(p.toks) {
+		return g, ErrRoutineSyntax
+	}
+	return g, nil
+}
