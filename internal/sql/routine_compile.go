@@ -43,7 +43,7 @@ type spProgram struct {
 	// cursors are the DECLARE CURSOR statements by cursor number (their
 	// state is per execution).
 	cursors []*spOp
-	sqlMode  sqlMode
+	sqlMode sqlMode
 	// results: some statement of the body sends a result set.
 	results bool
 }
