@@ -197,10 +197,12 @@ func (s *Session) runProcedure(ctx context.Context, p *spProgram, vals []Value, 
 			return nil, err
 		}
 	}
-	restore := s.enterRoutine(p)
-	defer restore()
-	_, _, err := s.spRun(f, p.body)
+	restore, err := s.enterRoutine(p)
 	if err != nil {
+		return nil, err
+	}
+	defer restore()
+	if _, _, err = s.spRun(f, p.body); err != nil {
 		if _, _, err = s.spHandle(f, err); err != nil {
 			return nil, unwrapSP(err)
 		}
@@ -208,9 +210,18 @@ func (s *Session) runProcedure(ctx context.Context, p *spProgram, vals []Value, 
 	return f, nil
 }
 
-// enterRoutine switches the session to a routine's database and sql_mode
-// and counts it active; the returned function switches back.
-func (s *Session) enterRoutine(p *spProgram) func() {
+// enterRoutine switches the session to a routine's database, sql_mode
+// and (SQL SECURITY DEFINER) privileges and counts it active; the
+// returned function switches back.
+func (s *Session) enterRoutine(p *spProgram) (func(), error) {
+	savedAs := s.routines.as
+	if !p.def.SecurityInvoker {
+		sub, err := s.routineDefiner(p.def)
+		if err != nil {
+			return nil, err
+		}
+		s.routines.as = &routineSubject{sub: sub}
+	}
 	if s.routines.active == nil {
 		s.routines.active = routineActive{}
 	}
@@ -218,11 +229,35 @@ func (s *Session) enterRoutine(p *spProgram) func() {
 	savedDB, savedMode := s.DB, s.sqlMode
 	s.DB, s.sqlMode = p.def.DB, p.sqlMode
 	return func() {
-		s.DB, s.sqlMode = savedDB, savedMode
+		s.DB, s.sqlMode, s.routines.as = savedDB, savedMode, savedAs
 		if s.routines.active[p.def]--; s.routines.active[p.def] == 0 {
 			delete(s.routines.active, p.def)
 		}
+	}, nil
+}
+
+// routineSubject is the account a SQL SECURITY DEFINER routine's
+// statements run as (sub nil: root, every privilege).
+type routineSubject struct {
+	sub *privilege.Subject
+}
+
+// routineDefiner returns the privileges of a routine's definer; a definer
+// that no longer exists is 1449.
+func (s *Session) routineDefiner(r *catalog.Routine) (*privilege.Subject, error) {
+	i := strings.LastIndexByte(r.Definer, '@')
+	if i < 0 {
+		return nil, nil
 	}
+	user, host := r.Definer[:i], r.Definer[i+1:]
+	if user == "root" || user == "" {
+		return nil, nil
+	}
+	u := s.eng.Cat.User(user, host)
+	if u == nil {
+		return nil, sqlerr.New(sqlerr.NoSuchUser, sqlerror.SSUnknownSQLState, "The user specified as a definer ('%s'@'%s') does not exist", user, host)
+	}
+	return &privilege.Subject{User: user, Host: host, AccountHost: host, Password: u.HasPassword(), Grants: privilege.FromUser(u)}, nil
 }
 
 // spCallStmt runs a CALL inside a routine.
@@ -334,7 +369,10 @@ func (s *Session) callFunction(ex *execCtx, p *spProgram, args []Value) (Value, 
 	}
 	ctx := ex.Context()
 	f := s.newFrame(ctx, p, ex)
-	restore := s.enterRoutine(p)
+	restore, err := s.enterRoutine(p)
+	if err != nil {
+		return sqltypes.NULL, err
+	}
 	defer restore()
 	for i, prm := range p.params {
 		if err := s.spSetVar(f, prm.slot, args[i]); err != nil {

@@ -48,6 +48,9 @@ type spState struct {
 	// last is the last result set of a CALL run without a client
 	// (Session.Query), which the CALL answers.
 	last *sqltypes.Result
+	// as, while a SQL SECURITY DEFINER routine runs, is the account its
+	// statements are checked as (subject).
+	as *routineSubject
 }
 
 // spFlow is how a statement ends.

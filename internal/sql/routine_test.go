@@ -1,0 +1,130 @@
+package sql
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"vitess.io/vitess/go/mysql/sqlerror"
+
+	"github.com/strata-db/strata/internal/sql/sqlerr"
+)
+
+// TestRoutineSecurity: a SQL SECURITY DEFINER routine's statements are
+// checked as its definer, an INVOKER routine's as the caller; CALL needs
+// EXECUTE.
+func TestRoutineSecurity(t *testing.T) {
+	eng, root := newTestEngine(t)
+	checkExec(t, root,
+		"CREATE DATABASE d", "USE d",
+		"CREATE TABLE secret (x INT)", "INSERT INTO secret VALUES (7)",
+		"CREATE PROCEDURE as_definer(OUT r INT) SELECT x INTO r FROM secret",
+		"CREATE PROCEDURE as_invoker(OUT r INT) SQL SECURITY INVOKER SELECT x INTO r FROM secret",
+		"CREATE FUNCTION f_definer() RETURNS INT READS SQL DATA RETURN (SELECT x FROM secret)",
+		"CREATE USER 'u'@'localhost'",
+	)
+	u := eng.NewSession("u", "localhost")
+	defer u.Close()
+	ctx := context.Background()
+	if _, err := u.Query(ctx, "CALL d.as_definer(@r)"); sqlerr.From(err).Num != 1370 {
+		t.Fatalf("CALL without EXECUTE: %v", err)
+	}
+	checkExec(t, root, "GRANT EXECUTE ON d.* TO 'u'@'localhost'")
+	checkExec(t, u, "CALL d.as_definer(@r)")
+	if got := trgQuery(t, u, "SELECT @r, d.f_definer()"); len(got) != 1 || got[0] != "7|7" {
+		t.Fatalf("definer routines: %q", got)
+	}
+	if _, err := u.Query(ctx, "CALL d.as_invoker(@r)"); sqlerr.From(err).Num != sqlerror.ERTableAccessDenied {
+		t.Fatalf("invoker routine without SELECT: %v", err)
+	}
+	// The caller's privileges are back after the CALL.
+	if _, err := u.Query(ctx, "SELECT x FROM d.secret"); err == nil {
+		t.Fatal("caller reads the table after a definer routine")
+	}
+}
+
+// TestRoutineConcurrent: sessions run the same compiled routines at once,
+// each with its own variables, cursors and results.
+func TestRoutineConcurrent(t *testing.T) {
+	eng, root := newTestEngine(t)
+	checkExec(t, root,
+		"CREATE DATABASE d", "USE d",
+		"CREATE TABLE t (id INT PRIMARY KEY)",
+		"INSERT INTO t VALUES (1), (2), (3), (4)",
+		`CREATE FUNCTION scaled(x INT, k INT) RETURNS INT
+		 BEGIN DECLARE acc INT DEFAULT 0; DECLARE i INT DEFAULT 0;
+		   WHILE i < k DO SET acc = acc + x; SET i = i + 1; END WHILE; RETURN acc; END`,
+		`CREATE PROCEDURE total(k INT, OUT r INT)
+		 BEGIN DECLARE done INT DEFAULT 0; DECLARE v INT; DECLARE c CURSOR FOR SELECT id FROM t;
+		   DECLARE CONTINUE HANDLER FOR NOT FOUND SET done = 1; SET r = 0; OPEN c;
+		   l: LOOP FETCH c INTO v; IF done THEN LEAVE l; END IF; SET r = r + scaled(v, k); END LOOP; END`,
+	)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := 1; g <= 8; g++ {
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			s := eng.NewSession("root", "localhost")
+			defer s.Close()
+			ctx := context.Background()
+			for i := 0; i < 20; i++ {
+				if _, err := s.Query(ctx, fmt.Sprintf("CALL d.total(%d, @r)", k)); err != nil {
+					errs <- err
+					return
+				}
+				res, err := s.Query(ctx, "SELECT @r, d.scaled(id, "+fmt.Sprint(k)+") FROM d.t WHERE id = 2")
+				if err != nil {
+					errs <- err
+					return
+				}
+				if got, want := res.Rows[0][0].ToString()+"|"+res.Rows[0][1].ToString(), fmt.Sprintf("%d|%d", 10*k, 2*k); got != want {
+					errs <- fmt.Errorf("k=%d: got %s, want %s", k, got, want)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// TestRoutineInvalidation: a cached plan that calls a stored function is
+// planned again when the function is replaced, and a dropped database
+// takes its routines.
+func TestRoutineInvalidation(t *testing.T) {
+	_, s := newTestEngine(t)
+	checkExec(t, s, "CREATE DATABASE d", "USE d", "CREATE FUNCTION f(x INT) RETURNS INT RETURN x + 1")
+	if got := trgQuery(t, s, "SELECT f(1)"); got[0] != "2" {
+		t.Fatalf("f(1) = %q", got)
+	}
+	checkExec(t, s, "DROP FUNCTION f", "CREATE FUNCTION f(x INT) RETURNS INT RETURN x + 100")
+	if got := trgQuery(t, s, "SELECT f(1)"); got[0] != "101" {
+		t.Fatalf("f(1) after replace = %q", got)
+	}
+	checkExec(t, s, "DROP DATABASE d", "CREATE DATABASE d", "USE d")
+	if _, err := s.Query(context.Background(), "SELECT f(1)"); sqlerr.From(err).Num != sqlerr.SPDoesNotExist {
+		t.Fatalf("function after DROP DATABASE: %v", err)
+	}
+	if rs := s.eng.Cat.Routines("d"); len(rs) != 0 {
+		t.Fatalf("routines left: %v", rs)
+	}
+}
+
+// TestRoutineLoopSpeed: SET in a loop is an evaluation, not a planned
+// statement (100000 iterations well under a second; a generous bound
+// here, the measured time is in docs/sql.md).
+func TestRoutineLoopSpeed(t *testing.T) {
+	_, s := newTestEngine(t)
+	checkExec(t, s, "CREATE DATABASE d", "USE d",
+		"CREATE PROCEDURE loop1(OUT r INT) BEGIN DECLARE i INT DEFAULT 0; WHILE i < 100000 DO SET i = i + 1; END WHILE; SET r = i; END",
+		"CALL loop1(@r)")
+	if got := trgQuery(t, s, "SELECT @r"); strings.Join(got, "") != "100000" {
+		t.Fatalf("@r = %q", got)
+	}
+}
