@@ -100,10 +100,12 @@ type spOp struct {
 	diag *spDiag
 }
 
-// spTarget is where a value goes: a slot (>= 0), or a user variable.
+// spTarget is where a value goes: a slot (>= 0), a user variable (-1), a
+// column of a trigger's NEW row (spNewCol).
 type spTarget struct {
 	slot int
 	user string
+	col  int
 }
 
 // spHandler is a compiled DECLARE ... HANDLER.
@@ -131,6 +133,12 @@ type spCompiler struct {
 	labels []*spOp
 	// inHandler counts the handler bodies being compiled.
 	inHandler int
+	// trg is the trigger whose body is compiled (nil for routines):
+	// NEW.col and OLD.col are bound too, seen collects them; bindErr is
+	// the first error of binding them.
+	trg     *trgProgram
+	seen    map[string]bool
+	bindErr error
 }
 
 // spCache holds compiled routines by definition (a replaced or dropped
@@ -327,7 +335,18 @@ func (c *spCompiler) bind(node sqlparser.SQLNode) sqlparser.SQLNode {
 		}
 		return true
 	}
-	return sqlparser.Rewrite(node, pre, nil)
+	out := sqlparser.Rewrite(node, pre, nil)
+	if c.trg != nil {
+		bound, err := c.trg.bindRowsNode(out, c.seen)
+		if err != nil {
+			if c.bindErr == nil {
+				c.bindErr = err
+			}
+			return out
+		}
+		out = bound
+	}
+	return out
 }
 
 // readsVar reports whether x names a variable in scope.
@@ -673,9 +692,13 @@ func (c *spCompiler) plain(op *spOp, text string) error {
 	case *sqlparser.Show, *sqlparser.ExplainStmt, *sqlparser.ExplainTab:
 		op.resultSet = true
 	}
-	if c.p.isFunc {
+	if c.p.isFunc || c.trg != nil {
 		if op.resultSet {
-			return sqlerr.New(sqlerr.SPNoRetSet, "0A000", "Not allowed to return a result set from a function")
+			what := "function"
+			if c.trg != nil {
+				what = "trigger"
+			}
+			return sqlerr.New(sqlerr.SPNoRetSet, "0A000", "Not allowed to return a result set from a %s", what)
 		}
 		switch stmt.(type) {
 		case *sqlparser.Select, *sqlparser.Union, *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete, *sqlparser.Set:
@@ -709,6 +732,13 @@ func (c *spCompiler) target(v *sqlparser.Variable) (spTarget, error) {
 // set compiles SET: items on declared variables and user variables are
 // evaluated by the interpreter; system variables keep their statement.
 func (c *spCompiler) set(op *spOp, text string) error {
+	if c.trg != nil {
+		rest, err := c.setRowTargets(op, text)
+		if err != nil || rest == "" {
+			return err
+		}
+		text = rest
+	}
 	stmt, err := c.e.Parser.Parse(text)
 	if err != nil {
 		return parseErr(err)

@@ -82,6 +82,9 @@ type spFrame struct {
 	handling []*sqlerror.SQLError
 	// ret is a function's RETURN value.
 	ret Value
+	// row and trg are a trigger's NEW row and program (routine_trigger.go).
+	row Row
+	trg *trgProgram
 }
 
 // Value is a SQL value.
@@ -146,6 +149,9 @@ func (s *Session) spSetVar(f *spFrame, slot int, v Value) error {
 func (s *Session) spAssign(f *spFrame, t spTarget, v Value) error {
 	if t.slot >= 0 {
 		return s.spSetVar(f, t.slot, v)
+	}
+	if t.slot == spNewCol {
+		return s.assignNew(f, t.col, v)
 	}
 	s.userVars[t.user] = cloneValue(v)
 	return nil
