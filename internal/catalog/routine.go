@@ -25,9 +25,10 @@ type Routine struct {
 	Params []RoutineParam `json:"params,omitempty"`
 	// ParamList is the text between the parentheses of the CREATE.
 	ParamList string `json:"param_list"`
-	// Returns is a function's RETURNS type as written (lower-cased
-	// canonical column type), "" for a procedure.
-	Returns string `json:"returns,omitempty"`
+	// Returns is a function's RETURNS type as written, "" for a
+	// procedure; ReturnCol that type as a column (information_schema).
+	Returns   string  `json:"returns,omitempty"`
+	ReturnCol *Column `json:"return_col,omitempty"`
 	// Body is the routine body as written.
 	Body string `json:"body"`
 	// Characteristics.
@@ -54,8 +55,10 @@ type RoutineParam struct {
 	// Mode is IN, OUT or INOUT ("" for a function's parameters).
 	Mode string `json:"mode,omitempty"`
 	Name string `json:"name"`
-	// Type is the parameter's column type as written.
-	Type string `json:"type"`
+	// Type is the parameter's column type as written, Col that type as
+	// a column (information_schema).
+	Type string  `json:"type"`
+	Col  *Column `json:"col,omitempty"`
 }
 
 func routineKey(db, typ, name string) []byte {

@@ -78,9 +78,14 @@ func (s *Session) execCreateRoutine(ctx context.Context, sql string) (*sqltypes.
 		r.CollationConnection = v.ToString()
 	}
 	r.DBCollation = coltype.CollationName(s.dbCollation(db))
-	if _, err := s.eng.compileRoutine(r); err != nil {
+	prog, err := s.eng.compileRoutine(r)
+	if err != nil {
 		return nil, err
 	}
+	for i := range r.Params {
+		r.Params[i].Col = prog.slots[prog.params[i].slot]
+	}
+	r.ReturnCol = prog.ret
 	exists := false
 	err = schemachange.Apply(s.eng.Cat, func(d *catalog.DDL) error {
 		if s.eng.Cat.Routine(db, r.Type, r.Name) != nil {

@@ -128,3 +128,40 @@ func TestRoutineLoopSpeed(t *testing.T) {
 		t.Fatalf("@r = %q", got)
 	}
 }
+
+// TestRoutineShow: SHOW PROCEDURE/FUNCTION STATUS (LIKE, WHERE) and SHOW
+// CREATE FUNCTION in MySQL 8.0's columns.
+func TestRoutineShow(t *testing.T) {
+	_, s := newTestEngine(t)
+	checkExec(t, s, "CREATE DATABASE d", "USE d",
+		"CREATE PROCEDURE p1() COMMENT 'one' SELECT 1",
+		"CREATE PROCEDURE p2() SQL SECURITY INVOKER SELECT 2",
+		"CREATE FUNCTION f(x INT) RETURNS INT DETERMINISTIC NO SQL RETURN x")
+	res, err := s.Query(context.Background(), "SHOW PROCEDURE STATUS WHERE Db = 'd'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range res.Fields {
+		names = append(names, f.Name)
+	}
+	if got := strings.Join(names, ","); got != "Db,Name,Type,Definer,Modified,Created,Security_type,Comment,character_set_client,collation_connection,Database Collation" {
+		t.Errorf("columns: %s", got)
+	}
+	var rows []string
+	for _, r := range res.Rows {
+		rows = append(rows, r[1].ToString()+"|"+r[2].ToString()+"|"+r[3].ToString()+"|"+r[6].ToString()+"|"+r[7].ToString())
+	}
+	if got := strings.Join(rows, "\n"); got != "p1|PROCEDURE|root@localhost|DEFINER|one\np2|PROCEDURE|root@localhost|INVOKER|" {
+		t.Errorf("SHOW PROCEDURE STATUS:\n%s", got)
+	}
+	if got := trgQuery(t, s, "SHOW FUNCTION STATUS LIKE 'f'"); len(got) != 1 || !strings.HasPrefix(got[0], "d|f|FUNCTION|") {
+		t.Errorf("SHOW FUNCTION STATUS: %q", got)
+	}
+	got := trgQuery(t, s, "SHOW CREATE FUNCTION f")
+	want := "f|ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION|" +
+		"CREATE DEFINER=`root`@`localhost` FUNCTION `f`(x INT) RETURNS INT\n    DETERMINISTIC\n    NO SQL\nRETURN x|utf8mb4|utf8mb4_general_ci|utf8mb4_general_ci"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("SHOW CREATE FUNCTION:\n%q\nwant\n%q", got, want)
+	}
+}
