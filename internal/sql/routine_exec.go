@@ -41,8 +41,10 @@ import (
 
 // spState is a session's state of stored routines.
 type spState struct {
-	// exprs are the routines' expressions compiled for the session.
-	exprs map[*sqlparser.Expr]*spCompiled
+	// exprs are the routines' expressions compiled for the session, for
+	// catalog version exprsVersion.
+	exprs        map[*sqlparser.Expr]*spCompiled
+	exprsVersion uint64
 	// active counts the running routines (recursion rules).
 	active routineActive
 	// last is the last result set of a CALL run without a client
@@ -169,6 +171,11 @@ type spCompiled struct {
 // spEval evaluates the expression at xp (an element of an op's exprs).
 func (s *Session) spEval(f *spFrame, xp *sqlparser.Expr) (Value, error) {
 	v := s.eng.Cat.Version()
+	if s.routines.exprsVersion != v {
+		// Programs of an older catalog version are unreachable: forget
+		// their expressions.
+		s.routines.exprs, s.routines.exprsVersion = nil, v
+	}
 	c := s.routines.exprs[xp]
 	if c == nil || c.version != v || c.busy {
 		var names []string

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"vitess.io/vitess/go/mysql/sqlerror"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
@@ -163,5 +165,40 @@ func TestRoutineShow(t *testing.T) {
 		"CREATE DEFINER=`root`@`localhost` FUNCTION `f`(x INT) RETURNS INT\n    DETERMINISTIC\n    NO SQL\nRETURN x|utf8mb4|utf8mb4_general_ci|utf8mb4_general_ci"
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("SHOW CREATE FUNCTION:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestRoutinePreparedCall: CALL through the binary protocol binds its
+// parameters; a procedure that returns result sets answers through the
+// text protocol only (here, without a client, the CALL answers its last
+// result set).
+func TestRoutinePreparedCall(t *testing.T) {
+	_, s := newTestEngine(t)
+	checkExec(t, s, "CREATE DATABASE d", "USE d", "CREATE TABLE t (a INT)",
+		"CREATE PROCEDURE ins(IN x INT, IN y INT) BEGIN INSERT INTO t VALUES (x), (y); END",
+		"CREATE PROCEDURE sel(IN x INT) BEGIN SELECT x + 1 AS r; END")
+	ctx := context.Background()
+	n, _, err := s.Prepare(ctx, "CALL ins(?, ?)")
+	if err != nil || n != 2 {
+		t.Fatalf("prepare: %d %v", n, err)
+	}
+	bv := map[string]*querypb.BindVariable{"v1": sqltypes.Int64BindVariable(4), "v2": sqltypes.Int64BindVariable(5)}
+	if _, err := s.ExecutePrepared(ctx, "CALL ins(?, ?)", bv); err != nil {
+		t.Fatal(err)
+	}
+	if got := trgQuery(t, s, "SELECT SUM(a) FROM t"); got[0] != "9" {
+		t.Fatalf("SUM = %q", got)
+	}
+	if got := trgQuery(t, s, "CALL sel(1)"); len(got) != 1 || got[0] != "2" {
+		t.Fatalf("CALL sel = %q", got)
+	}
+	// A handled NOT FOUND leaves no warning behind.
+	checkExec(t, s, `CREATE PROCEDURE nf(OUT r INT) BEGIN DECLARE CONTINUE HANDLER FOR NOT FOUND SET r = -1; SELECT a INTO r FROM t WHERE a > 100; END`,
+		"CALL nf(@r)")
+	if w := s.Warnings(); len(w) != 0 {
+		t.Errorf("warnings after a handled NOT FOUND: %v", w)
+	}
+	if got := trgQuery(t, s, "SELECT @r"); got[0] != "-1" {
+		t.Errorf("@r = %q", got)
 	}
 }
