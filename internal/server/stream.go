@@ -112,10 +112,11 @@ func (cs *conn) endOnly(err error) error {
 var errResultSets = sqlerror.NewSQLError(sqlerror.ERNotSupportedYet, "42000",
 	"This version of strata doesn't yet support 'result sets of a procedure called through a prepared statement (COM_STMT_EXECUTE); call it through the text protocol'")
 
-// nextResult is the session's OnNextResult hook: before each result set
-// of a CALL after the first, the next batch starts a new result (Vitess
-// then ends the previous one with SERVER_MORE_RESULTS_EXISTS). With probe
-// it only reports whether the command can carry several results.
+// nextResult is the session's OnNextResult hook: after each result set
+// of a CALL, the next batch (another result set, an error, the CALL's OK)
+// starts a new result (Vitess then ends the previous one with
+// SERVER_MORE_RESULTS_EXISTS). With probe it only reports whether the
+// command can carry several results.
 func (cs *conn) nextResult(probe bool) error {
 	if cs.multi == nil {
 		return errResultSets

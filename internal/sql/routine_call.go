@@ -323,6 +323,20 @@ func (s *Session) storedFunction(fe *sqlparser.FuncExpr) *catalog.Routine {
 	return s.eng.Cat.Routine(db, "FUNCTION", fe.Name.String())
 }
 
+// storedCallName returns the quoted name of the first stored function x
+// calls ("" when none): generated columns and CHECK constraints may not
+// call one (3757, 3814).
+func (s *Session) storedCallName(x sqlparser.Expr) string {
+	name := ""
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if fe, ok := n.(*sqlparser.FuncExpr); ok && name == "" && s.storedFunction(fe) != nil {
+			name = "`" + fe.Name.Lowered() + "`"
+		}
+		return name == "", nil
+	}, x)
+	return name
+}
+
 // StoredFunction implements eval.RoutinePlanner: a slot that calls a
 // stored function.
 func (c *compiler) StoredFunction(ec *eval.Compiler, fe *sqlparser.FuncExpr) (*eval.Slot, bool, error) {
@@ -413,11 +427,11 @@ func (s *Session) spResultsAllowed() error {
 	return nil
 }
 
-// spBeginResult prepares the client for one more result set of a
-// procedure.
+// spBeginResult prepares for one more result set of a procedure: the
+// client must be able to receive it.
 func (s *Session) spBeginResult(p *spProgram) error {
 	if s.OnNextResult != nil && s.out.send != nil {
-		if err := s.OnNextResult(false); err != nil {
+		if err := s.OnNextResult(true); err != nil {
 			return err
 		}
 	}
@@ -425,8 +439,10 @@ func (s *Session) spBeginResult(p *spProgram) error {
 	return nil
 }
 
-// spSendResult sends the rest of a procedure's result set. Without a
-// client (internal callers) the CALL answers its last result set.
+// spSendResult sends the rest of a procedure's result set and ends it:
+// what the client gets next (another result, an error, the CALL's OK)
+// starts a new result. Without a client (internal callers) the CALL
+// answers its last result set.
 func (s *Session) spSendResult(res *sqltypes.Result) error {
 	if res == nil {
 		res = &sqltypes.Result{}
@@ -440,7 +456,10 @@ func (s *Session) spSendResult(res *sqltypes.Result) error {
 	}
 	err := s.out.send(res)
 	s.out.begin(s.out.send)
-	return err
+	if err != nil {
+		return err
+	}
+	return s.OnNextResult(false)
 }
 
 // isCallNoArgs reports whether sql is CALL name without parentheses,
