@@ -66,6 +66,9 @@ type spOp struct {
 	stmt      sqlparser.Statement
 	into      []spTarget
 	resultSet bool
+	// maybeRows: a resultSet statement that may answer no rows (EXECUTE):
+	// an answer without columns is no result set.
+	maybeRows bool
 	// exprs are the expressions: DEFAULT, RETURN, WHILE/UNTIL conditions,
 	// IF conditions and CASE WHEN tests (one per branch), SIGNAL items,
 	// CALL arguments, SET values.
@@ -689,8 +692,12 @@ func (c *spCompiler) plain(op *spOp, text string) error {
 		op.resultSet = st.Into == nil && op.into == nil
 	case *sqlparser.Union:
 		op.resultSet = !unionInto(st)
-	case *sqlparser.Show, *sqlparser.ExplainStmt, *sqlparser.ExplainTab:
+	case *sqlparser.Show, *sqlparser.ExplainStmt, *sqlparser.ExplainTab, *sqlparser.Analyze:
 		op.resultSet = true
+	case *sqlparser.ExecuteStmt:
+		// Dynamic SQL may or may not return rows: a result set when it
+		// does (routine_exec.go).
+		op.resultSet, op.maybeRows = true, true
 	}
 	if c.p.isFunc || c.trg != nil {
 		if op.resultSet {
@@ -704,11 +711,13 @@ func (c *spCompiler) plain(op *spOp, text string) error {
 		case *sqlparser.Select, *sqlparser.Union, *sqlparser.Insert, *sqlparser.Update, *sqlparser.Delete, *sqlparser.Set:
 		case *sqlparser.Begin, *sqlparser.Commit, *sqlparser.Rollback, sqlparser.DDLStatement, sqlparser.DBDDLStatement, *sqlparser.LockTables, *sqlparser.UnlockTables:
 			return sqlerr.New(sqlerr.CommitNotAllowedSF, sqlerror.SSUnknownSQLState, "Explicit or implicit commit is not allowed in stored function or trigger.")
+		case *sqlparser.PrepareStmt, *sqlparser.ExecuteStmt, *sqlparser.DeallocateStmt:
+			return sqlerr.New(sqlerr.DynamicSQLInSF, sqlerror.SSUnknownSQLState, "Dynamic SQL is not allowed in stored function or trigger")
 		default:
 			return sqlerr.Unsupported("%s in a stored function", firstWords(text, 2))
 		}
 	}
-	if op.resultSet {
+	if op.resultSet && !op.maybeRows {
 		c.p.results = true
 	}
 	op.stmt = c.bind(stmt).(sqlparser.Statement)

@@ -603,6 +603,9 @@ func (s *Session) spStatement(f *spFrame, op *spOp) error {
 		if err != nil {
 			return err
 		}
+		if op.maybeRows && (res == nil || len(res.Fields) == 0) && s.out.fields == nil {
+			return nil
+		}
 		return s.spSendResult(res)
 	}
 	_, err := s.execStmt(f.ctx, stmt, "", f.bv)

@@ -45,6 +45,18 @@ func TestRoutineSecurity(t *testing.T) {
 	if _, err := u.Query(ctx, "SELECT x FROM d.secret"); err == nil {
 		t.Fatal("caller reads the table after a definer routine")
 	}
+	// CREATE ROUTINE and ALTER ROUTINE on the database.
+	if _, err := u.Query(ctx, "CREATE PROCEDURE d.mine() SELECT 1"); err == nil || sqlerr.From(err).Num != sqlerror.ERDBAccessDenied {
+		t.Fatalf("CREATE PROCEDURE without CREATE ROUTINE: %v", err)
+	}
+	checkExec(t, root, "GRANT CREATE ROUTINE ON d.* TO 'u'@'localhost'")
+	checkExec(t, u, "CREATE PROCEDURE d.mine() SELECT 1")
+	if _, err := u.Query(ctx, "DROP PROCEDURE d.mine"); err == nil || sqlerr.From(err).Num != sqlerror.ERDBAccessDenied {
+		t.Fatalf("DROP PROCEDURE without ALTER ROUTINE: %v", err)
+	}
+	if _, err := u.Query(ctx, "CREATE DEFINER = 'root'@'localhost' PROCEDURE d.other() SELECT 1"); err == nil || sqlerr.From(err).Num != 1227 {
+		t.Fatalf("DEFINER of another account: %v", err)
+	}
 }
 
 // TestRoutineConcurrent: sessions run the same compiled routines at once,
