@@ -188,7 +188,7 @@ func (s *Session) prepareText(ctx context.Context, sql string) (uint16, []*query
 	if reShowCount.MatchString(sql) || reNamesCollate.MatchString(sql) {
 		return 0, nil, nil
 	}
-	if _, ok := parse.ParseRoutine(sql); ok || isAnalyze(sql) || isSignal(sql) {
+	if _, ok := parse.ParseRoutine(sql); ok || isAnalyze(sql) || isSignal(sql) || isCallNoArgs(sql) {
 		return 0, nil, nil // answered at execution (specialStatement)
 	}
 	s.setStatementText(sql)

@@ -275,7 +275,10 @@ func (c *spCompiler) pop() { c.scopes = c.scopes[:len(c.scopes)-1] }
 
 func (c *spCompiler) newSlot(name string, col *catalog.Column) int {
 	slot := len(c.p.slots)
-	c.p.slots = append(c.p.slots, col)
+	// The variable's own copy: conversion errors name it.
+	cc := *col
+	cc.Name = name
+	c.p.slots = append(c.p.slots, &cc)
 	c.p.bvNames = append(c.p.bvNames, "spv_"+strconv.Itoa(slot))
 	c.scopes[len(c.scopes)-1].vars[strings.ToLower(name)] = slot
 	return slot

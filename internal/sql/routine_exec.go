@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"vitess.io/vitess/go/mysql/sqlerror"
@@ -491,11 +492,48 @@ func valueTrue(v Value) bool {
 		u, _ := v.ToUint64()
 		return u != 0
 	}
+	if v.IsText() || v.IsBinary() {
+		// A string is true when its numeric prefix is not zero
+		// ('1abc' is true, 'abc' false), as MySQL converts it.
+		return numericPrefix(v.ToString()) != 0
+	}
 	fl, err := v.ToFloat64()
 	if err != nil {
 		return false
 	}
 	return fl != 0
+}
+
+// numericPrefix is the number a string's leading numeric text stands
+// for (0 without one).
+func numericPrefix(s string) float64 {
+	s = strings.TrimLeft(s, " \t\n\r")
+	end, digits, dot, exp := 0, false, false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digits = true
+		case (c == '+' || c == '-') && (i == 0 || s[i-1] == 'e' || s[i-1] == 'E'):
+		case c == '.' && !dot && !exp:
+			dot = true
+		case (c == 'e' || c == 'E') && digits && !exp:
+			exp = true
+		default:
+			i = len(s)
+			continue
+		}
+		if digits {
+			end = i + 1
+		}
+	}
+	for end > 0 {
+		if f, err := strconv.ParseFloat(s[:end], 64); err == nil {
+			return f
+		}
+		end--
+	}
+	return 0
 }
 
 // spLoop runs LOOP, WHILE and REPEAT.

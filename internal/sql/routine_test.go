@@ -214,3 +214,22 @@ func TestRoutinePreparedCall(t *testing.T) {
 		t.Errorf("@r = %q", got)
 	}
 }
+
+// TestValueTrue: conditions of IF, WHILE and UNTIL read strings by their
+// numeric prefix, as MySQL.
+func TestValueTrue(t *testing.T) {
+	for _, tc := range []struct {
+		v    sqltypes.Value
+		want bool
+	}{
+		{sqltypes.NULL, false}, {sqltypes.NewInt64(0), false}, {sqltypes.NewInt64(-3), true},
+		{sqltypes.NewUint64(1 << 63), true}, {sqltypes.NewFloat64(0.25), true},
+		{sqltypes.NewVarChar("1abc"), true}, {sqltypes.NewVarChar("abc"), false},
+		{sqltypes.NewVarChar(" 0.0x"), false}, {sqltypes.NewVarChar("-2e1"), true},
+		{sqltypes.NewVarChar(""), false}, {sqltypes.NewVarChar(".5"), true},
+	} {
+		if got := valueTrue(tc.v); got != tc.want {
+			t.Errorf("valueTrue(%v) = %v", tc.v, got)
+		}
+	}
+}
