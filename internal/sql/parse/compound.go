@@ -468,7 +468,7 @@ func (p *spParser) statement() (*SPNode, error) {
 		if p.peekWordAt(p.i+1, "DIAGNOSTICS") || p.peekWordAt(p.i+1, "CURRENT") || p.peekWordAt(p.i+1, "STACKED") {
 			return p.plain(SPGetDiag)
 		}
-	case "END", "ELSE", "ELSEIF", "WHEN", "UNTIL", "THEN", "DO":
+	case "END", "ELSE", "ELSEIF", "WHEN", "UNTIL", "THEN":
 		return nil, p.errHere()
 	}
 	return p.plain(SPSQL)
