@@ -186,7 +186,11 @@ func (s *Session) spEval(f *spFrame, xp *sqlparser.Expr) (Value, error) {
 			return sqltypes.NULL, err
 		}
 		nc := &spCompiled{x: x, names: names, version: v, needTx: eval.HasSubquery(*xp) || s.callsStored(*xp)}
-		if c == nil || !c.busy {
+		// An expression that plans a subquery or calls a stored function
+		// is compiled again at each evaluation (its plans were made under
+		// the statement context of their compilation); the others are
+		// kept for the session.
+		if !nc.needTx && (c == nil || !c.busy) {
 			if s.routines.exprs == nil {
 				s.routines.exprs = map[*sqlparser.Expr]*spCompiled{}
 			}
