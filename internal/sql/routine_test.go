@@ -33,6 +33,9 @@ func TestRoutineSecurity(t *testing.T) {
 	if _, err := u.Query(ctx, "CALL d.as_definer(@r)"); sqlerr.From(err).Num != 1370 {
 		t.Fatalf("CALL without EXECUTE: %v", err)
 	}
+	if _, err := root.Query(ctx, "GRANT EXECUTE ON PROCEDURE d.as_definer TO 'u'@'localhost'"); err == nil || sqlerr.From(err).Num != sqlerror.ERNotSupportedYet {
+		t.Fatalf("GRANT on one routine: %v", err)
+	}
 	checkExec(t, root, "GRANT EXECUTE ON d.* TO 'u'@'localhost'")
 	checkExec(t, u, "CALL d.as_definer(@r)")
 	if got := trgQuery(t, u, "SELECT @r, d.f_definer()"); len(got) != 1 || got[0] != "7|7" {
