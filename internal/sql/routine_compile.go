@@ -69,6 +69,8 @@ type spOp struct {
 	// maybeRows: a resultSet statement that may answer no rows (EXECUTE):
 	// an answer without columns is no result set.
 	maybeRows bool
+	// special is the text of a statement run as text (specialText).
+	special string
 	// exprs are the expressions: DEFAULT, RETURN, WHILE/UNTIL conditions,
 	// IF conditions and CASE WHEN tests (one per branch), SIGNAL items,
 	// CALL arguments, SET values.
@@ -669,6 +671,26 @@ func validSQLState(s string) bool {
 
 // plain compiles an ordinary SQL statement.
 func (c *spCompiler) plain(op *spOp, text string) error {
+	if r, ok := parse.ParseRoutine(text); ok {
+		switch {
+		case r.Verb == "CREATE":
+			return sqlerr.New(sqlerr.SPNoRecursiveCreate, "2F003", "Can't create a %s from within another stored routine", r.Kind)
+		case r.Kind == "PROCEDURE" || r.Kind == "FUNCTION":
+			return sqlerr.New(sqlerr.SPNoDropSP, sqlerror.SSUnknownSQLState, "Can't drop or alter a %s from within another stored routine", r.Kind)
+		}
+	}
+	if w := notInRoutine(text); w != "" {
+		return sqlerr.New(sqlerr.SPBadStatement, "0A000", "%s is not allowed in stored procedures", w)
+	}
+	if specialText(text) {
+		// A statement Vitess's parser does not know (accounts, CHECK
+		// TABLE, DROP PROCEDURE, ...): run from its text, as at top level.
+		if c.p.isFunc || c.trg != nil {
+			return sqlerr.Unsupported("%s in a stored function or trigger", firstWords(text, 2))
+		}
+		op.special, op.resultSet, op.maybeRows = text, true, true
+		return nil
+	}
 	stmt, err := c.e.Parser.Parse(text)
 	if err != nil {
 		fixed, ok := parse.Repair(c.e.Parser, text)
@@ -888,4 +910,34 @@ func (c *spCompiler) getDiag(op *spOp, text string) error {
 	}
 	op.diag = d
 	return nil
+}
+
+// specialText reports whether a body statement is one strata recognises
+// from its text before Vitess's parser (Session.specialStatement): account
+// statements, CHECKSUM and ANALYZE TABLE, DROP of a trigger or event.
+func specialText(text string) bool {
+	head := strings.ToUpper(firstWords(text, 2))
+	for _, p := range []string{"CREATE USER", "DROP USER", "ALTER USER", "RENAME USER", "GRANT ", "REVOKE ",
+		"SET PASSWORD", "CHECKSUM TABLE", "ANALYZE TABLE", "SHOW GRANTS"} {
+		if strings.HasPrefix(head+" ", p) {
+			return true
+		}
+	}
+	if r, ok := parse.ParseRoutine(text); ok && r.Verb != "CREATE" {
+		return true
+	}
+	return false
+}
+
+// notInRoutine returns the word MySQL's 1314 names for a statement a
+// stored program may not hold (LOCK and UNLOCK TABLES, CHECK TABLE, LOAD
+// DATA, ALTER VIEW), "" for others.
+func notInRoutine(text string) string {
+	head := strings.ToUpper(firstWords(text, 2))
+	for _, w := range []string{"LOCK TABLE", "UNLOCK TABLE", "CHECK TABLE", "LOAD DATA", "LOAD XML", "ALTER VIEW"} {
+		if strings.HasPrefix(head, w) {
+			return strings.Fields(w)[0]
+		}
+	}
+	return ""
 }

@@ -611,6 +611,9 @@ func hasArgument(x sqlparser.SQLNode) bool {
 
 // spStatement runs an ordinary SQL statement of a body.
 func (s *Session) spStatement(f *spFrame, op *spOp) error {
+	if op.special != "" {
+		return s.spSpecial(f, op)
+	}
 	stmt := sqlparser.Clone(op.stmt)
 	if op.into != nil {
 		res, err := s.spQuery(f, stmt)
@@ -652,6 +655,28 @@ func (s *Session) spStatement(f *spFrame, op *spOp) error {
 	}
 	_, err := s.execStmt(f.ctx, stmt, "", f.bv)
 	return err
+}
+
+// spSpecial runs a statement of a body from its text (specialText).
+func (s *Session) spSpecial(f *spFrame, op *spOp) error {
+	if f.outer != nil {
+		return sqlerr.Unsupported("%s in a procedure a stored function or trigger calls", firstWords(op.special, 2))
+	}
+	res, handled, err := s.specialStatement(f.ctx, op.special)
+	if !handled {
+		return sqlerr.Unsupported("%s in a stored procedure", firstWords(op.special, 2))
+	}
+	if err != nil {
+		return err
+	}
+	if res == nil || len(res.Fields) == 0 {
+		return nil
+	}
+	// (These statements build their result whole: nothing was sent yet.)
+	if err := s.spBeginResult(f.p); err != nil {
+		return err
+	}
+	return s.spSendResult(res)
 }
 
 // spQuery runs a query whose rows the routine reads (SELECT ... INTO, a

@@ -34,6 +34,8 @@ const (
 	SPNoAggregate       sqlerror.ErrorCode = 1460 // ER_SP_NO_AGGREGATE
 	CommitNotAllowedSF  sqlerror.ErrorCode = 1422 // ER_COMMIT_NOT_ALLOWED_IN_SF_OR_TRG
 	DynamicSQLInSF      sqlerror.ErrorCode = 1336 // ER_STMT_NOT_ALLOWED_IN_SF_OR_TRG
+	SPNoRecursiveCreate sqlerror.ErrorCode = 1303 // ER_SP_NO_RECURSIVE_CREATE
+	SPBadStatement      sqlerror.ErrorCode = 1314 // ER_SP_BADSTATEMENT
 	SPDupHandler        sqlerror.ErrorCode = 1413 // ER_SP_DUP_HANDLER
 	SPNoDropSP          sqlerror.ErrorCode = 1357 // ER_SP_NO_DROP_SP
 	ResignalWithoutHdlr sqlerror.ErrorCode = 1645 // ER_RESIGNAL_WITHOUT_ACTIVE_HANDLER
