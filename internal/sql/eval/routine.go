@@ -25,15 +25,34 @@ type RoutinePlanner interface {
 // builtinNames caches IsBuiltinFunction's answers by lower-case name.
 var builtinNames sync.Map
 
+var (
+	defaultEnvOnce sync.Once
+	defaultEnv     *vtenv.Environment
+)
+
+// MaybeStoredCall reports whether fe may call a stored function: a
+// qualified name, or one that is no built-in function. The planner treats
+// such calls as non-deterministic (evaluated per row, never at planning).
+func MaybeStoredCall(fe *sqlparser.FuncExpr) bool {
+	return !fe.Qualifier.IsEmpty() || !IsBuiltinFunction(fe.Name.Lowered(), nil)
+}
+
 // IsBuiltinFunction reports whether name (lower case) is a built-in
 // function: one of strata's own, or one evalengine translates (a call
 // with no arguments is either translated or refused for its arity).
+//
+// env may be nil (a default environment then: the answer depends on the
+// name only).
 func IsBuiltinFunction(name string, env *vtenv.Environment) bool {
 	if _, ok := builtins.Lookup(name); ok {
 		return true
 	}
 	if v, ok := builtinNames.Load(name); ok {
 		return v.(bool)
+	}
+	if env == nil {
+		defaultEnvOnce.Do(func() { defaultEnv, _ = vtenv.New(vtenv.Options{}) })
+		env = defaultEnv
 	}
 	known := true
 	fe := &sqlparser.FuncExpr{Name: sqlparser.NewIdentifierCI(name)}
