@@ -228,8 +228,15 @@ func (s *Session) enterRoutine(p *spProgram) (func(), error) {
 	s.routines.active[p.def]++
 	savedDB, savedMode := s.DB, s.sqlMode
 	s.DB, s.sqlMode = p.def.DB, p.sqlMode
+	modeChanged := savedMode.raw != p.sqlMode.raw
+	if modeChanged {
+		s.planOK = false // plans and expressions compile under the routine's sql_mode
+	}
 	return func() {
 		s.DB, s.sqlMode, s.routines.as = savedDB, savedMode, savedAs
+		if modeChanged {
+			s.planOK = false
+		}
 		if s.routines.active[p.def]--; s.routines.active[p.def] == 0 {
 			delete(s.routines.active, p.def)
 		}

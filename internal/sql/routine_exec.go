@@ -162,10 +162,13 @@ func (s *Session) spAssign(f *spFrame, t spTarget, v Value) error {
 
 // spCompiled is an expression compiled for a session.
 type spCompiled struct {
-	x       *eval.Expr
-	names   []string
-	needTx  bool
+	x      *eval.Expr
+	names  []string
+	needTx bool
+	// version and set are the catalog version and the plan settings
+	// (collation, sql_mode, time zone, ...) it was compiled under.
 	version uint64
+	set     *planSettings
 	busy    bool
 }
 
@@ -178,14 +181,15 @@ func (s *Session) spEval(f *spFrame, xp *sqlparser.Expr) (Value, error) {
 		s.routines.exprs, s.routines.exprsVersion = nil, v
 	}
 	c := s.routines.exprs[xp]
-	if c == nil || c.version != v || c.busy {
+	set := s.plan()
+	if c == nil || c.version != v || c.set != set || c.busy {
 		var names []string
 		comp := s.newCompiler(f.ctx, &eval.Scope{}, &names, nil)
 		x, err := comp.Compile(*xp)
 		if err != nil {
 			return sqltypes.NULL, err
 		}
-		nc := &spCompiled{x: x, names: names, version: v, needTx: eval.HasSubquery(*xp) || s.callsStored(*xp)}
+		nc := &spCompiled{x: x, names: names, version: v, set: set, needTx: eval.HasSubquery(*xp) || s.callsStored(*xp)}
 		// An expression that plans a subquery or calls a stored function
 		// is compiled again at each evaluation (its plans were made under
 		// the statement context of their compilation); the others are
