@@ -19,6 +19,7 @@ import (
 //	kind 'D'   rest = db-name                  -> Database JSON
 //	kind 'T'   rest = db-name 0x00 table-name  -> Table JSON
 //	kind 'V'   rest = db-name 0x00 view-name   -> View JSON (view.go)
+//	kind 'R'   rest = db-name 0x00 type 0x00 lower(name) -> Routine JSON (routine.go)
 //	kind 'N'   rest = ""                       -> next index id (uint32 BE)
 //	kind 'S'   rest = index-id (uint32 BE)     -> index statistics JSON (stats.go)
 //	kind 'P'   rest = index-id (uint32 BE)     -> "" (index data written before its DDL commits)
@@ -59,6 +60,8 @@ type Catalog struct {
 		tables map[string]map[string]*Table
 		users  map[string]*User
 		views  map[string]map[string]*View
+		// routines: by database, then "TYPE:lower(name)" (routine.go).
+		routines map[string]map[string]*Routine
 	}
 	nextIndexID uint32 // guarded by ddlMu
 	ddlMu       sync.Mutex
@@ -80,6 +83,7 @@ func Load(db *txn.DB) (*Catalog, error) {
 	c.mu.tables = map[string]map[string]*Table{}
 	c.mu.users = map[string]*User{}
 	c.mu.views = map[string]map[string]*View{}
+	c.mu.routines = map[string]map[string]*Routine{}
 	c.mdl.init()
 	var statsRecs []*statsRecord
 	var pending []uint32
@@ -123,6 +127,10 @@ func Load(db *txn.DB) (*Catalog, error) {
 		case 'V':
 			if err := c.loadView(v); err != nil {
 				return nil, fmt.Errorf("load dictionary: view %q: %w", k[5:], err)
+			}
+		case 'R':
+			if err := c.loadRoutine(v); err != nil {
+				return nil, fmt.Errorf("load dictionary: routine %q: %w", k[5:], err)
 			}
 		case 'U':
 			u := &User{}
@@ -215,8 +223,11 @@ type DDL struct {
 	dropTbls  [][2]string
 	putViews  []*View
 	dropViews [][2]string
-	putUsers  []*User
-	dropUsers []string
+	// putRoutines, dropRoutines: routine.go.
+	putRoutines  []*Routine
+	dropRoutines [][3]string
+	putUsers     []*User
+	dropUsers    []string
 	// dropStats: indexes whose data (and statistics) this change drops.
 	dropStats []uint32
 	// pending: indexes whose data was committed ahead of the change
@@ -262,6 +273,9 @@ func (d *DDL) DropDatabase(name string) error {
 		return err
 	}
 	if err := d.dropDatabaseViews(name); err != nil {
+		return err
+	}
+	if err := d.dropDatabaseRoutines(name); err != nil {
 		return err
 	}
 	for i := 0; i < len(d.putDBs); {
@@ -366,7 +380,9 @@ func (d *DDL) Commit() error {
 		delete(c.mu.dbs, n)
 		delete(c.mu.tables, n)
 		delete(c.mu.views, n)
+		delete(c.mu.routines, n)
 	}
+	d.applyRoutinesLocked()
 	for _, k := range d.dropTbls {
 		if t := c.mu.tables[k[0]][k[1]]; t != nil {
 			t.markReplaced()

@@ -176,6 +176,7 @@ func (h *handler) conn(c *mysql.Conn) *conn {
 		s.SetLocalFiles(&localFiles{c: c, cc: cc}, cc.clientCaps&clientLocalFiles != 0)
 	}
 	cs := newConn(c, s)
+	s.OnNextResult = cs.nextResult
 	c.ClientData = cs
 	h.mu.Lock()
 	h.sessions[c.ConnectionID] = s
@@ -290,7 +291,7 @@ func (h *handler) ComQueryMulti(c *mysql.Conn, query string, callback func(qr sq
 		cs.start(callback, nil, i < len(queries)-1)
 		err := cs.s.QueryStream(context.Background(), q, cs.sendFn)
 		if err != nil {
-			if i == 0 && cs.first {
+			if i == 0 && !cs.sent {
 				setStatus(c, cs.s)
 				return err // nothing sent: Vitess writes the error packet
 			}

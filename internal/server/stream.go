@@ -2,6 +2,7 @@ package server
 
 import (
 	"vitess.io/vitess/go/mysql"
+	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
@@ -29,8 +30,9 @@ type conn struct {
 	single func(*sqltypes.Result) error
 	// more: more statements of the COM_QUERY follow this one.
 	more bool
-	// first: the statement has sent nothing yet.
-	first bool
+	// first: the statement's current result has sent nothing yet; sent:
+	// the statement has sent something (a CALL sends several results).
+	first, sent bool
 	// resultSet: the statement's result has columns.
 	resultSet bool
 	// fields are the columns as sent with the statement's first batch.
@@ -51,7 +53,7 @@ func newConn(c *mysql.Conn, s *sql.Session) *conn {
 // start prepares for the result of a statement.
 func (cs *conn) start(multi func(sqltypes.QueryResponse, bool, bool) error, single func(*sqltypes.Result) error, more bool) {
 	cs.multi, cs.single, cs.more = multi, single, more
-	cs.first, cs.resultSet, cs.fields = true, false, nil
+	cs.first, cs.resultSet, cs.fields, cs.sent = true, false, nil, false
 	if multi == nil {
 		cs.pendingWarnings = -1
 	}
@@ -68,6 +70,7 @@ func (cs *conn) start(multi func(sqltypes.QueryResponse, bool, bool) error, sing
 func (cs *conn) send(res *sqltypes.Result) error {
 	first := cs.first
 	rc, coll := cs.s.ResultCharset()
+	cs.sent = true
 	if first {
 		if len(res.Fields) == 0 {
 			setStatus(cs.c, cs.s)
@@ -112,4 +115,24 @@ func (cs *conn) endOnly(err error) error {
 		}
 	}
 	return err
+}
+
+// errResultSets answers a CALL whose procedure produces result sets
+// through COM_STMT_EXECUTE, whose Vitess handler sends one result only.
+var errResultSets = sqlerror.NewSQLError(sqlerror.ERNotSupportedYet, "42000",
+	"This version of strata doesn't yet support 'result sets of a procedure called through a prepared statement (COM_STMT_EXECUTE); call it through the text protocol'")
+
+// nextResult is the session's OnNextResult hook: after each result set
+// of a CALL, the next batch (another result set, an error, the CALL's OK)
+// starts a new result (Vitess then ends the previous one with
+// SERVER_MORE_RESULTS_EXISTS). With probe it only reports whether the
+// command can carry several results.
+func (cs *conn) nextResult(probe bool) error {
+	if cs.multi == nil {
+		return errResultSets
+	}
+	if !probe && !cs.first {
+		cs.first, cs.resultSet, cs.fields = true, false, nil
+	}
+	return nil
 }

@@ -20,6 +20,10 @@ import (
 // for root, which holds every privilege). An account dropped while
 // connected holds nothing.
 func (s *Session) subject() *privilege.Subject {
+	if s.routines.as != nil {
+		// A SQL SECURITY DEFINER routine runs (routine_call.go).
+		return s.routines.as.sub
+	}
 	if s.isRoot() {
 		return nil
 	}
@@ -214,6 +218,10 @@ func (s *Session) statementNeeds(stmt sqlparser.Statement, sql string) ([]privil
 		n.reads(st)
 	case *sqlparser.Insert:
 		n.insert(st)
+	case *sqlparser.CallProc:
+		// EXECUTE on the routine is checked by CALL (routine_call.go);
+		// the arguments read what they read.
+		n.reads(st)
 	case *sqlparser.Update:
 		n.update(st)
 	case *sqlparser.Delete:

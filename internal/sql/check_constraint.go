@@ -43,6 +43,9 @@ func (s *Session) addChecks(t *catalog.Table, db, name string, kept []catalog.Ch
 	out := append([]catalog.CheckConstraint(nil), kept...)
 	for i := range specs {
 		sp := &specs[i]
+		if fn := s.storedCallName(sp.Expr); fn != "" {
+			return nil, sqlerr.New(sqlerr.CheckNamedFunctionNotAllowed, sqlerror.SSUnknownSQLState, "An expression of a check constraint '%s' contains disallowed function: %s.", sp.Name, fn)
+		}
 		cols := schemachange.CheckColumnRefs(sp.Expr)
 		for _, c := range cols {
 			ci := t.ColumnIndex(c)

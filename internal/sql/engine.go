@@ -52,6 +52,8 @@ type Engine struct {
 	// trgs is the compiled triggers of the current catalog version
 	// (trigger_exec.go).
 	trgs trgCache
+	// sp is the compiled stored routines (routine_compile.go).
+	sp spCache
 	// normRejects remembers normalised keys whose statements may not bind
 	// their constants as parameters; noNormalize turns normalisation off
 	// (tests compare with it).

@@ -198,7 +198,7 @@ func (s *Session) prepareText(ctx context.Context, sql string) (uint16, []*query
 	if reShowCount.MatchString(sql) || reNamesCollate.MatchString(sql) {
 		return 0, nil, nil
 	}
-	if _, ok := parse.ParseRoutine(sql); ok || isAnalyze(sql) || isSignal(sql) {
+	if _, ok := parse.ParseRoutine(sql); ok || isAnalyze(sql) || isSignal(sql) || isCallNoArgs(sql) {
 		return 0, nil, nil // answered at execution (specialStatement)
 	}
 	s.setStatementText(sql)
@@ -554,7 +554,7 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 	case *sqlparser.Load:
 		return nil, sqlerr.Unsupported("LOAD DATA")
 	case *sqlparser.CallProc:
-		return nil, sqlerr.Unsupported("CALL")
+		return s.execCallProc(ctx, st, bv)
 	case *sqlparser.PrepareStmt:
 		return s.execPrepareSQL(ctx, st)
 	case *sqlparser.ExecuteStmt:
@@ -636,6 +636,11 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 		s.beginStatementWarnings(nil)
 		s.countCom(routineCom(r.Verb, r.Kind))
 		res, err := s.execRoutine(ctx, sql, r)
+		return res, true, err
+	}
+	if isCallNoArgs(sql) {
+		s.beginStatementWarnings(&sqlparser.CallProc{})
+		res, err := s.execCallText(ctx, sql)
 		return res, true, err
 	}
 	if sig, ok, err := parse.ParseSignal(sql); ok {

@@ -75,6 +75,9 @@ func (s *Session) eachGenerated(t *catalog.Table, c *compiler, fn func(i int, e 
 			if err := schemachange.CheckGeneratedExpr(t, i, e); err != nil {
 				return err
 			}
+			if fn := s.storedCallName(e); fn != "" {
+				return sqlerr.New(sqlerr.GeneratedNamedFunctionNotAllowed, sqlerror.SSUnknownSQLState, "Expression of generated column '%s' contains a disallowed function: %s.", col.Name, fn)
+			}
 		}
 		x, err := c.Compile(e)
 		if err != nil {

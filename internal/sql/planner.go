@@ -5,6 +5,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // The session as the planner (internal/sql/plan) sees it.
@@ -28,6 +29,10 @@ func (s *planStats) EstimatedRows(t *catalog.Table, st *catalog.TableStats) int6
 // EvalConstant evaluates a constant operand at planning time
 // (plan.Constants: the join order looks it up in a histogram).
 func (c *compiler) EvalConstant(e sqlparser.Expr) (sqltypes.Value, error) {
+	if c.s.callsStored(e) {
+		// Never run a stored function while planning.
+		return sqltypes.NULL, sqlerr.Unsupported("a stored function as a planning constant")
+	}
 	x, err := c.Compile(e)
 	if err != nil {
 		return sqltypes.NULL, err

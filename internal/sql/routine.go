@@ -14,11 +14,11 @@ import (
 const erEventDoesNotExist = 1539
 
 // execRoutine answers a statement on a stored function, procedure, trigger
-// or event. Triggers are trigger_ddl.go's; strata has no other stored
-// programs yet: CREATE and ALTER ... are not supported
-// (1235), DROP finds nothing to drop — the error MySQL gives for a missing
-// object, or a note with IF EXISTS — so scripts that clean up before
-// creating keep working.
+// or event. Triggers are trigger_ddl.go's, procedures and functions
+// routine_ddl.go's; strata has no events: CREATE and ALTER EVENT are not
+// supported (1235), DROP EVENT finds nothing to drop — the error MySQL
+// gives for a missing object, or a note with IF EXISTS — so scripts that
+// clean up before creating keep working.
 func (s *Session) execRoutine(ctx context.Context, sql string, r parse.Routine) (*sqltypes.Result, error) {
 	if r.Kind == "TRIGGER" && r.Verb == "CREATE" {
 		return s.execCreateTrigger(ctx, sql)
@@ -26,8 +26,18 @@ func (s *Session) execRoutine(ctx context.Context, sql string, r parse.Routine) 
 	if r.Kind == "TRIGGER" && r.Verb == "DROP" {
 		return s.execDropTrigger(ctx, r)
 	}
+	if r.Kind == "PROCEDURE" || r.Kind == "FUNCTION" {
+		switch r.Verb {
+		case "CREATE":
+			return s.execCreateRoutine(ctx, sql)
+		case "ALTER":
+			return s.execAlterRoutine(ctx, sql)
+		default:
+			return s.execDropRoutine(ctx, r)
+		}
+	}
 	if r.Verb == "CREATE" || r.Verb == "ALTER" {
-		return nil, sqlerr.Unsupported("%s %s", r.Verb, r.Kind)
+		return nil, sqlerr.Unsupported("%s EVENT (strata has no event scheduler)", r.Verb)
 	}
 	db := r.Schema
 	if db == "" {

@@ -91,6 +91,12 @@ type Session struct {
 	killed atomic.Bool
 	// OnKill closes the connection (set by the protocol layer).
 	OnKill func()
+	// OnNextResult is the protocol layer's hook between the result sets
+	// of a CALL (routine_call.go): with probe it only reports whether the
+	// client can receive several.
+	OnNextResult func(probe bool) error
+	// routines is the state of the stored routines the session runs.
+	routines spState
 	// lastActive is the UnixNano time the last statement ended (or the
 	// session started), for wait_timeout.
 	lastActive atomic.Int64

@@ -268,7 +268,11 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 		return s.showFrom(ctx, "information_schema", "PLUGINS", cols, []string{"Name", "Status", "Type", "Library", "License"}, "")
 	case sqlparser.Trigger:
 		return s.showTriggers(sh)
-	case sqlparser.Procedure, sqlparser.Function, sqlparser.Events, sqlparser.OpenTable, sqlparser.Privilege, sqlparser.Profiles:
+	case sqlparser.Procedure:
+		return s.showRoutineStatus(ctx, "PROCEDURE", sh)
+	case sqlparser.Function:
+		return s.showRoutineStatus(ctx, "FUNCTION", sh)
+	case sqlparser.Events, sqlparser.OpenTable, sqlparser.Privilege, sqlparser.Profiles:
 		return &sqltypes.Result{}, nil
 	}
 	return nil, sqlerr.Unsupported("this SHOW statement")
@@ -550,6 +554,10 @@ func (s *Session) showCreate(ctx context.Context, sh *sqlparser.ShowCreate) (*sq
 			fmt.Sprintf("CREATE DATABASE %s /*!40100 DEFAULT CHARACTER SET %s COLLATE %s */ /*!80016 DEFAULT ENCRYPTION='N' */", coltype.QuoteIdent(name), d.Charset, coll)}}), nil
 	case sqlparser.CreateTr:
 		return s.showCreateTrigger(sh.Op)
+	case sqlparser.CreateProc:
+		return s.showCreateRoutine("PROCEDURE", sh.Op)
+	case sqlparser.CreateF:
+		return s.showCreateRoutine("FUNCTION", sh.Op)
 	}
 	return nil, sqlerr.Unsupported("this SHOW CREATE statement")
 }

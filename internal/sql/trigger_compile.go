@@ -17,9 +17,10 @@ import (
 // around plain statements: INSERT, REPLACE, UPDATE, DELETE, SET of NEW
 // columns and user variables, SIGNAL. Each statement is parsed once per
 // catalog version (trigger_exec.go keeps the result), with NEW.col and
-// OLD.col rewritten to bind variables the firing row fills. Stored-program
-// control flow (DECLARE, IF, CASE, loops, labels, cursors, handlers)
-// answers 1235.
+// OLD.col rewritten to bind variables the firing row fills. A body with
+// stored-program control flow (DECLARE, IF, CASE, loops, labels, cursors,
+// handlers) is compiled and run by the routine interpreter instead
+// (routine_trigger.go).
 
 // Statement kinds of a trigger body.
 const (
@@ -44,6 +45,9 @@ type trgProgram struct {
 	// err is the error of a trigger that no longer compiles (its table
 	// changed): firing it answers the error.
 	err error
+	// sp is a body with control flow, run by the routine interpreter
+	// (stmts is then empty).
+	sp *spProgram
 }
 
 // trgStmt is one statement of a trigger body.
@@ -128,12 +132,20 @@ func trgArg(isNew bool, ci int) string {
 func (e *Engine) compileTrigger(t *catalog.Table, tr *catalog.Trigger) (*trgProgram, error) {
 	texts, err := parse.SplitBody(tr.Body)
 	if err != nil {
+		if _, perr := parse.ParseBody(tr.Body); perr == nil {
+			return e.compileTriggerSP(t, tr)
+		}
 		return nil, sqlerr.Syntax("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '" + firstWords(tr.Body, 3) + "' at line 1")
 	}
 	p := &trgProgram{def: tr, table: t, sqlMode: parseSQLMode(tr.SQLMode)}
 	seen := map[string]bool{}
 	for _, text := range texts {
 		st, err := e.compileTrgStmt(p, text, seen)
+		if err != nil && sqlerr.From(err).Num == sqlerror.ERNotSupportedYet {
+			// Stored-program control flow: the routine interpreter runs
+			// the body (routine_trigger.go).
+			return e.compileTriggerSP(t, tr)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -254,6 +266,20 @@ func selectExprList(sel *sqlparser.Select) []sqlparser.SelectExpr {
 // answering MySQL's errors for a row the event does not have and for an
 // unknown column.
 func (p *trgProgram) bindRows(node sqlparser.SQLNode, seen map[string]bool) (sqlparser.Statement, error) {
+	out, err := p.bindRowsNode(node, seen)
+	if err != nil {
+		return nil, err
+	}
+	st, ok := out.(sqlparser.Statement)
+	if !ok {
+		return nil, sqlerr.Unsupported("trigger statement %T", out)
+	}
+	return st, nil
+}
+
+// bindRowsNode is bindRows for any node (an expression of a compound
+// body, routine_trigger.go).
+func (p *trgProgram) bindRowsNode(node sqlparser.SQLNode, seen map[string]bool) (sqlparser.SQLNode, error) {
 	var rerr error
 	out := sqlparser.Rewrite(node, nil, func(cur *sqlparser.Cursor) bool {
 		cn, ok := cur.Node().(*sqlparser.ColName)
@@ -293,11 +319,7 @@ func (p *trgProgram) bindRows(node sqlparser.SQLNode, seen map[string]bool) (sql
 	if rerr != nil {
 		return nil, rerr
 	}
-	st, ok := out.(sqlparser.Statement)
-	if !ok {
-		return nil, sqlerr.Unsupported("trigger statement %T", out)
-	}
-	return st, nil
+	return out, nil
 }
 
 // splitAssign splits "target = expr" (or :=) at its first assignment sign.

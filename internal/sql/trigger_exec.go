@@ -168,6 +168,9 @@ func (s *Session) runTrigger(ex *execCtx, p *trgProgram, old, row Row) error {
 	if err != nil {
 		return err
 	}
+	if p.sp != nil {
+		return s.runTriggerSP(ex, p, row, bv, definer)
+	}
 	var handlers []trgCondition
 	for _, st := range p.stmts {
 		var err error

@@ -25,13 +25,16 @@ var (
 	reCreateUser = regexp.MustCompile(`(?is)^\s*CREATE\s+USER\s+(IF\s+NOT\s+EXISTS\s+)?(.*?)\s*;?\s*$`)
 	reDropUser   = regexp.MustCompile(`(?is)^\s*DROP\s+USER\s+(IF\s+EXISTS\s+)?(.*?)\s*;?\s*$`)
 	reAlterUser  = regexp.MustCompile(`(?is)^\s*ALTER\s+USER\s+(IF\s+EXISTS\s+)?(.*?)\s*;?\s*$`)
-	reGrant      = regexp.MustCompile(`(?is)^\s*GRANT\s+(.+?)\s+ON\s+(?:TABLE\s+)?(\S+)\s+TO\s+(.+?)\s*;?\s*$`)
-	reRevoke     = regexp.MustCompile(`(?is)^\s*REVOKE\s+(.+?)\s+ON\s+(?:TABLE\s+)?(\S+)\s+FROM\s+(.+?)\s*;?\s*$`)
-	reSetPass    = regexp.MustCompile(`(?is)^\s*SET\s+PASSWORD\s*(?:FOR\s+(.+?))?\s*=\s*(?:PASSWORD\s*\(\s*)?'((?:[^'\\]|\\.|'')*)'\s*\)?\s*;?\s*$`)
-	reShowGrants = regexp.MustCompile(`(?is)^\s*SHOW\s+GRANTS(?:\s+FOR\s+(.+?))?\s*;?\s*$`)
-	reIdentified = regexp.MustCompile(`(?is)^\s*IDENTIFIED\s+(?:WITH\s+'?([A-Za-z0-9_]+)'?\s+)?BY\s+'((?:[^'\\]|\\.|'')*)'`)
-	reIdentWith  = regexp.MustCompile(`(?is)^\s*IDENTIFIED\s+WITH\s+'?([A-Za-z0-9_]+)'?`)
-	reAccountOne = regexp.MustCompile(`^\s*(?:` + reAccount + `)\s*`)
+	// reRoutineGrant: GRANT/REVOKE … ON PROCEDURE|FUNCTION name (routine
+	// privileges strata does not keep).
+	reRoutineGrant = regexp.MustCompile(`(?is)^\s*(?:GRANT|REVOKE)\s+.+?\s+ON\s+(?:PROCEDURE|FUNCTION)\s+\S+\s+(?:TO|FROM)\s+`)
+	reGrant        = regexp.MustCompile(`(?is)^\s*GRANT\s+(.+?)\s+ON\s+(?:TABLE\s+)?(\S+)\s+TO\s+(.+?)\s*;?\s*$`)
+	reRevoke       = regexp.MustCompile(`(?is)^\s*REVOKE\s+(.+?)\s+ON\s+(?:TABLE\s+)?(\S+)\s+FROM\s+(.+?)\s*;?\s*$`)
+	reSetPass      = regexp.MustCompile(`(?is)^\s*SET\s+PASSWORD\s*(?:FOR\s+(.+?))?\s*=\s*(?:PASSWORD\s*\(\s*)?'((?:[^'\\]|\\.|'')*)'\s*\)?\s*;?\s*$`)
+	reShowGrants   = regexp.MustCompile(`(?is)^\s*SHOW\s+GRANTS(?:\s+FOR\s+(.+?))?\s*;?\s*$`)
+	reIdentified   = regexp.MustCompile(`(?is)^\s*IDENTIFIED\s+(?:WITH\s+'?([A-Za-z0-9_]+)'?\s+)?BY\s+'((?:[^'\\]|\\.|'')*)'`)
+	reIdentWith    = regexp.MustCompile(`(?is)^\s*IDENTIFIED\s+WITH\s+'?([A-Za-z0-9_]+)'?`)
+	reAccountOne   = regexp.MustCompile(`^\s*(?:` + reAccount + `)\s*`)
 )
 
 // userStatement handles account statements; handled is false for others.
@@ -63,6 +66,9 @@ func (s *Session) userStatement(ctx context.Context, sql string) (*sqltypes.Resu
 		s.countCom(comGrant)
 		m := reGrant.FindStringSubmatch(sql)
 		if m == nil {
+			if reRoutineGrant.MatchString(sql) {
+				return nil, true, sqlerr.Unsupported("privileges on a single stored routine (GRANT … ON PROCEDURE/FUNCTION); grant EXECUTE, ALTER ROUTINE on the database")
+			}
 			return nil, true, sqlerr.Syntax("You have an error in your SQL syntax near 'GRANT'")
 		}
 		return s.grant(m[1], m[2], m[3], true)
@@ -70,6 +76,9 @@ func (s *Session) userStatement(ctx context.Context, sql string) (*sqltypes.Resu
 		s.countCom(comRevoke)
 		m := reRevoke.FindStringSubmatch(sql)
 		if m == nil {
+			if reRoutineGrant.MatchString(sql) {
+				return nil, true, sqlerr.Unsupported("privileges on a single stored routine (REVOKE … ON PROCEDURE/FUNCTION)")
+			}
 			return nil, true, sqlerr.Syntax("You have an error in your SQL syntax near 'REVOKE'")
 		}
 		return s.grant(m[1], m[2], m[3], false)

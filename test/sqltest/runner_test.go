@@ -270,6 +270,30 @@ func (r *runner) rows(ctx context.Context, rec *sqltest.Record) ([]string, error
 		}
 	}
 	defer rows.Close()
+	lines, err := resultLines(rows, rec)
+	if err != nil {
+		return nil, err
+	}
+	// Further result sets (CALL of a procedure that selects several
+	// times) follow, each after a line ~~~.
+	for rows.NextResultSet() {
+		more, err := resultLines(rows, rec)
+		if err != nil {
+			return nil, err
+		}
+		lines = append(append(lines, resultSep), more...)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return lines, nil
+}
+
+// resultSep separates the result sets of one query in expected output.
+const resultSep = "~~~"
+
+// resultLines renders the current result set of rows.
+func resultLines(rows *sql.Rows, rec *sqltest.Record) ([]string, error) {
 	cols, err := rows.Columns()
 	if err != nil {
 		return nil, err

@@ -27,6 +27,12 @@ func (c *Compiler) rewriteSlots(e sqlparser.Expr, out *Expr) (sqlparser.Expr, er
 		var err error
 		switch n := node.(type) {
 		case *sqlparser.FuncExpr:
+			if rp, ok := c.Planner.(RoutinePlanner); ok {
+				var found bool
+				if sl, found, err = rp.StoredFunction(c, n); found || err != nil {
+					break
+				}
+			}
 			f, ok := builtins.Lookup(n.Name.Lowered())
 			if !ok {
 				return true

@@ -8,12 +8,12 @@ import (
 
 // SplitStatements splits a multi-statement COM_QUERY into its statements.
 // Vitess's splitter cuts at every semicolon outside quotes and comments,
-// which cuts a CREATE TRIGGER whose body is BEGIN ... END (the mysql
+// which cuts a CREATE TRIGGER, PROCEDURE or FUNCTION whose body is BEGIN ... END (the mysql
 // client sends it whole, with the body's semicolons, after DELIMITER); a
 // text that holds one is split here, keeping such a body's semicolons.
 // Other texts go to Vitess's splitter.
 func SplitStatements(p *sqlparser.Parser, query string) ([]string, error) {
-	if !containsFold(query, "trigger") {
+	if !containsFold(query, "trigger") && !containsFold(query, "procedure") && !containsFold(query, "function") {
 		return p.SplitStatementToPieces(query)
 	}
 	var out []string
@@ -45,7 +45,7 @@ func SplitStatements(p *sqlparser.Parser, query string) ([]string, error) {
 				j++
 			}
 			if !trigger && strings.TrimSpace(stripComments(query[start:i])) == "" {
-				trigger = IsCreateTrigger(query[start:])
+				trigger = isCreateCompound(query[start:])
 			}
 			if trigger {
 				depth += blockDepth(query[i:j], query[j:])
@@ -62,6 +62,13 @@ func SplitStatements(p *sqlparser.Parser, query string) ([]string, error) {
 		out = append(out, st)
 	}
 	return out, nil
+}
+
+// isCreateCompound reports whether sql is a CREATE TRIGGER, PROCEDURE or
+// FUNCTION, whose body may hold semicolons inside BEGIN ... END.
+func isCreateCompound(sql string) bool {
+	r, ok := ParseRoutine(sql)
+	return ok && r.Verb == "CREATE" && r.Kind != "EVENT"
 }
 
 // blockDepth is how a word changes the nesting of BEGIN ... END blocks in

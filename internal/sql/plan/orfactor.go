@@ -2,6 +2,8 @@ package plan
 
 import (
 	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/strata-db/strata/internal/sql/eval"
 )
 
 // A condition written as (A AND B) OR (A AND C) is A AND (B OR C): the
@@ -90,6 +92,10 @@ func deterministic(e sqlparser.Expr) bool {
 				"release_all_locks", "is_free_lock", "is_used_lock", "last_insert_id",
 				"found_rows", "row_count", "nextval", "setval":
 				ok = false
+			default:
+				// A stored function runs per row (MySQL: unless
+				// DETERMINISTIC; strata never folds one).
+				ok = !eval.MaybeStoredCall(x)
 			}
 		}
 		return ok, nil

@@ -115,6 +115,8 @@ func Sargable(conds []sqlparser.Expr, sc *eval.Scope, tblOff, n int, outer *eval
 				switch x.Name.Lowered() {
 				case "rand", "uuid", "sleep", "get_lock", "release_lock", "last_insert_id":
 					ok = false
+				default:
+					ok = !eval.MaybeStoredCall(x) // a stored function: per row
 				}
 			}
 			return ok, nil

@@ -13,8 +13,8 @@ import (
 
 // information_schema tables describing schemas, tables and columns:
 // SCHEMATA, TABLES, COLUMNS, PARTITIONS, COLUMN_STATISTICS, VIEWS
-// (views.go), TRIGGERS (triggers.go) and the always-empty ROUTINES,
-// PARAMETERS, EVENTS and FILES.
+// (views.go), TRIGGERS (triggers.go), ROUTINES and PARAMETERS
+// (routines.go) and the always-empty EVENTS and FILES.
 
 func init() {
 	const is = InformationSchema
@@ -65,7 +65,7 @@ func init() {
 		"SQL_DATA_ACCESS s17", "SQL_PATH bin0?", "SECURITY_TYPE s7", "CREATED dt",
 		"LAST_ALTERED dt", "SQL_MODE s520", "ROUTINE_COMMENT t", "DEFINER s288",
 		"CHARACTER_SET_CLIENT s64", "COLLATION_CONNECTION s64", "DATABASE_COLLATION s64",
-	}, noRows)
+	}, routinesRows)
 	define(is, "TRIGGERS", []string{
 		"TRIGGER_CATALOG s64", "TRIGGER_SCHEMA s64", "TRIGGER_NAME s64",
 		"EVENT_MANIPULATION s6", "EVENT_OBJECT_CATALOG s64", "EVENT_OBJECT_SCHEMA s64",
@@ -83,7 +83,7 @@ func init() {
 		"NUMERIC_PRECISION iu?", "NUMERIC_SCALE b?", "DATETIME_PRECISION iu?",
 		"CHARACTER_SET_NAME s64?", "COLLATION_NAME s64?", "DTD_IDENTIFIER t",
 		"ROUTINE_TYPE s9",
-	}, noRows)
+	}, parametersRows)
 	define(is, "EVENTS", []string{
 		"EVENT_CATALOG s64", "EVENT_SCHEMA s64", "EVENT_NAME s64", "DEFINER s288",
 		"TIME_ZONE s64", "EVENT_BODY s3", "EVENT_DEFINITION lt", "EVENT_TYPE s9",
