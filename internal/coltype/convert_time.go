@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/strata-db/strata/internal/tz"
 )
 
 // timestamp range in UTC: 1970-01-01 00:00:01 .. 2038-01-19 03:14:07.
@@ -202,6 +204,11 @@ func (c *conv) toDatetime(v sqltypes.Value) (sqltypes.Value, error) {
 		}
 		return c.zeroTemporal(), nil
 	}
+	if c.col.Type == sqltypes.Timestamp && st != dateZero && c.zone != nil {
+		if err := c.inZone(&p, v); err != nil {
+			return sqltypes.Value{}, err
+		}
+	}
 	if c.col.Type == sqltypes.Timestamp && st != dateZero &&
 		(cmpParts(&p, &tsMin) < 0 || cmpParts(&p, &tsMax) > 0) {
 		if c.strict() {
@@ -209,6 +216,11 @@ func (c *conv) toDatetime(v sqltypes.Value) (sqltypes.Value, error) {
 		}
 		c.warn(LevelWarning, 1264, msgOutOfRange(c.col.Name, c.row))
 		return c.zeroTemporal(), nil
+	}
+	if c.utc {
+		// Back to local time: the time the stored instant reads as.
+		wall := c.zone.FromUnix(tz.Wall(p.year, p.month, p.day, p.hour, p.minute, p.second))
+		p.year, p.month, p.day, p.hour, p.minute, p.second = tz.Civil(wall)
 	}
 	b := formatDate(make([]byte, 0, 26), &p)
 	b = append(b, ' ')
@@ -291,4 +303,21 @@ func (c *conv) toTime(v sqltypes.Value) (sqltypes.Value, error) {
 	}
 	b = formatClock(b, &p, c.col.Scale)
 	return sqltypes.MakeTrusted(sqltypes.Time, b), nil
+}
+
+// inZone checks a TIMESTAMP value given in c.zone's local time: p is
+// replaced by the UTC instant MySQL stores for it (a time in a gap by the
+// transition, with MySQL's warning), for the range check, and
+// toDatetime turns it back into local time after the range check.
+func (c *conv) inZone(p *dtParts, v sqltypes.Value) error {
+	u, gap := c.zone.ToUnix(tz.Wall(p.year, p.month, p.day, p.hour, p.minute, p.second))
+	if gap {
+		if c.strict() {
+			return newErr(1292, ssBadDatetime, msgIncorrect("datetime", v.ToString(), c.col.Name, c.row))
+		}
+		c.warn(LevelWarning, 1299, "Invalid TIMESTAMP value in column '"+c.col.Name+"'"+atRow(c.row))
+	}
+	p.year, p.month, p.day, p.hour, p.minute, p.second = tz.Civil(u)
+	c.utc = true
+	return nil
 }

@@ -30,7 +30,8 @@
 //     character set only decides which characters are accepted (latin1 and
 //     utf8mb3 reject characters they cannot hold) and how many bytes a
 //     character counts for in metadata.
-//   - TIMESTAMP range checks assume the value is already in UTC.
+//   - TIMESTAMP range checks apply to the UTC instant: Convert takes the
+//     value as UTC, ConvertIn as local time of a zone.
 //   - Date strings with a time-zone offset are not accepted.
 //   - FLOAT is stored losslessly as the shortest text of the float32 value;
 //     MySQL displays FLOAT with 6 significant digits.

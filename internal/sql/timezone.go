@@ -1,0 +1,224 @@
+package sql
+
+import (
+	"errors"
+	"fmt"
+
+	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/strata-db/strata/internal/table"
+	"github.com/strata-db/strata/internal/tz"
+)
+
+// Time zones of TIMESTAMP values. The store holds TIMESTAMP columns in
+// UTC; statements see them in the session's time zone (time_zone), as in
+// MySQL. The conversion happens where the SQL layer meets the table
+// layer, and nowhere else:
+//
+//   - rows read from a table (the join's scans and point reads, hash-join
+//     builds, foreign-key scans, the conflicting row of INSERT ... ON
+//     DUPLICATE KEY UPDATE / REPLACE) go through fromStore;
+//   - rows written go through storeInsert, storeUpdate and storeDelete
+//     (fk.go calls them). UPDATE and DELETE compute the entries they
+//     remove from the stored row, read again by its primary key, never by
+//     converting local time back: in the repeated hour of a fall-back two
+//     instants show the same local time. An UPDATE keeps the stored instant
+//     of every TIMESTAMP value it did not change, for the same reason;
+//   - key values built from constants and outer rows (index ranges,
+//     foreign-key lookups, duplicate-key lookups) go through keyToStore /
+//     boundToStore (access.go).
+//
+// Under a zone with offset zero (SYSTEM on a UTC server, 'UTC', '+00:00')
+// nothing is converted, and a table without TIMESTAMP columns costs one
+// length check.
+
+// sessionZone caches the zone of the session's time_zone value.
+type sessionZone struct {
+	name string
+	zone *tz.Zone
+}
+
+// zone returns the session's time zone, resolved when time_zone changed
+// (SET validated it; a stored value that no longer resolves reads as
+// SYSTEM).
+func (s *Session) zone() *tz.Zone {
+	name := s.plan().TimeZone
+	if s.tz.zone != nil && name == s.tz.name {
+		return s.tz.zone
+	}
+	z, err := tz.Resolve(name)
+	if err != nil {
+		z, _ = tz.Resolve("SYSTEM")
+	}
+	s.tz = sessionZone{name: name, zone: z}
+	return z
+}
+
+// zoneCols returns tbl's TIMESTAMP columns and the session's zone when
+// its values need conversion, else nil.
+func (s *Session) zoneCols(tbl *table.Table) ([]int, *tz.Zone) {
+	cols := tbl.TimestampCols()
+	if len(cols) == 0 {
+		return nil, nil
+	}
+	z := s.zone()
+	if z.IsUTC() {
+		return nil, nil
+	}
+	return cols, z
+}
+
+// fromStore converts the TIMESTAMP values of row, read from tbl, from UTC
+// into the session's time zone, in place. The converted bytes are newly
+// allocated: they outlive the reader's buffers as the row does.
+func (s *Session) fromStore(tbl *table.Table, row Row) Row {
+	cols, z := s.zoneCols(tbl)
+	if cols == nil {
+		return row
+	}
+	var buf []byte
+	for _, c := range cols {
+		if c >= len(row) || row[c].IsNull() {
+			continue
+		}
+		if buf == nil {
+			buf = make([]byte, 0, 26*len(cols))
+		}
+		start := len(buf)
+		nb, ok := z.AppendLocal(buf, row[c].Raw())
+		if !ok {
+			continue
+		}
+		buf = nb
+		row[c] = sqltypes.MakeTrusted(row[c].Type(), buf[start:len(buf):len(buf)])
+	}
+	return row
+}
+
+// toStore returns row with its TIMESTAMP values converted from the
+// session's time zone to UTC: row itself when nothing converts, else a
+// copy.
+func (s *Session) toStore(tbl *table.Table, row Row) Row {
+	cols, z := s.zoneCols(tbl)
+	if cols == nil {
+		return row
+	}
+	out := make(Row, len(row))
+	copy(out, row)
+	var buf []byte
+	for _, c := range cols {
+		if out[c].IsNull() {
+			continue
+		}
+		var ok bool
+		out[c], buf, ok = appendUTC(z, buf, out[c])
+		if !ok {
+			continue
+		}
+	}
+	return out
+}
+
+// appendUTC converts one local TIMESTAMP value to UTC, its bytes appended
+// to buf.
+func appendUTC(z *tz.Zone, buf []byte, v sqltypes.Value) (sqltypes.Value, []byte, bool) {
+	start := len(buf)
+	nb, _, ok := z.AppendUTC(buf, v.Raw())
+	if !ok {
+		return v, buf, false
+	}
+	return sqltypes.MakeTrusted(v.Type(), nb[start:len(nb):len(nb)]), nb, true
+}
+
+// storeInsert inserts row (session time) into tbl. A duplicate-key error
+// names the entry in session time, as MySQL prints it.
+func (s *Session) storeInsert(ex *execCtx, tbl *table.Table, row Row, keyBuf []byte) ([]byte, error) {
+	srow := s.toStore(tbl, row)
+	pk, err := tbl.Insert(ex.tx, srow, keyBuf)
+	var dup *table.DupKeyError
+	if err != nil && &srow[0] != &row[0] && errors.As(err, &dup) {
+		dup.Entry = tbl.DupEntry(dup.Index, row)
+	}
+	return pk, err
+}
+
+// storedRow reads the row stored under pk (the caller holds its lock).
+func (s *Session) storedRow(ex *execCtx, tbl *table.Table, pk []byte) (Row, error) {
+	stored, ok, err := tbl.Get(ex.tx, pk, true, nil)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("%s.%s: locked row not found", tbl.Def.DB, tbl.Def.Name)
+	}
+	return stored, nil
+}
+
+// storeUpdate replaces the row under pk, read as old (session time), by
+// row. The entries to replace come from the stored row; a TIMESTAMP value
+// equal to old's keeps its stored instant.
+func (s *Session) storeUpdate(ex *execCtx, tbl *table.Table, pk []byte, old, row Row) ([]byte, error) {
+	cols, z := s.zoneCols(tbl)
+	if cols == nil {
+		return tbl.Update(ex.tx, pk, old, row)
+	}
+	stored, err := s.storedRow(ex, tbl, pk)
+	if err != nil {
+		return nil, err
+	}
+	nrow := make(Row, len(row))
+	copy(nrow, row)
+	var buf []byte
+	for _, c := range cols {
+		switch {
+		case sameValue(row[c], old[c]):
+			nrow[c] = stored[c]
+		case !row[c].IsNull():
+			nrow[c], buf, _ = appendUTC(z, buf, row[c])
+		}
+	}
+	npk, err := tbl.Update(ex.tx, pk, stored, nrow)
+	var dup *table.DupKeyError
+	if errors.As(err, &dup) {
+		dup.Entry = tbl.DupEntry(dup.Index, row)
+	}
+	return npk, err
+}
+
+// storeDelete deletes the row under pk (read as row), its entries
+// computed from the stored row.
+func (s *Session) storeDelete(ex *execCtx, tbl *table.Table, pk []byte, row Row) error {
+	if cols, _ := s.zoneCols(tbl); cols == nil {
+		return tbl.Delete(ex.tx, pk, row)
+	}
+	stored, err := s.storedRow(ex, tbl, pk)
+	if err != nil {
+		return err
+	}
+	return tbl.Delete(ex.tx, pk, stored)
+}
+
+// keyToStore returns the key values vals of tbl's columns cols (session
+// time) as stored: TIMESTAMP values in UTC (MySQL's instant for a local
+// time, the earlier of an overlap). vals itself when nothing converts.
+func (s *Session) keyToStore(tbl *table.Table, cols []int, vals []sqltypes.Value) []sqltypes.Value {
+	zc, z := s.zoneCols(tbl)
+	if zc == nil {
+		return vals
+	}
+	var out []sqltypes.Value
+	var buf []byte
+	for k, c := range cols {
+		if tbl.Def.Columns[c].Type != sqltypes.Timestamp || vals[k].IsNull() {
+			continue
+		}
+		if out == nil {
+			out = append([]sqltypes.Value(nil), vals...)
+		}
+		out[k], buf, _ = appendUTC(z, buf, vals[k])
+	}
+	if out == nil {
+		return vals
+	}
+	return out
+}
