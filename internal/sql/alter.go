@@ -90,7 +90,7 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 		// table: their transaction only carries the evaluation context.
 		tx := s.eng.DB.Begin(ctx, txn.ReadCommitted, s.lockTimeout)
 		defer tx.Rollback()
-		plan.Convert = s.rebuildConverter(s.newExecCtx(ctx, tx, nil), nt, a.Mapping, checks)
+		plan.Convert = s.rebuildInZone(old, nt, a.Mapping, s.rebuildConverter(s.newExecCtx(ctx, tx, nil), nt, a.Mapping, checks))
 	} else if a.Checks.Validate {
 		plan.Validate = func(ctx context.Context) error { return s.validateRows(ctx, old, checks) }
 	}

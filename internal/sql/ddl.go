@@ -406,7 +406,7 @@ func (s *Session) rebuildConverter(ex *execCtx, nt *catalog.Table, mapping []int
 				v = row[oi]
 			}
 			if !v.IsNull() {
-				cv, w, err := coltype.Convert(c, v, s.strict(), rowNum)
+				cv, w, err := coltype.ConvertIn(c, v, s.strict(), rowNum, s.zoneOf(c))
 				if err != nil {
 					return err
 				}

@@ -6,6 +6,9 @@ import (
 
 	"vitess.io/vitess/go/sqltypes"
 
+	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/sql/schemachange"
 	"github.com/strata-db/strata/internal/table"
 	"github.com/strata-db/strata/internal/tz"
 )
@@ -221,4 +224,91 @@ func (s *Session) keyToStore(tbl *table.Table, cols []int, vals []sqltypes.Value
 		return vals
 	}
 	return out
+}
+
+// storedKeyValue is exactKeyValue for an equality on a key part of col: a
+// TIMESTAMP value is taken in the session's time zone and becomes the UTC
+// instant stored for it. A local time that shows no instant (a DST gap)
+// or two (the repeated hour of a fall-back) is not exact.
+func (s *Session) storedKeyValue(col *catalog.Column, v sqltypes.Value) (sqltypes.Value, bool) {
+	cv, ok := exactKeyValue(col, v)
+	if !ok || col.Type != sqltypes.Timestamp || cv.IsNull() {
+		return cv, ok
+	}
+	z := s.zone()
+	if z.IsUTC() {
+		return cv, true
+	}
+	b, unique, ok := z.AppendKey(nil, cv.Raw())
+	if !ok || !unique {
+		return v, false
+	}
+	return sqltypes.MakeTrusted(cv.Type(), b), true
+}
+
+// storedBound converts a range bound cv (exactKeyValue's result) on a key
+// part of col as storedKeyValue does, to the first instant at or after a
+// lower bound and the last at or before an upper one. exact is false
+// unless the zone has a fixed offset: local time is not monotonic in UTC
+// across a fall-back, so the UTC range may hold rows the local range does
+// not, and the conditions must be re-checked (the answer is then the one
+// of a table scan).
+func (s *Session) storedBound(col *catalog.Column, cv sqltypes.Value, upper bool) (sqltypes.Value, bool) {
+	if col.Type != sqltypes.Timestamp || cv.IsNull() {
+		return cv, true
+	}
+	z := s.zone()
+	if z.IsUTC() {
+		return cv, true
+	}
+	b, ok := z.AppendBound(nil, cv.Raw(), upper)
+	if !ok {
+		return cv, false
+	}
+	return sqltypes.MakeTrusted(cv.Type(), b), z.Fixed()
+}
+
+// zoneOf is the zone store assignment takes col's values in
+// (coltype.ConvertIn): the session's for a TIMESTAMP column, else nil.
+func (s *Session) zoneOf(col *catalog.Column) *tz.Zone {
+	if col.Type != sqltypes.Timestamp {
+		return nil
+	}
+	return s.zone()
+}
+
+// rebuildInZone wraps conv, the row conversion of an ALTER TABLE that
+// rebuilds old into nt, for the session's time zone: conv sees old's
+// TIMESTAMP values in session time (as MySQL converts a TIMESTAMP column
+// to DATETIME) and its TIMESTAMP results are stored in UTC. A TIMESTAMP
+// column that stays TIMESTAMP keeps its stored instant (rounded to the new
+// scale in UTC), never converted there and back.
+func (s *Session) rebuildInZone(old, nt *catalog.Table, mapping []int, conv schemachange.ConvertFunc) schemachange.ConvertFunc {
+	z := s.zone()
+	ot, ntt := s.eng.Store.Open(old), s.eng.Store.Open(nt)
+	if z.IsUTC() || len(ot.TimestampCols()) == 0 && len(ntt.TimestampCols()) == 0 {
+		return conv
+	}
+	local := make(Row, len(old.Columns))
+	return func(row Row, rowNum int, nrow Row) error {
+		copy(local, row)
+		if err := conv(s.fromStore(ot, local), rowNum, nrow); err != nil {
+			return err
+		}
+		for _, i := range ntt.TimestampCols() {
+			if nrow[i].IsNull() {
+				continue
+			}
+			if oi := mapping[i]; oi >= 0 && old.Columns[oi].Type == sqltypes.Timestamp && !row[oi].IsNull() {
+				v, _, err := coltype.Convert(&nt.Columns[i], row[oi], s.strict(), rowNum)
+				if err != nil {
+					return err
+				}
+				nrow[i] = v
+				continue
+			}
+			nrow[i], _, _ = appendUTC(z, nil, nrow[i])
+		}
+		return nil
+	}
 }

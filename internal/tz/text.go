@@ -147,3 +147,18 @@ func (z *Zone) AppendBound(dst, local []byte, upper bool) ([]byte, bool) {
 	}
 	return appendText(dst, u, rest), true
 }
+
+// AppendKey appends the UTC form of local for an equality lookup: unique
+// is false when local shows no instant (a gap) or two (an overlap), so that
+// one key cannot find exactly the values that read as local.
+func (z *Zone) AppendKey(dst, local []byte) (out []byte, unique, ok bool) {
+	wall, rest, zero, ok := parseText(local)
+	if !ok {
+		return dst, false, false
+	}
+	if zero {
+		return append(dst, local...), true, true
+	}
+	first, _, n := z.Instants(wall)
+	return appendText(dst, first, rest), n == 1, true
+}
