@@ -47,7 +47,15 @@ type Zone struct {
 var UTC = newZone("UTC", time.UTC)
 
 func newZone(name string, loc *time.Location) *Zone {
-	z := &Zone{name: name, loc: loc}
+	z := Of(loc)
+	z.name = name
+	return &z
+}
+
+// Of returns the zone of a Go location, for code that holds one (the
+// session time of expression evaluation).
+func Of(loc *time.Location) Zone {
+	z := Zone{name: loc.String(), loc: loc}
 	// ZoneBounds returns zero times for a period without transitions on
 	// either side: the zone never changes its offset.
 	at := time.Unix(0, 0).In(loc)
