@@ -138,11 +138,20 @@ func appendUTC(z *tz.Zone, buf []byte, v sqltypes.Value) (sqltypes.Value, []byte
 func (s *Session) storeInsert(ex *execCtx, tbl *table.Table, row Row, keyBuf []byte) ([]byte, error) {
 	srow := s.toStore(tbl, row)
 	pk, err := tbl.Insert(ex.tx, srow, keyBuf)
-	var dup *table.DupKeyError
-	if err != nil && &srow[0] != &row[0] && errors.As(err, &dup) {
-		dup.Entry = tbl.DupEntry(dup.Index, row)
+	if err != nil && len(row) > 0 && &srow[0] != &row[0] {
+		s.dupInZone(tbl, err, row)
 	}
 	return pk, err
+}
+
+// dupInZone rewrites the entry of a duplicate-key error to row's values
+// (session time). Kept out of the write functions: the error's address
+// escapes, and would cost their fast paths an allocation.
+func (s *Session) dupInZone(tbl *table.Table, err error, row Row) {
+	var dup *table.DupKeyError
+	if errors.As(err, &dup) {
+		dup.Entry = tbl.DupEntry(dup.Index, row)
+	}
 }
 
 // storedRow reads the row stored under pk (the caller holds its lock).
@@ -181,9 +190,8 @@ func (s *Session) storeUpdate(ex *execCtx, tbl *table.Table, pk []byte, old, row
 		}
 	}
 	npk, err := tbl.Update(ex.tx, pk, stored, nrow)
-	var dup *table.DupKeyError
-	if errors.As(err, &dup) {
-		dup.Entry = tbl.DupEntry(dup.Index, row)
+	if err != nil {
+		s.dupInZone(tbl, err, row)
 	}
 	return npk, err
 }
