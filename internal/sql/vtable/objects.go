@@ -113,11 +113,13 @@ func init() {
 }
 
 // sysTime formats a Unix time as a DATETIME value (nil for 0).
-func sysTime(sec int64) any {
+// sysTime shows a creation time (Unix seconds; 0 for none) in loc, as
+// MySQL 8.0 shows its data dictionary's TIMESTAMP columns.
+func sysTime(sec int64, loc *time.Location) any {
 	if sec == 0 {
 		return nil
 	}
-	return time.Unix(sec, 0).Format(time.DateTime)
+	return time.Unix(sec, 0).In(loc).Format(time.DateTime)
 }
 
 // schemaCollation returns the default collation of a schema.
@@ -153,7 +155,7 @@ func tablesRows(src Source, out *Rows) error {
 		for _, t := range tablesForSchema(src, db) {
 			if strings.EqualFold(db, InformationSchema) {
 				out.Add("def", db, t.Name, "SYSTEM VIEW", nil, 10, nil, nil,
-					nil, nil, nil, nil, nil, nil, sysTime(start),
+					nil, nil, nil, nil, nil, nil, sysTime(start, src.TimeZone()),
 					nil, nil, nil, nil, "", "")
 				continue
 			}
@@ -164,7 +166,7 @@ func tablesRows(src Source, out *Rows) error {
 				}
 			}
 			out.Add("def", db, t.Name, "BASE TABLE", "InnoDB", 10, "Dynamic", src.TableRows(t),
-				uint64(0), uint64(0), uint64(0), uint64(0), uint64(0), ai, sysTime(t.CreateTime),
+				uint64(0), uint64(0), uint64(0), uint64(0), uint64(0), ai, sysTime(t.CreateTime, src.TimeZone()),
 				nil, nil, coltype.CollationName(tableCollation(t)), nil, "", t.Comment)
 		}
 		viewTablesRows(src, db, out)
@@ -180,7 +182,7 @@ func partitionsRows(src Source, out *Rows) error {
 			}
 			out.Add("def", db, t.Name, nil, nil, nil, nil, nil, nil, nil, nil, nil,
 				uint64(0), uint64(0), uint64(0), uint64(0), uint64(0), uint64(0),
-				sysTime(t.CreateTime), nil, nil, nil, "", nil, nil)
+				sysTime(t.CreateTime, src.TimeZone()), nil, nil, nil, "", nil, nil)
 		}
 	}
 	return nil
