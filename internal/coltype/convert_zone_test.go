@@ -60,3 +60,35 @@ func errCode(err error) int {
 	}
 	return -1
 }
+
+// A datetime literal with an offset (MySQL 8.0.19+) is converted into the
+// session's zone, for DATETIME and TIMESTAMP columns alike.
+func TestConvertOffsetLiteral(t *testing.T) {
+	ts := mustCol(t, "ts timestamp null")
+	dt := mustCol(t, "dt datetime null")
+	minus5, _ := tz.Resolve("-05:00")
+	for _, c := range []struct {
+		col      string
+		zone     *tz.Zone
+		in, want string
+	}{
+		{"dt", nil, "2020-01-01 10:10:10+05:30", "2020-01-01 04:40:10"},
+		{"dt", minus5, "2020-01-01 10:10:10+05:30", "2019-12-31 23:40:10"},
+		{"ts", minus5, "2020-01-01 10:10:10-08:00", "2020-01-01 13:10:10"},
+		{"dt", nil, "2020-01-01 10:10:10+14:00", "2019-12-31 20:10:10"},
+	} {
+		col := dt
+		if c.col == "ts" {
+			col = ts
+		}
+		out, w, err := ConvertIn(col, sqltypes.NewVarChar(c.in), true, 1, c.zone)
+		if err != nil || w != nil || out.ToString() != c.want {
+			t.Errorf("%s %q = %q, %v, %v; want %q", c.col, c.in, out.ToString(), w, err, c.want)
+		}
+	}
+	for _, bad := range []string{"2020-01-01 10:10:10+14:01", "2020-01-01 10:10:10-00:00", "2020-01-01 10:10:10+5:30", "2020-00-01 10:10:10+05:30"} {
+		if _, _, err := ConvertIn(dt, sqltypes.NewVarChar(bad), true, 1, nil); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

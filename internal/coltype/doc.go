@@ -32,7 +32,9 @@
 //     character counts for in metadata.
 //   - TIMESTAMP range checks apply to the UTC instant: Convert takes the
 //     value as UTC, ConvertIn as local time of a zone.
-//   - Date strings with a time-zone offset are not accepted.
+//   - A datetime string may end in a UTC offset (MySQL 8.0.19+:
+//     "2020-01-01 10:10:10+05:30"): DATETIME and TIMESTAMP take it converted
+//     to the zone ConvertIn is given; DATE does not accept one.
 //   - FLOAT is stored losslessly as the shortest text of the float32 value;
 //     MySQL displays FLOAT with 6 significant digits.
 package coltype

@@ -277,9 +277,11 @@ func (s *Session) storedBound(col *catalog.Column, cv sqltypes.Value, upper bool
 }
 
 // zoneOf is the zone store assignment takes col's values in
-// (coltype.ConvertIn): the session's for a TIMESTAMP column, else nil.
+// (coltype.ConvertIn): the session's for a TIMESTAMP column (and for a
+// DATETIME one, which converts a literal with a UTC offset into it), else
+// nil.
 func (s *Session) zoneOf(col *catalog.Column) *tz.Zone {
-	if col.Type != sqltypes.Timestamp {
+	if col.Type != sqltypes.Timestamp && col.Type != sqltypes.Datetime {
 		return nil
 	}
 	return s.zone()
