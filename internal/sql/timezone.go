@@ -20,16 +20,23 @@ import (
 //
 //   - rows read from a table (the join's scans and point reads, hash-join
 //     builds, foreign-key scans, the conflicting row of INSERT ... ON
-//     DUPLICATE KEY UPDATE / REPLACE) go through fromStore;
+//     DUPLICATE KEY UPDATE / REPLACE, rows checked by ALTER TABLE) go
+//     through fromStore;
 //   - rows written go through storeInsert, storeUpdate and storeDelete
 //     (fk.go calls them). UPDATE and DELETE compute the entries they
 //     remove from the stored row, read again by its primary key, never by
 //     converting local time back: in the repeated hour of a fall-back two
 //     instants show the same local time. An UPDATE keeps the stored instant
 //     of every TIMESTAMP value it did not change, for the same reason;
-//   - key values built from constants and outer rows (index ranges,
-//     foreign-key lookups, duplicate-key lookups) go through keyToStore /
-//     boundToStore (access.go).
+//   - key values built from constants and outer rows go through
+//     storedKeyValue and storedBound (index lookups and ranges, access.go),
+//     keyToStore (foreign-key lookups) and toStore (duplicate-key lookups);
+//   - store assignment checks a TIMESTAMP's range on its UTC instant
+//     (coltype.ConvertIn with zoneOf), and ALTER TABLE's rebuild converts
+//     through rebuildInZone.
+//
+// A writer that bypasses fk.go (a bulk load) must convert its rows with
+// toStore itself.
 //
 // Under a zone with offset zero (SYSTEM on a UTC server, 'UTC', '+00:00')
 // nothing is converted, and a table without TIMESTAMP columns costs one
