@@ -147,7 +147,7 @@ func (b *rowBuilder) defaultValue(col int) (sqltypes.Value, error) {
 		return b.s.evalDefaultExpr(b.ex, c, b.now)
 	}
 	if c.HasDefault {
-		return c.Default, nil
+		return b.s.constDefault(c), nil
 	}
 	return sqltypes.NULL, nil
 }

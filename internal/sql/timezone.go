@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 
+	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql/schemachange"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/table"
 	"github.com/strata-db/strata/internal/tz"
 )
@@ -328,4 +330,76 @@ func (s *Session) rebuildInZone(old, nt *catalog.Table, mapping []int, conv sche
 		}
 		return nil
 	}
+}
+
+// TIMESTAMP defaults. A constant DEFAULT of a TIMESTAMP column denotes an
+// instant, kept in UTC like a stored value: CREATE TABLE converts it from
+// the session's zone (MySQL keeps the instant it denoted when the table
+// was created), and every session inserts that instant, shown in its own
+// zone (constDefault; SHOW CREATE TABLE and information_schema via
+// defaultsInZone).
+
+// timestampDefaultsToUTC converts the constant TIMESTAMP defaults of a new
+// table definition from the session's zone to UTC; one outside the
+// TIMESTAMP range there is 1067.
+func (s *Session) timestampDefaultsToUTC(t *catalog.Table) error {
+	z := s.zone()
+	if z.IsUTC() {
+		return nil
+	}
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		if c.Type != sqltypes.Timestamp || !c.HasDefault || c.DefaultExpr != "" || c.Default.IsNull() {
+			continue
+		}
+		local, w, err := coltype.ConvertIn(c, c.Default, true, 0, z)
+		if err != nil || w != nil {
+			return sqlerr.New(sqlerror.ERInvalidDefault, sqlerror.SSClientError, "Invalid default value for '%s'", c.Name)
+		}
+		c.Default, _, _ = appendUTC(z, nil, local)
+	}
+	return nil
+}
+
+// constDefault is col's constant DEFAULT as a value of the session: a
+// TIMESTAMP default (UTC) in the session's zone.
+func (s *Session) constDefault(col *catalog.Column) sqltypes.Value {
+	if col.Type != sqltypes.Timestamp || col.Default.IsNull() {
+		return col.Default
+	}
+	z := s.zone()
+	if z.IsUTC() {
+		return col.Default
+	}
+	b, ok := z.AppendLocal(nil, col.Default.Raw())
+	if !ok {
+		return col.Default
+	}
+	return sqltypes.MakeTrusted(col.Default.Type(), b)
+}
+
+// defaultsInZone returns t with its constant TIMESTAMP defaults in the
+// session's zone, for display (t itself when none converts).
+func (s *Session) defaultsInZone(t *catalog.Table) *catalog.Table {
+	var out *catalog.Table
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		if c.Type != sqltypes.Timestamp || !c.HasDefault || c.DefaultExpr != "" || c.Default.IsNull() {
+			continue
+		}
+		v := s.constDefault(c)
+		if sameValue(v, c.Default) {
+			continue
+		}
+		if out == nil {
+			cp := *t
+			cp.Columns = append([]catalog.Column(nil), t.Columns...)
+			out = &cp
+		}
+		out.Columns[i].Default = v
+	}
+	if out == nil {
+		return t
+	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/tz"
 )
 
 // information_schema tables describing schemas, tables and columns:
@@ -204,7 +205,7 @@ func columnsRows(src Source, out *Rows) error {
 				if !visible {
 					continue
 				}
-				addColumnRow(out, db, t, i, privs)
+				addColumnRow(src, out, db, t, i, privs)
 			}
 		}
 		viewColumnsRows(src, db, out)
@@ -213,7 +214,7 @@ func columnsRows(src Source, out *Rows) error {
 }
 
 // addColumnRow adds the COLUMNS row of column i of t.
-func addColumnRow(out *Rows, db string, t *catalog.Table, i int, privs string) {
+func addColumnRow(src Source, out *Rows, db string, t *catalog.Table, i int, privs string) {
 	c := &t.Columns[i]
 	charMax, octetMax := charLengths(c)
 	prec, scale := numericPrecision(c)
@@ -229,7 +230,7 @@ func addColumnRow(out *Rows, db string, t *catalog.Table, i int, privs string) {
 	if c.Nullable {
 		nullable = "YES"
 	}
-	out.Add("def", db, t.Name, c.Name, i+1, columnDefault(c), nullable,
+	out.Add("def", db, t.Name, c.Name, i+1, columnDefault(c, src.TimeZone()), nullable,
 		c.TypeName, charMax, octetMax, prec, scale, dtPrec, csName, collName,
 		coltype.FormatType(c), ColumnKey(t, i), columnExtra(c),
 		privs, c.Comment, c.Generated, nil)
@@ -243,11 +244,18 @@ func hasCharset(c *catalog.Column) bool {
 
 // columnDefault is COLUMNS.COLUMN_DEFAULT: the literal default as text, the
 // default expression, or NULL.
-func columnDefault(c *catalog.Column) any {
+func columnDefault(c *catalog.Column, loc *time.Location) any {
 	switch {
 	case c.DefaultExpr != "":
 		return c.DefaultExpr
 	case c.HasDefault && !c.DefaultNull && !c.Default.IsNull():
+		if c.Type == sqltypes.Timestamp {
+			// An instant, kept in UTC: shown in session time.
+			z := tz.Of(loc)
+			if b, ok := z.AppendLocal(nil, c.Default.Raw()); ok {
+				return string(b)
+			}
+		}
 		return c.Default.ToString()
 	}
 	return nil

@@ -59,7 +59,7 @@ func viewColumnsRows(src Source, db string, out *Rows) {
 			if !visible {
 				continue
 			}
-			addColumnRow(out, db, t, i, privs)
+			addColumnRow(src, out, db, t, i, privs)
 		}
 	}
 }
