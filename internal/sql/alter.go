@@ -55,6 +55,9 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 	if err := a.Finish(); err != nil {
 		return nil, err
 	}
+	if err := s.alterTimestampDefaults(old, a.Table, a.Mapping); err != nil {
+		return nil, err
+	}
 	if err := s.alterGenerated(old, a); err != nil {
 		return nil, err
 	}

@@ -343,14 +343,27 @@ func (s *Session) rebuildInZone(old, nt *catalog.Table, mapping []int, conv sche
 // table definition from the session's zone to UTC; one outside the
 // TIMESTAMP range there is 1067.
 func (s *Session) timestampDefaultsToUTC(t *catalog.Table) error {
+	return s.alterTimestampDefaults(nil, t, nil)
+}
+
+// alterTimestampDefaults is timestampDefaultsToUTC for the definition nt
+// ALTER TABLE made of old (mapping: new column ordinals to old ones, -1
+// for new columns): a TIMESTAMP column that keeps the default it had (and
+// its type) keeps its instant; a new or changed default is converted.
+func (s *Session) alterTimestampDefaults(old, nt *catalog.Table, mapping []int) error {
 	z := s.zone()
 	if z.IsUTC() {
 		return nil
 	}
-	for i := range t.Columns {
-		c := &t.Columns[i]
+	for i := range nt.Columns {
+		c := &nt.Columns[i]
 		if c.Type != sqltypes.Timestamp || !c.HasDefault || c.DefaultExpr != "" || c.Default.IsNull() {
 			continue
+		}
+		if old != nil && i < len(mapping) && mapping[i] >= 0 {
+			if oc := &old.Columns[mapping[i]]; oc.Type == sqltypes.Timestamp && oc.HasDefault && oc.DefaultExpr == "" && sameValue(oc.Default, c.Default) {
+				continue
+			}
 		}
 		local, w, err := coltype.ConvertIn(c, c.Default, true, 0, z)
 		if err != nil || w != nil {
