@@ -85,7 +85,7 @@ var ErrUnknown = errors.New("unknown or incorrect time zone")
 
 // zones caches resolved zones by the name asked for.
 var zones struct {
-	sync.Mutex
+	sync.RWMutex
 	byName map[string]*Zone
 	// folded maps lower-cased zoneinfo names to their spelling on disk,
 	// read once on the first name that does not load as given.
@@ -98,10 +98,16 @@ var ZoneinfoDir = "/usr/share/zoneinfo"
 
 // Resolve returns the zone a time_zone value names, or ErrUnknown.
 func Resolve(name string) (*Zone, error) {
+	zones.RLock()
+	z := zones.byName[name]
+	zones.RUnlock()
+	if z != nil {
+		return z, nil
+	}
 	zones.Lock()
 	defer zones.Unlock()
 	if z := zones.byName[name]; z != nil {
-		return z, nil
+		return z, nil // resolved by another caller meanwhile
 	}
 	z, err := resolveLocked(name)
 	if err != nil {

@@ -133,3 +133,26 @@ func BenchmarkAppendLocal(b *testing.B) {
 		buf, _ = ny.AppendLocal(buf[:0], in)
 	}
 }
+
+// Resolve is safe for concurrent use and returns one *Zone per name.
+func TestResolveConcurrent(t *testing.T) {
+	names := []string{"Europe/Berlin", "+03:00", "asia/tokyo", "SYSTEM"}
+	done := make(chan *Zone, 40)
+	for i := 0; i < 40; i++ {
+		go func(n string) {
+			z, err := Resolve(n)
+			if err != nil {
+				t.Error(err)
+			}
+			done <- z
+		}(names[i%len(names)])
+	}
+	seen := map[string]*Zone{}
+	for i := 0; i < 40; i++ {
+		z := <-done
+		if p := seen[z.Name()]; p != nil && p != z {
+			t.Errorf("two zones for %s", z.Name())
+		}
+		seen[z.Name()] = z
+	}
+}
