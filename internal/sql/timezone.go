@@ -122,11 +122,7 @@ func (s *Session) toStore(tbl *table.Table, row Row) Row {
 		if out[c].IsNull() {
 			continue
 		}
-		var ok bool
-		out[c], buf, ok = appendUTC(z, buf, out[c])
-		if !ok {
-			continue
-		}
+		out[c], buf, _ = appendUTC(z, buf, out[c])
 	}
 	return out
 }
