@@ -38,6 +38,7 @@ import (
 	"github.com/strata-db/strata/internal/sql"
 	"github.com/strata-db/strata/internal/stress"
 	"github.com/strata-db/strata/internal/txn"
+	"github.com/strata-db/strata/internal/tz"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -81,6 +82,8 @@ const serveFlags = `  --datadir DIR            data directory (default ./strata-
   --secure-file-priv DIR   the only directory SELECT ... INTO OUTFILE may
                            write to (default DATADIR/secure-files, created
                            at start); "" allows any directory, NULL none
+  --default-time-zone TZ   the global time_zone sessions start with (default
+                           SYSTEM): a zone name or an offset such as +00:00
 `
 
 // versionUsage is printed by strata version --help.
@@ -147,6 +150,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	tlsCert := fs.String("tls-cert", "", "PEM certificate file; enables TLS")
 	tlsKey := fs.String("tls-key", "", "PEM private key file for --tls-cert")
 	securePriv := fs.String("secure-file-priv", "", "directory for SELECT ... INTO OUTFILE")
+	defaultTZ := fs.String("default-time-zone", "SYSTEM", "global time_zone")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, serveUsage)
@@ -161,6 +165,11 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	slog.SetDefault(logger)
+	zone, err := tz.Resolve(*defaultTZ)
+	if err != nil {
+		logger.Error("unknown or incorrect time zone", "default-time-zone", *defaultTZ)
+		return 2
+	}
 
 	pw := *rootPW
 	if pw == "" {
@@ -208,6 +217,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	eng.Globals.Set("port", sqltypes.NewInt64(int64(*port)))
+	eng.Globals.Set("time_zone", sqltypes.NewVarChar(zone.Name()))
 	eng.Globals.Set("tmpdir", sqltypes.NewVarChar(eng.TmpDir))
 	eng.Globals.Set("datadir", sqltypes.NewVarChar(*datadir))
 	priv, err := secureFilePriv(*datadir, *securePriv, flagSet(fs, "secure-file-priv"))

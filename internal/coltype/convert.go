@@ -5,6 +5,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/tz"
 )
 
 // Mode holds the sql_mode flags that affect store assignment.
@@ -40,10 +41,30 @@ func Convert(col *catalog.Column, v sqltypes.Value, strict bool, row int) (sqlty
 
 // ConvertMode is Convert under explicit sql_mode flags.
 func ConvertMode(col *catalog.Column, v sqltypes.Value, mode Mode, row int) (sqltypes.Value, *Warning, error) {
+	return convertIn(col, v, mode, row, nil)
+}
+
+// ConvertIn is Convert with a TIMESTAMP value taken as local time of zone
+// (nil: UTC), as MySQL stores a TIMESTAMP: the range check applies to the
+// UTC instant, and a time in a spring-forward gap moves to the first
+// instant after it (error 1292 in strict mode, warning 1299 otherwise).
+// The result is still local time, normalised (the time it reads back as).
+func ConvertIn(col *catalog.Column, v sqltypes.Value, strict bool, row int, zone *tz.Zone) (sqltypes.Value, *Warning, error) {
+	mode := Mode(0)
+	if strict {
+		mode = ModeDefault
+	}
+	return convertIn(col, v, mode, row, zone)
+}
+
+func convertIn(col *catalog.Column, v sqltypes.Value, mode Mode, row int, zone *tz.Zone) (sqltypes.Value, *Warning, error) {
 	if v.IsNull() {
 		return v, nil, nil
 	}
-	c := conv{col: col, mode: mode, row: row}
+	if zone != nil && zone.IsUTC() {
+		zone = nil
+	}
+	c := conv{col: col, mode: mode, row: row, zone: zone}
 	var out sqltypes.Value
 	var err error
 	switch col.Type {
@@ -87,6 +108,10 @@ type conv struct {
 	mode Mode
 	row  int
 	w    *Warning
+	// zone: TIMESTAMP values are local time of zone (nil: UTC); utc is
+	// set while toDatetime holds the value as its UTC instant.
+	zone *tz.Zone
+	utc  bool
 }
 
 func (c *conv) strict() bool { return c.mode&ModeStrict != 0 }

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/strata-db/strata/internal/tz"
 )
 
 // timestamp range in UTC: 1970-01-01 00:00:01 .. 2038-01-19 03:14:07.
@@ -157,7 +159,14 @@ func (c *conv) toDatetime(v sqltypes.Value) (sqltypes.Value, error) {
 		p, ok = numberToDatetime(ip)
 		p.nanos = nanos
 	default:
-		p, ok = parseDatetime(string(bytesOf(v)))
+		text, off, hasOff := string(bytesOf(v)), int64(0), false
+		if c.col.Type != sqltypes.Date {
+			text, off, hasOff = splitOffset(text)
+		}
+		p, ok = parseDatetime(text)
+		if ok && hasOff {
+			ok = c.fromOffset(&p, off)
+		}
 	}
 	st := dateInvalid
 	if ok {
@@ -202,6 +211,11 @@ func (c *conv) toDatetime(v sqltypes.Value) (sqltypes.Value, error) {
 		}
 		return c.zeroTemporal(), nil
 	}
+	if c.col.Type == sqltypes.Timestamp && st != dateZero && c.zone != nil {
+		if err := c.inZone(&p, v); err != nil {
+			return sqltypes.Value{}, err
+		}
+	}
 	if c.col.Type == sqltypes.Timestamp && st != dateZero &&
 		(cmpParts(&p, &tsMin) < 0 || cmpParts(&p, &tsMax) > 0) {
 		if c.strict() {
@@ -209,6 +223,11 @@ func (c *conv) toDatetime(v sqltypes.Value) (sqltypes.Value, error) {
 		}
 		c.warn(LevelWarning, 1264, msgOutOfRange(c.col.Name, c.row))
 		return c.zeroTemporal(), nil
+	}
+	if c.utc {
+		// Back to local time: the time the stored instant reads as.
+		wall := c.zone.FromUnix(tz.Wall(p.year, p.month, p.day, p.hour, p.minute, p.second))
+		p.year, p.month, p.day, p.hour, p.minute, p.second = tz.Civil(wall)
 	}
 	b := formatDate(make([]byte, 0, 26), &p)
 	b = append(b, ' ')
@@ -291,4 +310,65 @@ func (c *conv) toTime(v sqltypes.Value) (sqltypes.Value, error) {
 	}
 	b = formatClock(b, &p, c.col.Scale)
 	return sqltypes.MakeTrusted(sqltypes.Time, b), nil
+}
+
+// inZone checks a TIMESTAMP value given in c.zone's local time: p is
+// replaced by the UTC instant MySQL stores for it (a time in a gap by the
+// transition, with MySQL's warning), for the range check, and
+// toDatetime turns it back into local time after the range check.
+func (c *conv) inZone(p *dtParts, v sqltypes.Value) error {
+	u, gap := c.zone.ToUnix(tz.Wall(p.year, p.month, p.day, p.hour, p.minute, p.second))
+	if gap {
+		if c.strict() {
+			return newErr(1292, ssBadDatetime, msgIncorrect("datetime", v.ToString(), c.col.Name, c.row))
+		}
+		c.warn(LevelWarning, 1299, "Invalid TIMESTAMP value in column '"+c.col.Name+"'"+atRow(c.row))
+	}
+	p.year, p.month, p.day, p.hour, p.minute, p.second = tz.Civil(u)
+	c.utc = true
+	return nil
+}
+
+// splitOffset splits a time zone offset off a datetime string (MySQL
+// 8.0.19+: '2020-01-01 10:10:10+05:30'): exactly '[+-]hh:mm' right after
+// the time's last digit, from -13:59 to +14:00, '-00:00' refused.
+func splitOffset(s string) (string, int64, bool) {
+	n := len(s)
+	if n < 7 || s[n-6] != '+' && s[n-6] != '-' || s[n-3] != ':' || !isDigit(s[n-7]) {
+		return s, 0, false
+	}
+	for _, i := range [...]int{n - 5, n - 4, n - 2, n - 1} {
+		if !isDigit(s[i]) {
+			return s, 0, false
+		}
+	}
+	h, m := int64(s[n-5]-'0')*10+int64(s[n-4]-'0'), int64(s[n-2]-'0')*10+int64(s[n-1]-'0')
+	off := (h*60 + m) * 60
+	if s[n-6] == '-' {
+		off = -off
+		if off == 0 {
+			return s, 0, false
+		}
+	}
+	if m > 59 || off < -(13*3600+59*60) || off > 14*3600 {
+		return s, 0, false
+	}
+	return s[:n-6], off, true
+}
+
+// fromOffset turns p, a time at UTC offset off, into the session's local
+// time (c.zone, nil for UTC), as MySQL stores a datetime literal with an
+// offset into DATETIME and TIMESTAMP columns. A zero month or day is
+// refused.
+func (c *conv) fromOffset(p *dtParts, off int64) bool {
+	if p.month == 0 || p.day == 0 {
+		return false
+	}
+	u := tz.Wall(p.year, p.month, p.day, p.hour, p.minute, p.second) - off
+	wall := u
+	if c.zone != nil {
+		wall = c.zone.FromUnix(u)
+	}
+	p.year, p.month, p.day, p.hour, p.minute, p.second = tz.Civil(wall)
+	return true
 }

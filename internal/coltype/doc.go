@@ -30,8 +30,11 @@
 //     character set only decides which characters are accepted (latin1 and
 //     utf8mb3 reject characters they cannot hold) and how many bytes a
 //     character counts for in metadata.
-//   - TIMESTAMP range checks assume the value is already in UTC.
-//   - Date strings with a time-zone offset are not accepted.
+//   - TIMESTAMP range checks apply to the UTC instant: Convert takes the
+//     value as UTC, ConvertIn as local time of a zone.
+//   - A datetime string may end in a UTC offset (MySQL 8.0.19+:
+//     "2020-01-01 10:10:10+05:30"): DATETIME and TIMESTAMP take it converted
+//     to the zone ConvertIn is given; DATE does not accept one.
 //   - FLOAT is stored losslessly as the shortest text of the float32 value;
 //     MySQL displays FLOAT with 6 significant digits.
 package coltype

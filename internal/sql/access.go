@@ -203,7 +203,7 @@ func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRang
 					return dst[:0], false, nil
 				}
 			} else {
-				cv, ok := exactKeyValue(col, v)
+				cv, ok := ex.s.storedKeyValue(col, v)
 				if !ok {
 					return ap.wholeRange(dst)
 				}
@@ -271,7 +271,7 @@ func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRang
 					continue // col = NULL matches nothing
 				}
 			} else {
-				cv, ok := exactKeyValue(col, v)
+				cv, ok := ex.s.storedKeyValue(col, v)
 				if !ok {
 					return ap.wholeRange(dst)
 				}
@@ -309,7 +309,7 @@ func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRang
 	// Range on column len(eq).
 	ic := ix.Columns[len(ap.eq)]
 	col := &t.Def.Columns[ic.Col]
-	bound := func(e *eval.Expr) ([]byte, bool, bool, error) {
+	bound := func(e *eval.Expr, upper bool) ([]byte, bool, bool, error) {
 		if e == nil {
 			return nil, false, true, nil
 		}
@@ -325,6 +325,10 @@ func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRang
 			ap.inexact = true
 			return nil, false, true, nil // drop the bound; the filter decides
 		}
+		cv, ok = ex.s.storedBound(col, cv, upper) // TIMESTAMP: UTC (timezone.go)
+		if !ok {
+			ap.inexact = true
+		}
 		b, err := t.AppendKeyParts(nil, &catalog.Index{Columns: []catalog.IndexColumn{{Col: ic.Col}}}, []sqltypes.Value{cv})
 		if err != nil {
 			ap.inexact = true
@@ -332,11 +336,11 @@ func (ap *accessPath) ranges(ex *execCtx, t *table.Table, row Row, dst []keyRang
 		}
 		return b, true, true, nil
 	}
-	loKey, hasLo, ok, err := bound(ap.lo)
+	loKey, hasLo, ok, err := bound(ap.lo, false)
 	if err != nil || !ok {
 		return dst[:0], false, err
 	}
-	hiKey, hasHi, ok, err := bound(ap.hi)
+	hiKey, hasHi, ok, err := bound(ap.hi, true)
 	if err != nil || !ok {
 		return dst[:0], false, err
 	}

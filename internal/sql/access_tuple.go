@@ -132,7 +132,7 @@ func (ap *accessPath) tupleParts(ex *execCtx, t *table.Table, row Row) (parts []
 			if v.IsNull() {
 				continue // (a, b) IN ((1, NULL)) is never true
 			}
-			cv, ok := exactKeyValue(col, v)
+			cv, ok := ex.s.storedKeyValue(col, v)
 			if !ok {
 				return nil, false, nil
 			}

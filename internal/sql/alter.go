@@ -55,6 +55,9 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 	if err := a.Finish(); err != nil {
 		return nil, err
 	}
+	if err := s.alterTimestampDefaults(old, a.Table, a.Mapping); err != nil {
+		return nil, err
+	}
 	if err := s.alterGenerated(old, a); err != nil {
 		return nil, err
 	}
@@ -90,7 +93,7 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 		// table: their transaction only carries the evaluation context.
 		tx := s.eng.DB.Begin(ctx, txn.ReadCommitted, s.lockTimeout)
 		defer tx.Rollback()
-		plan.Convert = s.rebuildConverter(s.newExecCtx(ctx, tx, nil), nt, a.Mapping, checks)
+		plan.Convert = s.rebuildInZone(old, nt, a.Mapping, s.rebuildConverter(s.newExecCtx(ctx, tx, nil), nt, a.Mapping, checks))
 	} else if a.Checks.Validate {
 		plan.Validate = func(ctx context.Context) error { return s.validateRows(ctx, old, checks) }
 	}

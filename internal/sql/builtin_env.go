@@ -56,6 +56,9 @@ func (ex *execCtx) SetUserVar(name string, v sqltypes.Value) sqltypes.Value {
 
 // ColumnDefault implements eval.Host.
 func (ex *execCtx) ColumnDefault(c *catalog.Column) (sqltypes.Value, error) {
+	if c.DefaultExpr == "" {
+		return ex.s.constDefault(c), nil // a TIMESTAMP's, in session time
+	}
 	return ex.s.evalDefaultExpr(ex, c, time.Now())
 }
 

@@ -136,7 +136,8 @@ func (s *Session) validateRows(ctx context.Context, old *catalog.Table, cs *chec
 	}
 	tx := s.eng.DB.Begin(ctx, txn.ReadCommitted, s.lockTimeout)
 	defer tx.Rollback()
-	sc, err := s.eng.Store.Open(old).NewScan(tx, old.Primary(), nil, nil, false, true)
+	tbl := s.eng.Store.Open(old)
+	sc, err := tbl.NewScan(tx, old.Primary(), nil, nil, false, true)
 	if err != nil {
 		return err
 	}
@@ -150,7 +151,7 @@ func (s *Session) validateRows(ctx context.Context, old *catalog.Table, cs *chec
 		if err != nil || !ok {
 			return err
 		}
-		if _, err := s.checkRow(ex, cs, row, false); err != nil {
+		if _, err := s.checkRow(ex, cs, s.fromStore(tbl, row), false); err != nil {
 			return err
 		}
 	}

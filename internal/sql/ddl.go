@@ -240,6 +240,9 @@ func (s *Session) buildTableDef(db, name string, spec *sqlparser.TableSpec, chec
 	if err != nil {
 		return nil, err
 	}
+	if err := s.timestampDefaultsToUTC(t); err != nil {
+		return nil, err
+	}
 	if err := s.finishGenerated(t); err != nil {
 		return nil, err
 	}
@@ -394,7 +397,7 @@ func (s *Session) rebuildConverter(ex *execCtx, nt *catalog.Table, mapping []int
 						return err
 					}
 				case c.HasDefault:
-					v = c.Default
+					v = s.constDefault(c)
 				case c.AutoIncrement:
 					v = sqltypes.NewUint64(uint64(rowNum))
 				case !c.Nullable:
@@ -406,7 +409,7 @@ func (s *Session) rebuildConverter(ex *execCtx, nt *catalog.Table, mapping []int
 				v = row[oi]
 			}
 			if !v.IsNull() {
-				cv, w, err := coltype.Convert(c, v, s.strict(), rowNum)
+				cv, w, err := coltype.ConvertIn(c, v, s.strict(), rowNum, s.zoneOf(c))
 				if err != nil {
 					return err
 				}

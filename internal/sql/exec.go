@@ -2,7 +2,6 @@ package sql
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"vitess.io/vitess/go/sqltypes"
@@ -57,30 +56,8 @@ func execOf(x *eval.Ctx) *execCtx { return x.Host.(*execCtx) }
 // vcursor gives evalengine the session context.
 type vcursor struct{ s *Session }
 
-func (v *vcursor) TimeZone() *time.Location {
-	tz, _ := v.s.sysVar("time_zone")
-	switch name := tz.ToString(); name {
-	case "SYSTEM", "":
-		return time.Local
-	case "+00:00", "UTC":
-		return time.UTC
-	default:
-		if loc, err := time.LoadLocation(name); err == nil {
-			return loc
-		}
-		var h, m int
-		sign := 1
-		if len(name) == 6 && (name[0] == '+' || name[0] == '-') {
-			if name[0] == '-' {
-				sign = -1
-			}
-			if _, err := fmt.Sscanf(name[1:], "%d:%d", &h, &m); err == nil {
-				return time.FixedZone(name, sign*(h*3600+m*60))
-			}
-		}
-		return time.Local
-	}
-}
+// TimeZone is the session's time zone (resolved at SET time_zone).
+func (v *vcursor) TimeZone() *time.Location        { return v.s.zone().Location() }
 func (v *vcursor) GetKeyspace() string             { return v.s.DB }
 func (v *vcursor) SQLMode() string                 { return v.s.sqlMode.raw }
 func (v *vcursor) Environment() *vtenv.Environment { return v.s.eng.Env }

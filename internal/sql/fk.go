@@ -182,7 +182,7 @@ func (s *Session) fkFor(t *catalog.Table) *fkRegistry {
 // a row may reference itself). With ignore a missing parent skips the row
 // with a warning: the row is taken out again and ok is false.
 func (s *Session) fkInsert(ex *execCtx, tbl *table.Table, row Row, keyBuf []byte, ignore bool) (pk []byte, ok bool, err error) {
-	pk, err = tbl.Insert(ex.tx, row, keyBuf)
+	pk, err = s.storeInsert(ex, tbl, row, keyBuf)
 	if err != nil {
 		return pk, false, err
 	}
@@ -194,7 +194,7 @@ func (s *Session) fkInsert(ex *execCtx, tbl *table.Table, row Row, keyBuf []byte
 		if err := s.fkParentExists(ex, ref, row); err != nil {
 			if ignore && isErrNum(err, sqlerr.NoReferencedRow2) {
 				pk = append([]byte(nil), pk...)
-				if derr := tbl.Delete(ex.tx, pk, row); derr != nil {
+				if derr := s.storeDelete(ex, tbl, pk, row); derr != nil {
 					return pk, false, derr
 				}
 				s.warnErr(err)
@@ -219,7 +219,7 @@ func (s *Session) fkUpdate(ex *execCtx, tbl *table.Table, pk []byte, old, row Ro
 func (s *Session) fkUpdateDepth(ex *execCtx, tbl *table.Table, pk []byte, old, row Row, depth int, via *fkRef) ([]byte, error) {
 	r := s.fkFor(tbl.Def)
 	if r == nil {
-		return tbl.Update(ex.tx, pk, old, row)
+		return s.storeUpdate(ex, tbl, pk, old, row)
 	}
 	for _, ref := range r.in[tbl.Def] {
 		if !colsChanged(ref.parentCols, old, row) {
@@ -229,7 +229,7 @@ func (s *Session) fkUpdateDepth(ex *execCtx, tbl *table.Table, pk []byte, old, r
 			return nil, err
 		}
 	}
-	npk, err := tbl.Update(ex.tx, pk, old, row)
+	npk, err := s.storeUpdate(ex, tbl, pk, old, row)
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +258,7 @@ func (s *Session) fkDeleteDepth(ex *execCtx, tbl *table.Table, pk []byte, row Ro
 			}
 		}
 	}
-	return tbl.Delete(ex.tx, pk, row)
+	return s.storeDelete(ex, tbl, pk, row)
 }
 
 // colsChanged reports whether any of cols differs between old and row
@@ -372,7 +372,7 @@ func (s *Session) fkScan(ex *execCtx, tbl *table.Table, ix *catalog.Index, cols 
 	var lo, hi []byte
 	scanIx := ix
 	if ix != nil {
-		lo, err = tbl.AppendKeyParts(table.IndexPrefix(nil, ix), ix, vals)
+		lo, err = tbl.AppendKeyParts(table.IndexPrefix(nil, ix), ix, s.keyToStore(tbl, cols, vals))
 		if err != nil {
 			return false, err
 		}
@@ -394,7 +394,7 @@ func (s *Session) fkScan(ex *execCtx, tbl *table.Table, ix *catalog.Index, cols 
 		if !ok {
 			break
 		}
-		if ix == nil && !s.fkMatches(tbl, cols, vals, row) {
+		if ix == nil && !s.fkMatches(tbl, cols, vals, s.fromStore(tbl, row)) {
 			continue
 		}
 		pks = append(pks, append([]byte(nil), pk...))
@@ -410,6 +410,9 @@ func (s *Session) fkScan(ex *execCtx, tbl *table.Table, ix *catalog.Index, cols 
 		row, ok, err := tbl.Get(ex.tx, pk, true, buf[:0])
 		if err != nil {
 			return found, err
+		}
+		if ok {
+			row = s.fromStore(tbl, row)
 		}
 		if !ok || !s.fkMatches(tbl, cols, vals, row) {
 			continue // changed before the lock was granted

@@ -179,7 +179,7 @@ func (s *Session) fkValidateRows(ctx context.Context, ref *fkRef) error {
 		if !ok {
 			break
 		}
-		rows = append(rows, copyRow(nil, row))
+		rows = append(rows, copyRow(nil, s.fromStore(tbl, row)))
 		if len(rows) == 1024 {
 			if err := s.fkCheckRows(ex, ref, rows); err != nil {
 				sc.Close()

@@ -113,7 +113,7 @@ func (s *Session) computeGenerated(ex *execCtx, cs *checkSet, row Row, ignore bo
 			row[ci] = v
 			continue
 		}
-		cv, w, err := coltype.Convert(col, v, strict, 1)
+		cv, w, err := coltype.ConvertIn(col, v, strict, 1, s.zoneOf(col))
 		if err != nil {
 			return err
 		}

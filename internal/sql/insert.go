@@ -147,7 +147,7 @@ func (b *rowBuilder) defaultValue(col int) (sqltypes.Value, error) {
 		return b.s.evalDefaultExpr(b.ex, c, b.now)
 	}
 	if c.HasDefault {
-		return c.Default, nil
+		return b.s.constDefault(c), nil
 	}
 	return sqltypes.NULL, nil
 }
@@ -167,7 +167,7 @@ func (s *Session) evalDefaultExpr(ex *execCtx, c *catalog.Column, now time.Time)
 	if err != nil {
 		return sqltypes.NULL, err
 	}
-	out, _, err := coltype.Convert(c, v, false, 1)
+	out, _, err := coltype.ConvertIn(c, v, false, 1, s.zoneOf(c))
 	return out, err
 }
 
@@ -276,7 +276,7 @@ func (b *rowBuilder) convert(col int, v sqltypes.Value, rowNum int) (sqltypes.Va
 	if v.IsNull() {
 		return v, nil
 	}
-	out, w, err := coltype.Convert(c, v, b.strict && !b.ignore, rowNum)
+	out, w, err := coltype.ConvertIn(c, v, b.strict && !b.ignore, rowNum, b.s.zoneOf(c))
 	if err != nil {
 		return sqltypes.NULL, err
 	}
@@ -573,6 +573,7 @@ func (s *Session) insertRow(ex *execCtx, tbl *table.Table, row Row, replace, ign
 // index ix.
 func (s *Session) findConflict(ex *execCtx, tbl *table.Table, ix *catalog.Index, row Row) ([]byte, Row, error) {
 	var pk []byte
+	row = s.toStore(tbl, row) // the keys as stored (timezone.go)
 	if ix.Primary {
 		k, err := tbl.PKKey(nil, row, 0)
 		if err != nil {
@@ -609,7 +610,7 @@ func (s *Session) findConflict(ex *execCtx, tbl *table.Table, ix *catalog.Index,
 	if err != nil || !ok {
 		return nil, nil, err
 	}
-	return pk, copyRow(nil, old), nil
+	return pk, copyRow(nil, s.fromStore(tbl, old)), nil
 }
 
 // onDupPlan is a compiled ON DUPLICATE KEY UPDATE clause. Expressions see the
@@ -691,7 +692,7 @@ func (s *Session) applyOnDup(ex *execCtx, tbl *table.Table, p *onDupPlan, pk []b
 			}
 			v = coltype.ImplicitDefault(c)
 		} else if !v.IsNull() {
-			cv, w, err := coltype.Convert(c, v, s.strict(), 1)
+			cv, w, err := coltype.ConvertIn(c, v, s.strict(), 1, s.zoneOf(c))
 			if err != nil {
 				return 0, err
 			}

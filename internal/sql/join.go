@@ -228,7 +228,7 @@ func (j *joinIter) fetch(ex *execCtx, i int) (Row, bool, error) {
 					return nil, false, err
 				}
 				if ok {
-					return row, true, nil
+					return ex.s.fromStore(src.tbl, row), true, nil
 				}
 				continue
 			}
@@ -266,7 +266,7 @@ func (j *joinIter) fetch(ex *execCtx, i int) (Row, bool, error) {
 				continue
 			}
 		}
-		return row, true, nil
+		return ex.s.fromStore(src.tbl, row), true, nil
 	}
 }
 

@@ -52,7 +52,7 @@ func (j *joinIter) hashBuild(ex *execCtx, i int) (bool, error) {
 		if size > hashJoinMaxBytes {
 			return false, nil
 		}
-		rows = append(rows, copyRow(nil, row))
+		rows = append(rows, copyRow(nil, ex.s.fromStore(src.tbl, row)))
 	}
 	l.hashRows = rows
 	return true, nil

@@ -150,7 +150,7 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 						v = coltype.ImplicitDefault(col)
 					}
 				} else {
-					cv, w, err := coltype.Convert(col, v, s.strict() && !bool(st.Ignore), k+1)
+					cv, w, err := coltype.ConvertIn(col, v, s.strict() && !bool(st.Ignore), k+1, s.zoneOf(col))
 					if err != nil {
 						return nil, err
 					}

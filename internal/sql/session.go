@@ -47,6 +47,8 @@ type Session struct {
 	sqlStmts map[string]*sqlPrepared
 	// fixedTime is SET timestamp's time (zero: the clock; timestamp.go).
 	fixedTime time.Time
+	// tz is the session's time zone, resolved from time_zone (timezone.go).
+	tz sessionZone
 
 	// Transaction state.
 	tx         *txn.Txn

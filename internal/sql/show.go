@@ -451,7 +451,7 @@ func (s *Session) showColumns(t *catalog.Table, full bool, like string) *sqltype
 		case c.DefaultExpr != "":
 			def = c.DefaultExpr
 		case c.HasDefault && !c.Default.IsNull():
-			def = c.Default.ToString()
+			def = s.constDefault(c).ToString()
 		}
 		extra := ""
 		if c.AutoIncrement {
@@ -538,7 +538,7 @@ func (s *Session) showCreate(ctx context.Context, sh *sqlparser.ShowCreate) (*sq
 				ai = 0
 			}
 		}
-		text := coltype.ShowCreateTable(t, ai)
+		text := coltype.ShowCreateTable(s.defaultsInZone(t), ai)
 		if s.isTemporary(t) {
 			text = showCreateTemporary(text)
 		}

@@ -119,6 +119,9 @@ func (x *sysSource) NextAutoIncrement(t *catalog.Table) (uint64, bool) {
 
 func (x *sysSource) StartTime() time.Time { return x.s.eng.StartTime }
 
+// TimeZone is the session's time zone (timezone.go).
+func (x *sysSource) TimeZone() *time.Location { return x.s.zone().Location() }
+
 // showFrom answers a SHOW form from a system table: the table's columns
 // cols, renamed names, as text (textResult); with like, only rows whose
 // first column matches it.

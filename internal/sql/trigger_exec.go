@@ -274,7 +274,7 @@ func (s *Session) runTrgSet(ex *execCtx, p *trgProgram, st *trgStmt, row Row, bv
 				return sqlerr.New(sqlerror.ERBadNullError, sqlerror.SSConstraintViolation, "Column '%s' cannot be null", c.Name)
 			}
 		} else {
-			cv, w, err := coltype.Convert(c, v, s.strict(), 1)
+			cv, w, err := coltype.ConvertIn(c, v, s.strict(), 1, s.zoneOf(c))
 			if err != nil {
 				return err
 			}

@@ -53,7 +53,7 @@ func (s *Session) showTriggers(sh *sqlparser.ShowBasic) (*sqltypes.Result, error
 			for _, tm := range [...]string{"BEFORE", "AFTER"} {
 				for _, tr := range t.TriggersFor(tm, ev) {
 					rows = append(rows, []string{tr.Name, tr.Event, t.Name, tr.Body, tr.Timing,
-						vtable.TriggerCreated(tr.Created), tr.SQLMode, vtable.TriggerDefiner(tr.Definer),
+						vtable.TriggerCreated(tr.Created, s.zone().Location()), tr.SQLMode, vtable.TriggerDefiner(tr.Definer),
 						tr.CharsetClient, tr.CollationConnection, coll})
 				}
 			}
@@ -93,7 +93,7 @@ func (s *Session) showCreateTrigger(tn sqlparser.TableName) (*sqltypes.Result, e
 	return textResult([]string{"Trigger", "sql_mode", "SQL Original Statement", "character_set_client",
 		"collation_connection", "Database Collation", "Created"},
 		[][]string{{tr.Name, tr.SQLMode, triggerStatement(t, tr), tr.CharsetClient, tr.CollationConnection,
-			coltype.CollationName(s.dbCollation(db)), vtable.TriggerCreated(tr.Created)}}), nil
+			coltype.CollationName(s.dbCollation(db)), vtable.TriggerCreated(tr.Created, s.zone().Location())}}), nil
 }
 
 // triggerStatement is the CREATE TRIGGER statement of tr as MySQL shows

@@ -284,7 +284,7 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 					v = coltype.ImplicitDefault(col)
 				}
 			} else {
-				cv, w, err := coltype.Convert(col, v, s.strict() && !bool(st.Ignore), rn+1)
+				cv, w, err := coltype.ConvertIn(col, v, s.strict() && !bool(st.Ignore), rn+1, s.zoneOf(col))
 				if err != nil {
 					return nil, err
 				}

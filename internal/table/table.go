@@ -65,6 +65,7 @@ func (s *Store) Open(def *catalog.Table) *Table {
 	for _, ic := range def.Primary().Columns {
 		t.pkCols = append(t.pkCols, &def.Columns[ic.Col])
 	}
+	t.tsCols = timestampCols(t)
 	s.mu.tables[def] = t
 	return t
 }
@@ -88,6 +89,7 @@ type Table struct {
 	ai     *autoInc
 	mods   *modCounter
 	pkCols []*catalog.Column
+	tsCols []int // TimestampCols
 }
 
 // keyRoom estimates the length of a key of ix (plus extra bytes), so that a

@@ -44,7 +44,8 @@ type Host interface {
 	// the row).
 	SetUserVar(name string, v sqltypes.Value) sqltypes.Value
 	// ColumnDefault evaluates the DEFAULT expression of a column
-	// (DEFAULT(col) of a column whose default is an expression).
+	// (DEFAULT(col) of a column whose default is an expression), or gives
+	// a TIMESTAMP column's constant default (an instant) in session time.
 	ColumnDefault(c *catalog.Column) (sqltypes.Value, error)
 }
 

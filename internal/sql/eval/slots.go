@@ -223,6 +223,9 @@ func (c *Compiler) defaultSlot(col string) (*Slot, error) {
 			}
 			return sqltypes.NULL, sqlerr.New(sqlerror.ERNoDefaultForField, sqlerror.SSUnknownSQLState, "Field '%s' doesn't have a default value", cc.Name)
 		}
+		if cc.Type == sqltypes.Timestamp {
+			return ex.Host.ColumnDefault(cc) // an instant, shown in session time
+		}
 		return cc.Default, nil
 	}}, nil
 }

@@ -105,7 +105,7 @@ var defs = func() map[string]Def {
 		roVar(strVar("version_compile_machine", "x86_64", Global)),
 		roVar(intVar("protocol_version", 10, Global)),
 		strVar("time_zone", "SYSTEM", Both),
-		roVar(strVar("system_time_zone", "UTC", Global)),
+		roVar(strVar("system_time_zone", systemTimeZone(), Global)),
 		intVar("wait_timeout", 28800, Both),
 		intVar("interactive_timeout", 28800, Both),
 		intVar("net_read_timeout", 30, Both),
@@ -314,6 +314,9 @@ func Normalize(d Def, v sqltypes.Value) (sqltypes.Value, error) {
 		}
 		return v, sqlerr.New(sqlerror.ERWrongTypeForVar, sqlerror.SSClientError, "Incorrect argument type to variable '%s'", name)
 	default:
+		if name == "time_zone" {
+			return normalizeTimeZone(v)
+		}
 		if v.IsNull() {
 			return sqltypes.NewVarChar(""), nil
 		}

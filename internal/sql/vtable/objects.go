@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
+	"github.com/strata-db/strata/internal/tz"
 )
 
 // information_schema tables describing schemas, tables and columns:
@@ -113,11 +114,13 @@ func init() {
 }
 
 // sysTime formats a Unix time as a DATETIME value (nil for 0).
-func sysTime(sec int64) any {
+// sysTime shows a creation time (Unix seconds; 0 for none) in loc, as
+// MySQL 8.0 shows its data dictionary's TIMESTAMP columns.
+func sysTime(sec int64, loc *time.Location) any {
 	if sec == 0 {
 		return nil
 	}
-	return time.Unix(sec, 0).Format(time.DateTime)
+	return time.Unix(sec, 0).In(loc).Format(time.DateTime)
 }
 
 // schemaCollation returns the default collation of a schema.
@@ -153,7 +156,7 @@ func tablesRows(src Source, out *Rows) error {
 		for _, t := range tablesForSchema(src, db) {
 			if strings.EqualFold(db, InformationSchema) {
 				out.Add("def", db, t.Name, "SYSTEM VIEW", nil, 10, nil, nil,
-					nil, nil, nil, nil, nil, nil, sysTime(start),
+					nil, nil, nil, nil, nil, nil, sysTime(start, src.TimeZone()),
 					nil, nil, nil, nil, "", "")
 				continue
 			}
@@ -164,7 +167,7 @@ func tablesRows(src Source, out *Rows) error {
 				}
 			}
 			out.Add("def", db, t.Name, "BASE TABLE", "InnoDB", 10, "Dynamic", src.TableRows(t),
-				uint64(0), uint64(0), uint64(0), uint64(0), uint64(0), ai, sysTime(t.CreateTime),
+				uint64(0), uint64(0), uint64(0), uint64(0), uint64(0), ai, sysTime(t.CreateTime, src.TimeZone()),
 				nil, nil, coltype.CollationName(tableCollation(t)), nil, "", t.Comment)
 		}
 		viewTablesRows(src, db, out)
@@ -180,7 +183,7 @@ func partitionsRows(src Source, out *Rows) error {
 			}
 			out.Add("def", db, t.Name, nil, nil, nil, nil, nil, nil, nil, nil, nil,
 				uint64(0), uint64(0), uint64(0), uint64(0), uint64(0), uint64(0),
-				sysTime(t.CreateTime), nil, nil, nil, "", nil, nil)
+				sysTime(t.CreateTime, src.TimeZone()), nil, nil, nil, "", nil, nil)
 		}
 	}
 	return nil
@@ -202,7 +205,7 @@ func columnsRows(src Source, out *Rows) error {
 				if !visible {
 					continue
 				}
-				addColumnRow(out, db, t, i, privs)
+				addColumnRow(src, out, db, t, i, privs)
 			}
 		}
 		viewColumnsRows(src, db, out)
@@ -211,7 +214,7 @@ func columnsRows(src Source, out *Rows) error {
 }
 
 // addColumnRow adds the COLUMNS row of column i of t.
-func addColumnRow(out *Rows, db string, t *catalog.Table, i int, privs string) {
+func addColumnRow(src Source, out *Rows, db string, t *catalog.Table, i int, privs string) {
 	c := &t.Columns[i]
 	charMax, octetMax := charLengths(c)
 	prec, scale := numericPrecision(c)
@@ -227,7 +230,7 @@ func addColumnRow(out *Rows, db string, t *catalog.Table, i int, privs string) {
 	if c.Nullable {
 		nullable = "YES"
 	}
-	out.Add("def", db, t.Name, c.Name, i+1, columnDefault(c), nullable,
+	out.Add("def", db, t.Name, c.Name, i+1, columnDefault(c, src.TimeZone()), nullable,
 		c.TypeName, charMax, octetMax, prec, scale, dtPrec, csName, collName,
 		coltype.FormatType(c), ColumnKey(t, i), columnExtra(c),
 		privs, c.Comment, c.Generated, nil)
@@ -241,11 +244,18 @@ func hasCharset(c *catalog.Column) bool {
 
 // columnDefault is COLUMNS.COLUMN_DEFAULT: the literal default as text, the
 // default expression, or NULL.
-func columnDefault(c *catalog.Column) any {
+func columnDefault(c *catalog.Column, loc *time.Location) any {
 	switch {
 	case c.DefaultExpr != "":
 		return c.DefaultExpr
 	case c.HasDefault && !c.DefaultNull && !c.Default.IsNull():
+		if c.Type == sqltypes.Timestamp {
+			// An instant, kept in UTC: shown in session time.
+			z := tz.Of(loc)
+			if b, ok := z.AppendLocal(nil, c.Default.Raw()); ok {
+				return string(b)
+			}
+		}
 		return c.Default.ToString()
 	}
 	return nil

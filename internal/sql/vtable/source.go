@@ -59,6 +59,9 @@ type Source interface {
 	// StartTime is when the server started (the CREATE_TIME of the system
 	// views).
 	StartTime() time.Time
+	// TimeZone is the session's time zone, which TIMESTAMP columns
+	// (CREATE_TIME, a trigger's CREATED) are shown in.
+	TimeZone() *time.Location
 }
 
 // Thread is a connection as PROCESSLIST shows it.

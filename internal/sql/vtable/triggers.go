@@ -24,7 +24,7 @@ func triggersRows(src Source, out *Rows) error {
 			tr := &t.Triggers[i]
 			order[tr.Timing+tr.Event]++
 			out.Add("def", db, tr.Name, tr.Event, "def", db, t.Name, order[tr.Timing+tr.Event],
-				nil, tr.Body, "ROW", tr.Timing, nil, nil, "OLD", "NEW", TriggerCreated(tr.Created),
+				nil, tr.Body, "ROW", tr.Timing, nil, nil, "OLD", "NEW", TriggerCreated(tr.Created, src.TimeZone()),
 				tr.SQLMode, TriggerDefiner(tr.Definer), tr.CharsetClient, tr.CollationConnection, coll)
 		}
 	})
@@ -32,9 +32,9 @@ func triggersRows(src Source, out *Rows) error {
 }
 
 // TriggerCreated formats a trigger's creation time (Unix microseconds) as
-// MySQL shows it: a DATETIME(2) in the server's time zone.
-func TriggerCreated(us int64) string {
-	return time.UnixMicro(us).Format("2006-01-02 15:04:05.00")
+// MySQL shows it: a TIMESTAMP(2), in the session's time zone loc.
+func TriggerCreated(us int64, loc *time.Location) string {
+	return time.UnixMicro(us).In(loc).Format("2006-01-02 15:04:05.00")
 }
 
 // TriggerDefiner is a trigger's definer as SHOW TRIGGERS and

@@ -40,7 +40,7 @@ func viewsForSchema(src Source, db string) []*catalog.View {
 func viewTablesRows(src Source, db string, out *Rows) {
 	for _, v := range viewsForSchema(src, db) {
 		out.Add("def", db, v.Name, "VIEW", nil, nil, nil, nil,
-			nil, nil, nil, nil, nil, nil, sysTime(v.CreateTime),
+			nil, nil, nil, nil, nil, nil, sysTime(v.CreateTime, src.TimeZone()),
 			nil, nil, nil, nil, nil, "VIEW")
 	}
 }
@@ -59,7 +59,7 @@ func viewColumnsRows(src Source, db string, out *Rows) {
 			if !visible {
 				continue
 			}
-			addColumnRow(out, db, t, i, privs)
+			addColumnRow(src, out, db, t, i, privs)
 		}
 	}
 }

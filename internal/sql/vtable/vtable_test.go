@@ -3,6 +3,7 @@ package vtable
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
@@ -144,11 +145,11 @@ func TestColumnMetadata(t *testing.T) {
 	if got := columnExtra(&ts); got != "DEFAULT_GENERATED on update CURRENT_TIMESTAMP" {
 		t.Errorf("extra = %q", got)
 	}
-	if got := columnDefault(&ts); got != "CURRENT_TIMESTAMP" {
+	if got := columnDefault(&ts, time.UTC); got != "CURRENT_TIMESTAMP" {
 		t.Errorf("default = %v", got)
 	}
 	nullDef := catalog.Column{HasDefault: true, DefaultNull: true, Default: sqltypes.NULL}
-	if got := columnDefault(&nullDef); got != nil {
+	if got := columnDefault(&nullDef, time.UTC); got != nil {
 		t.Errorf("DEFAULT NULL = %v", got)
 	}
 }

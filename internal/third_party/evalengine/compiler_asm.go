@@ -3897,14 +3897,14 @@ func (asm *assembler) Fn_CONVERT_TZ() {
 		f := env.vm.stack[env.vm.sp-2].(*evalBytes)
 		t := env.vm.stack[env.vm.sp-1].(*evalBytes)
 
-		fromTz, err := datetime.ParseTimeZone(f.string())
+		fromTz, err := parseTimeZone(f.string()) // strata: fn_time_strata.go
 		if err != nil {
 			env.vm.stack[env.vm.sp-3] = nil
 			env.vm.sp -= 2
 			return 1
 		}
 
-		toTz, err := datetime.ParseTimeZone(t.string())
+		toTz, err := parseTimeZone(t.string())
 		if err != nil {
 			env.vm.stack[env.vm.sp-3] = nil
 			env.vm.sp -= 2

@@ -366,19 +366,6 @@ type builtinConvertTz struct {
 
 var _ IR = (*builtinConvertTz)(nil)
 
-func convertTz(dt datetime.DateTime, from, to *time.Location) (datetime.DateTime, bool) {
-	buf := datetime.DateTime_YYYY_MM_DD_hh_mm_ss.Format(dt, datetime.DefaultPrecision)
-	ts, err := time.ParseInLocation(time.DateTime, hack.String(buf), from)
-	if err != nil {
-		return datetime.DateTime{}, false
-	}
-
-	if ts.Unix() < 0 || ts.Unix() >= maxUnixtime {
-		return dt, true
-	}
-	return datetime.NewDateTimeFromStd(ts.In(to)), true
-}
-
 func (call *builtinConvertTz) eval(env *ExpressionEnv) (eval, error) {
 	n, err := call.Arguments[0].eval(env)
 	if err != nil {
@@ -400,12 +387,12 @@ func (call *builtinConvertTz) eval(env *ExpressionEnv) (eval, error) {
 	f := evalToBinary(from)
 	t := evalToBinary(to)
 
-	fromTz, err := datetime.ParseTimeZone(f.string())
+	fromTz, err := parseTimeZone(f.string()) // strata: fn_time_strata.go
 	if err != nil {
 		return nil, nil
 	}
 
-	toTz, err := datetime.ParseTimeZone(t.string())
+	toTz, err := parseTimeZone(t.string())
 	if err != nil {
 		return nil, nil
 	}
@@ -1665,7 +1652,7 @@ func dateTimeUnixTimestamp(env *ExpressionEnv, date eval) evalNumeric {
 		}
 	}
 
-	ts := dt.dt.ToStdTime(env.now)
+	ts := localToStd(dt.dt, env.now) // strata: MySQL's instant (fn_time_strata.go)
 	if ts.Unix() < 0 || ts.Unix() >= maxUnixtime {
 		return newEvalInt64(0)
 	}
