@@ -102,3 +102,31 @@ func sumMod(n, m int) int {
 	}
 	return s
 }
+
+// TestLoadDataBulkTimestamp: the bulk path stores TIMESTAMP values in UTC
+// as the row-by-row path does.
+func TestLoadDataBulkTimestamp(t *testing.T) {
+	eng, s := newTestEngine(t)
+	dir := t.TempDir()
+	eng.Globals.Set("secure_file_priv", sqltypes.NewVarChar(dir+"/"))
+	checkExec(t, s, "CREATE DATABASE d", "USE d", "SET time_zone = '+02:00'",
+		"CREATE TABLE bulk (id INT PRIMARY KEY, ts TIMESTAMP NULL, KEY kts (ts))",
+		"CREATE TABLE rows_ (id INT PRIMARY KEY, ts TIMESTAMP NULL, KEY kts (ts))",
+		"INSERT INTO rows_ VALUES (0, NULL)")
+	file := filepath.Join(dir, "ts.txt")
+	if err := os.WriteFile(file, []byte("1\t2024-01-02 10:00:00\n2\t\\N\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tbl := range []string{"bulk", "rows_"} { // rows_ is not empty: row by row
+		checkExec(t, s, fmt.Sprintf("LOAD DATA INFILE '%s' INTO TABLE %s", file, tbl))
+	}
+	checkExec(t, s, "SET time_zone = '+00:00'")
+	for _, tbl := range []string{"bulk", "rows_"} {
+		if got := queryLines(t, s, "SELECT ts FROM "+tbl+" WHERE id = 1"); got != "2024-01-02 08:00:00\n" {
+			t.Errorf("%s: %q, want the UTC instant", tbl, got)
+		}
+		if got := queryLines(t, s, "SELECT id FROM "+tbl+" FORCE INDEX (kts) WHERE ts = '2024-01-02 08:00:00'"); got != "1\n" {
+			t.Errorf("%s through the index: %q", tbl, got)
+		}
+	}
+}

@@ -477,7 +477,8 @@ func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*s
 		}
 		var affected uint64
 		if bulk != nil {
-			if err := bulk.Add(row); err != nil {
+			// TIMESTAMP values are stored in UTC (timezone.go).
+			if err := bulk.Add(s.toStore(tbl, row)); err != nil {
 				return nil, err
 			}
 			affected = 1
