@@ -96,6 +96,7 @@ func (c *Compiler) Compile(e sqlparser.Expr) (*Expr, error) {
 		return nil, err
 	}
 	e = c.rewriteEnums(e)
+	e = c.rewriteColumnCharsets(e)
 	if !c.NoDivChecks {
 		e = c.divisionChecks(e, out)
 	}
