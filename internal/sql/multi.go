@@ -36,6 +36,10 @@ func (s *Session) planMultiJoin(ex *execCtx, from []sqlparser.TableExpr, where *
 			return nil, sqlerr.New(sqlerror.ERNonUpdateableTable, sqlerror.SSUnknownSQLState, "The target table %s of the UPDATE is not updatable", src.alias)
 		}
 		src.covering = false
+		// A hash join's rows are copies without their primary keys
+		// (planned before the lock was set): a locking join reads
+		// each table's rows in place, to lock and change them.
+		src.vkey = nil
 	}
 	return p, nil
 }
