@@ -118,6 +118,7 @@ func (s *Session) alterTable(ctx context.Context, st *sqlparser.AlterTable, chec
 	}
 	if plan.Online() {
 		// Only secondary indexes added: built while DML goes on.
+		defer s.stage.Store(nil)
 		if _, err := s.schemaEnv().AlterOnline(ctx, plan, lk); err != nil {
 			return nil, err
 		}

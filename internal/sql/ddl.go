@@ -438,7 +438,7 @@ const indexBuildMemory = 128 << 20
 // lock wait.
 func (s *Session) schemaEnv() *schemachange.Env {
 	return &schemachange.Env{Cat: s.eng.Cat, DB: s.eng.DB, Store: s.eng.Store, LockTimeout: s.lockTimeout, MDLTimeout: s.mdlTimeout,
-		TmpDir: s.eng.tmpDir(), SortMemory: indexBuildMemory}
+		TmpDir: s.eng.tmpDir(), SortMemory: indexBuildMemory, Stage: s.setStage}
 }
 
 // tableNames names tables for schemachange.

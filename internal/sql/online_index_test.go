@@ -3,6 +3,7 @@ package sql
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -37,7 +38,21 @@ func TestOnlineAddIndexWithDML(t *testing.T) {
 		done <- err
 	}()
 	during := 0
+	stages := map[string]bool{}
 	for i := 0; running.Load() || i < 50; i++ {
+		if running.Load() {
+			res, err := dml.Query(context.Background(), fmt.Sprintf("SELECT STATE FROM information_schema.PROCESSLIST WHERE ID = %d", s.ConnID))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Rows) == 1 {
+				st := res.Rows[0][0].ToString()
+				if i := strings.Index(st, ":"); i > 0 {
+					st = st[:i] // the row count changes
+				}
+				stages[st] = true
+			}
+		}
 		for _, q := range []string{
 			fmt.Sprintf("INSERT INTO t VALUES (%d, %d, 'n%d')", 100000+i, i%5, i),
 			fmt.Sprintf("UPDATE t SET v = v + 1000, w = 'u%d' WHERE id = %d", i, i*3),
@@ -54,7 +69,10 @@ func TestOnlineAddIndexWithDML(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d rounds of DML ran during the ALTER", during)
+	t.Logf("%d rounds of DML ran during the ALTER; states seen: %v", during, stages)
+	if !stages["altering table (read rows"] && !stages["altering table (read rows)"] && !stages["altering table (merge sort and ingest)"] {
+		t.Errorf("PROCESSLIST never showed the build's stage: %v", stages)
+	}
 	res, err := s.Query(context.Background(), "CHECK TABLE t")
 	if err != nil {
 		t.Fatal(err)

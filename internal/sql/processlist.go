@@ -60,6 +60,8 @@ func (s *Session) thread(now time.Time) vtable.Thread {
 		t.Command, t.Info = "Query", text
 		if p := s.load.progress.Load(); p != nil {
 			t.State = p.state()
+		} else if st := s.stage.Load(); st != nil {
+			t.State = *st
 		}
 		t.Time = int64(now.Sub(start) / time.Second)
 	} else {
@@ -83,3 +85,7 @@ func (s *Session) threads() []vtable.Thread {
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
+
+// setStage sets the PROCESSLIST state of the running statement (an online
+// index build's stages); the statement's end clears it.
+func (s *Session) setStage(state string) { s.stage.Store(&state) }

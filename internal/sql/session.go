@@ -62,6 +62,9 @@ type Session struct {
 	sqlMode    sqlMode
 	// conv: character_set_client and _results conversion (conncharset.go).
 	conv connCharsets
+	// stage: the running statement's PROCESSLIST state, when it sets one
+	// (setStage; read by other sessions' goroutines).
+	stage atomic.Pointer[string]
 	// staleDef: the statement met a replaced table definition (useTable).
 	staleDef    bool
 	lockTimeout time.Duration

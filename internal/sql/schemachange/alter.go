@@ -28,6 +28,9 @@ type Env struct {
 	// (0: table.BulkOptions' default).
 	TmpDir     string
 	SortMemory int
+	// Stage, when set, is told what an online index build is doing, as
+	// PROCESSLIST's state (MySQL's "altering table" stages).
+	Stage func(state string)
 
 	// afterChunk is a test hook run after each committed back-fill chunk;
 	// uniqueBudget overrides uniqueMemory.

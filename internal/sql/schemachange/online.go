@@ -195,6 +195,7 @@ func (e *Env) AlterOnline(ctx context.Context, p *AlterPlan, lk *TableLock) (Pro
 	if e.onlineHook != nil {
 		e.onlineHook("building")
 	}
+	e.stage("altering table (read rows)")
 	if err := e.buildImage(ctx, def1, &progress); err != nil {
 		return fail(err)
 	}
@@ -206,6 +207,7 @@ func (e *Env) AlterOnline(ctx context.Context, p *AlterPlan, lk *TableLock) (Pro
 		return fail(errDefChanged())
 	}
 	t1 := e.Store.Open(def1)
+	e.stage("altering table (log apply index)")
 	for _, ix := range building {
 		if err := t1.ApplyBuildDeltas(ctx, ix, e.Bound.orDefault().Bytes); err != nil {
 			var dup *table.DupKeyError
@@ -251,6 +253,10 @@ func (e *Env) buildImage(ctx context.Context, def *catalog.Table, progress *Prog
 		return fmt.Errorf("index build %s.%s: %w", def.DB, def.Name, err)
 	}
 	defer sc.Close()
+	var total int64 // the statistics' row count, for a percentage
+	if st := e.Cat.Stats(def); st != nil {
+		total = st.RowCount()
+	}
 	b := t.NewIndexBuilder(def.Building, table.BulkOptions{Dir: e.TmpDir, MemoryBudget: e.SortMemory})
 	defer b.Close()
 	for {
@@ -268,7 +274,11 @@ func (e *Env) buildImage(ctx context.Context, def *catalog.Table, progress *Prog
 			return err
 		}
 		progress.Rows++
+		if progress.Rows%8192 == 0 {
+			e.stage(readStage(progress.Rows, total))
+		}
 	}
+	e.stage("altering table (merge sort and ingest)")
 	if err := b.Finish(); err != nil {
 		var dup *table.DupKeyError
 		if errors.As(err, &dup) {
@@ -291,4 +301,20 @@ func (e *Env) hasIndexData(id uint32) (bool, error) {
 		return false, err
 	}
 	return found, it.Close()
+}
+
+// stage reports an online build's stage (Env.Stage).
+func (e *Env) stage(state string) {
+	if e.Stage != nil {
+		e.Stage(state)
+	}
+}
+
+// readStage is the state while the rows are read: rows so far, and the
+// share of the statistics' row count when there is one.
+func readStage(rows, total int64) string {
+	if total > 0 {
+		return fmt.Sprintf("altering table (read rows: %d, about %.0f%%)", rows, min(100, float64(rows)*100/float64(total)))
+	}
+	return fmt.Sprintf("altering table (read rows: %d)", rows)
 }
