@@ -62,31 +62,9 @@ func ParseCreateRoutine(sql string) (CreateRoutine, error) {
 	if !sc.keyword("CREATE") {
 		return cr, ErrRoutineSyntax
 	}
-	if sc.keyword("DEFINER") {
-		if !sc.punct('=') {
-			return cr, ErrRoutineSyntax
-		}
-		if sc.keyword("CURRENT_USER") {
-			cr.Definer = "CURRENT_USER"
-			if sc.punct('(') && !sc.punct(')') {
-				return cr, ErrRoutineSyntax
-			}
-		} else {
-			u, ok := sc.userPart()
-			if !ok {
-				return cr, ErrRoutineSyntax
-			}
-			cr.Definer = u
-			if sc.punct('@') {
-				if cr.DefinerHost, ok = sc.userPart(); !ok {
-					return cr, ErrRoutineSyntax
-				}
-			} else if i := strings.IndexByte(u, '@'); i >= 0 {
-				cr.Definer, cr.DefinerHost = u[:i], u[i+1:]
-			} else {
-				cr.DefinerHost = "%"
-			}
-		}
+	var ok bool
+	if cr.Definer, cr.DefinerHost, ok = sc.definerClause(); !ok {
+		return cr, ErrRoutineSyntax
 	}
 	switch {
 	case sc.keyword("PROCEDURE"):
@@ -102,7 +80,6 @@ func ParseCreateRoutine(sql string) (CreateRoutine, error) {
 		}
 		cr.IfNotExists = true
 	}
-	var ok bool
 	if cr.Schema, cr.Name, ok = sc.qualifiedName(); !ok {
 		return cr, ErrRoutineSyntax
 	}

@@ -46,31 +46,9 @@ func ParseCreateTrigger(sql string) (CreateTrigger, error) {
 	if !sc.keyword("CREATE") {
 		return ct, ErrTriggerSyntax
 	}
-	if sc.keyword("DEFINER") {
-		if !sc.punct('=') {
-			return ct, ErrTriggerSyntax
-		}
-		if sc.keyword("CURRENT_USER") {
-			ct.Definer = "CURRENT_USER"
-			if sc.punct('(') && !sc.punct(')') {
-				return ct, ErrTriggerSyntax
-			}
-		} else {
-			u, ok := sc.userPart()
-			if !ok {
-				return ct, ErrTriggerSyntax
-			}
-			ct.Definer = u
-			if sc.punct('@') {
-				if ct.DefinerHost, ok = sc.userPart(); !ok {
-					return ct, ErrTriggerSyntax
-				}
-			} else if i := strings.IndexByte(u, '@'); i >= 0 {
-				ct.Definer, ct.DefinerHost = u[:i], u[i+1:]
-			} else {
-				ct.DefinerHost = "%"
-			}
-		}
+	var ok bool
+	if ct.Definer, ct.DefinerHost, ok = sc.definerClause(); !ok {
+		return ct, ErrTriggerSyntax
 	}
 	if !sc.keyword("TRIGGER") {
 		return ct, ErrTriggerSyntax
@@ -81,7 +59,6 @@ func ParseCreateTrigger(sql string) (CreateTrigger, error) {
 		}
 		ct.IfNotExists = true
 	}
-	var ok bool
 	if ct.Schema, ct.Name, ok = sc.qualifiedName(); !ok {
 		return ct, ErrTriggerSyntax
 	}
@@ -370,4 +347,35 @@ func maybeSignal(sql string) bool {
 		}
 	}
 	return false
+}
+
+// definerClause reads an optional DEFINER = user clause of CREATE
+// TRIGGER/PROCEDURE/FUNCTION: the account as written ("" without the
+// clause, "CURRENT_USER" for CURRENT_USER[()]) and its host ('%' when the
+// account names none); ok false for a malformed clause.
+func (sc *scanner) definerClause() (user, host string, ok bool) {
+	if !sc.keyword("DEFINER") {
+		return "", "", true
+	}
+	if !sc.punct('=') {
+		return "", "", false
+	}
+	if sc.keyword("CURRENT_USER") {
+		if sc.punct('(') && !sc.punct(')') {
+			return "", "", false
+		}
+		return "CURRENT_USER", "", true
+	}
+	u, ok := sc.userPart()
+	if !ok {
+		return "", "", false
+	}
+	if sc.punct('@') {
+		h, ok := sc.userPart()
+		return u, h, ok
+	}
+	if i := strings.IndexByte(u, '@'); i >= 0 {
+		return u[:i], u[i+1:], true
+	}
+	return u, "%", true
 }
