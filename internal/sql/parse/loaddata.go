@@ -186,14 +186,11 @@ func ParseLoadData(sql string, noBackslashEscapes bool) (*LoadData, error) {
 			if dst == nil {
 				break
 			}
-			if !sc.keyword("BY") {
-				return nil, bad()
-			}
-			v, ok := sc.stringLit(noBackslashEscapes)
+			v, ok := sc.byLiteral(noBackslashEscapes)
 			if !ok {
 				return nil, bad()
 			}
-			*dst = &v
+			*dst = v
 		}
 		if n == 0 {
 			return nil, bad()
@@ -212,14 +209,11 @@ func ParseLoadData(sql string, noBackslashEscapes bool) (*LoadData, error) {
 			if dst == nil {
 				break
 			}
-			if !sc.keyword("BY") {
-				return nil, bad()
-			}
-			v, ok := sc.stringLit(noBackslashEscapes)
+			v, ok := sc.byLiteral(noBackslashEscapes)
 			if !ok {
 				return nil, bad()
 			}
-			*dst = &v
+			*dst = v
 		}
 		if n == 0 {
 			return nil, bad()
@@ -415,4 +409,13 @@ func (sc *scanner) stringLit(noBackslashEscapes bool) (string, bool) {
 		sc.space()
 	}
 	return b.String(), n > 0
+}
+
+// byLiteral reads `BY 'string'`, the value of a FIELDS or LINES option.
+func (sc *scanner) byLiteral(noBackslashEscapes bool) (*string, bool) {
+	if !sc.keyword("BY") {
+		return nil, false
+	}
+	v, ok := sc.stringLit(noBackslashEscapes)
+	return &v, ok
 }
