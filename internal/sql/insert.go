@@ -400,7 +400,7 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 		ex.Env.BindVars = ex.BV
 	}
 	res := &sqltypes.Result{}
-	var firstGen, lastExplicit uint64
+	var ids insertIDs
 	tt := s.trgFor(t)
 	row := make(Row, len(t.Columns))
 	given := make([]bool, len(t.Columns))
@@ -478,25 +478,14 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 		if err != nil {
 			return nil, err
 		}
-		if gen != 0 && firstGen == 0 {
-			firstGen = gen
-		}
-		if explicit != 0 {
-			lastExplicit = explicit
-		}
+		ids.note(gen, explicit)
 		affected, err := s.insertRow(ex, tbl, row, st.Action == sqlparser.ReplaceAct, bool(st.Ignore), onDup, keyBuf)
 		if err != nil {
 			return nil, err
 		}
 		res.RowsAffected += affected
 	}
-	if firstGen != 0 {
-		s.lastInsertID = firstGen
-		res.InsertID = firstGen
-		res.InsertIDChanged = true
-	} else if lastExplicit != 0 {
-		res.InsertID = lastExplicit
-	}
+	ids.set(s, res)
 	if multi {
 		dups := uint64(0)
 		for _, w := range s.warnings {
@@ -787,4 +776,31 @@ func rowsEqual(a, b Row) bool {
 // (NULL only equal to NULL).
 func sameValue(a, b sqltypes.Value) bool {
 	return a.IsNull() == b.IsNull() && string(a.Raw()) == string(b.Raw())
+}
+
+// insertIDs tracks the AUTO_INCREMENT values of an INSERT or LOAD DATA
+// for its OK packet and LAST_INSERT_ID(): the first generated value, else
+// the last explicit one.
+type insertIDs struct{ firstGen, lastExplicit uint64 }
+
+// note records one row's generated (or explicit) value; 0: none.
+func (ids *insertIDs) note(gen, explicit uint64) {
+	if gen != 0 && ids.firstGen == 0 {
+		ids.firstGen = gen
+	}
+	if explicit != 0 {
+		ids.lastExplicit = explicit
+	}
+}
+
+// set puts the statement's insert id into res (and a generated one into
+// the session's LAST_INSERT_ID()).
+func (ids *insertIDs) set(s *Session, res *sqltypes.Result) {
+	if ids.firstGen != 0 {
+		s.lastInsertID = ids.firstGen
+		res.InsertID = ids.firstGen
+		res.InsertIDChanged = true
+	} else if ids.lastExplicit != 0 {
+		res.InsertID = ids.lastExplicit
+	}
 }

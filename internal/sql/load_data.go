@@ -433,11 +433,11 @@ func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*s
 		return nil, err
 	}
 	if ok, err := lr.skip(); err != nil || !ok {
-		return loadResult(s, 0, 0, 0, 0, 0), err
+		return loadResult(s, 0, 0, 0, insertIDs{}), err
 	}
 	tt := s.trgFor(t)
 	var records, copied, deleted uint64
-	var firstGen, lastExplicit uint64
+	var ids insertIDs
 	var keyBuf []byte
 	for {
 		row, err := lr.next()
@@ -469,12 +469,7 @@ func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*s
 		if err != nil {
 			return nil, err
 		}
-		if gen != 0 && firstGen == 0 {
-			firstGen = gen
-		}
-		if explicit != 0 {
-			lastExplicit = explicit
-		}
+		ids.note(gen, explicit)
 		var affected uint64
 		if bulk != nil {
 			// TIMESTAMP values are stored in UTC (timezone.go).
@@ -502,20 +497,14 @@ func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*s
 		s.eng.bulkLoadRows.Add(copied)
 	}
 	lr.setVars()
-	return loadResult(s, records, copied, deleted, firstGen, lastExplicit), nil
+	return loadResult(s, records, copied, deleted, ids), nil
 }
 
 // loadResult is the OK packet of a load: affected rows as MySQL counts
 // them (a replaced row is 2) and its info string.
-func loadResult(s *Session, records, copied, deleted, firstGen, lastExplicit uint64) *sqltypes.Result {
+func loadResult(s *Session, records, copied, deleted uint64, ids insertIDs) *sqltypes.Result {
 	res := &sqltypes.Result{RowsAffected: copied + deleted}
-	if firstGen != 0 {
-		s.lastInsertID = firstGen
-		res.InsertID = firstGen
-		res.InsertIDChanged = true
-	} else if lastExplicit != 0 {
-		res.InsertID = lastExplicit
-	}
+	ids.set(s, res)
 	res.Info = fmt.Sprintf("Records: %d  Deleted: %d  Skipped: %d  Warnings: %d", records, deleted, records-copied, len(s.warnings))
 	return res
 }
