@@ -390,8 +390,9 @@ func (s *Session) openLoadFile(name string) (*os.File, int64, error) {
 	return f, fi.Size(), nil
 }
 
-// fileErr is MySQL 8.0's error code for a file LOAD DATA cannot stat or
-// open: format names the path, the OS errno and its text.
+// fileErr is MySQL 8.0's error for a file LOAD DATA cannot stat or open
+// (or SELECT ... INTO OUTFILE cannot create): format names the path, the OS
+// errno and its text.
 func fileErr(code sqlerror.ErrorCode, format, path string, err error) error {
 	errno := 0
 	msg := err.Error()

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
@@ -155,18 +154,7 @@ func (s *Session) securePath(name string) (string, error) {
 }
 
 func cantCreate(path string, err error) error {
-	errno := 0
-	msg := err.Error()
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		msg = pe.Err.Error()
-		var en syscall.Errno
-		if errors.As(pe.Err, &en) {
-			errno = int(en)
-			msg = strings.ToUpper(msg[:1]) + msg[1:]
-		}
-	}
-	return sqlerr.New(sqlerr.CantCreateWriteFile, sqlerror.SSUnknownSQLState, "Can't create/write to file '%s' (OS errno %d - %s)", path, errno, msg)
+	return fileErr(sqlerr.CantCreateWriteFile, "Can't create/write to file '%s' (OS errno %d - %s)", path, err)
 }
 
 // parseOptions reads Vitess's text of the FIELDS and LINES options
