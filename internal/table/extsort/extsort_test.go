@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -111,6 +112,45 @@ func TestCorruptRun(t *testing.T) {
 	}
 	if err == nil {
 		t.Fatal("truncated run read without error")
+	}
+	_ = s.Close()
+}
+
+// TestSortLongKeys: keys that share their first 16 bytes, contain zero
+// bytes, or are prefixes of one another sort as bytes.Compare orders them.
+func TestSortLongKeys(t *testing.T) {
+	s := New(t.TempDir(), 1<<16)
+	rng := rand.New(rand.NewPCG(5, 6))
+	var keys [][]byte
+	for i := range 20000 {
+		k := make([]byte, 14+rng.IntN(8)) // around the 16-byte prefix
+		for j := range k {
+			k[j] = byte(rng.IntN(3)) // mostly 0, 1, 2: long shared prefixes
+		}
+		if i%5 == 0 {
+			k = k[:rng.IntN(len(k))] // prefixes of other keys
+		}
+		keys = append(keys, k)
+		if err := s.Add(k, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	it, err := s.Iter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]byte
+	for it.Next() {
+		got = append(got, append([]byte(nil), it.Key()...))
+	}
+	slices.SortFunc(keys, bytes.Compare)
+	if len(got) != len(keys) {
+		t.Fatalf("%d keys out, %d in", len(got), len(keys))
+	}
+	for i := range keys {
+		if !bytes.Equal(got[i], keys[i]) {
+			t.Fatalf("key %d: %x, want %x", i, got[i], keys[i])
+		}
 	}
 	_ = s.Close()
 }
