@@ -92,7 +92,7 @@ func TestBulkLoadKill9(t *testing.T) {
 			t.Fatalf("cycle %d: a load killed part way left %d of %d rows (want all or none)", c, n, rows)
 		}
 		var table, op, typ, msg string
-		if err := db.QueryRow("CHECK TABLE " + tbl).Scan(&table, &op, &typ, &msg); err != nil || msg != "OK" {
+		if err := db.QueryRow("CHECK TABLE "+tbl).Scan(&table, &op, &typ, &msg); err != nil || msg != "OK" {
 			t.Fatalf("cycle %d: CHECK TABLE %s %s (%v)", c, typ, msg, err)
 		}
 		t.Logf("cycle %d: load error %v; %d rows after restart", c, loadErr, n)
