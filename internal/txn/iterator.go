@@ -30,6 +30,10 @@ type Iterator struct {
 	pending []*item
 	pos     int
 	reverse bool
+	// sampled: the scan is recorded for warm restarts at Close, with its
+	// bounds (readsample.go).
+	sampled      bool
+	lower, upper []byte
 
 	// current entry
 	curKey, curVal []byte
@@ -58,6 +62,9 @@ func (t *Txn) NewIter(o IterOptions) (*Iterator, error) {
 		return nil, fmt.Errorf("txn iterator: %w", err)
 	}
 	it := &Iterator{db: t.db, it: pit, reverse: o.Reverse}
+	if t.sampleRead() {
+		it.sampled, it.lower, it.upper = true, o.Lower, o.Upper
+	}
 	if t.buf != nil && t.buf.Len() > 0 {
 		visit := func(x *item) bool {
 			if o.Upper != nil && bytes.Compare(x.key, o.Upper) >= 0 {
@@ -171,7 +178,11 @@ func (i *Iterator) Error() error { return i.err }
 
 // Close releases the iterator.
 func (i *Iterator) Close() error {
-	i.db.noteIterator(i.it.StepStats())
+	s := i.it.StepStats()
+	i.db.noteIterator(s)
+	if i.sampled {
+		i.noteScan(s)
+	}
 	err := i.it.Close()
 	if i.err != nil {
 		return i.err

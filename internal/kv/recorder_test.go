@@ -1,0 +1,215 @@
+package kv
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/pebble/v2/vfs"
+)
+
+func TestRecorderBoundedAndHottestFirst(t *testing.T) {
+	r := NewRecorder(8)
+	// 100 distinct keys, then k1 three times and k2 twice: the ring keeps
+	// only the last 8 samples.
+	for i := range 100 {
+		r.NotePoint(key(i))
+	}
+	for range 3 {
+		r.NotePoint([]byte("k1"))
+	}
+	r.NotePoint([]byte("k2"))
+	r.NotePoint([]byte("k2"))
+	hot := r.Hot()
+	if len(hot) > 8 {
+		t.Fatalf("%d reads from an 8-slot recorder", len(hot))
+	}
+	if got := string(hot[0].Lower); got != "k1" || hot[0].Hits != 3 {
+		t.Fatalf("hottest = %q×%d, want k1×3", got, hot[0].Hits)
+	}
+	if got := string(hot[1].Lower); got != "k2" || hot[1].Hits != 2 {
+		t.Fatalf("second = %q×%d, want k2×2", got, hot[1].Hits)
+	}
+	// The rest are the most recent distinct keys, newest first.
+	want := []string{"key-000099", "key-000098", "key-000097"}
+	for i, w := range want {
+		if got := string(hot[2+i].Lower); got != w {
+			t.Fatalf("hot[%d] = %q, want %q", 2+i, got, w)
+		}
+	}
+	if r.Notes() != 105 {
+		t.Fatalf("notes = %d, want 105", r.Notes())
+	}
+}
+
+func TestRecorderScansAndTruncation(t *testing.T) {
+	r := NewRecorder(16)
+	r.NoteScan([]byte("a"), []byte("b"), false, 10)
+	r.NoteScan([]byte("a"), []byte("b"), false, 30) // same scan: merged, largest rows
+	r.NoteScan(nil, []byte("z"), true, 0)
+	long := bytes.Repeat([]byte{'x'}, 300)
+	r.NotePoint(long)
+	hi := append(bytes.Repeat([]byte{'y'}, 100), 0xff, 0xff, 7)
+	r.NoteScan(long, hi, true, 5)
+	hot := r.Hot()
+	byKind := map[string]HotRead{}
+	for _, h := range hot {
+		byKind[fmt.Sprintf("%d/%d", h.Kind, len(h.Lower))] = h
+	}
+	if h := hot[0]; h.Kind != ReadForward || string(h.Lower) != "a" || string(h.Upper) != "b" || h.Rows != 30 || h.Hits != 2 {
+		t.Fatalf("merged scan = %+v", h)
+	}
+	rev, ok := byKind[fmt.Sprintf("%d/0", ReadReverse)]
+	if !ok || rev.Lower != nil || string(rev.Upper) != "z" || rev.Rows != 1 {
+		t.Fatalf("unbounded reverse scan = %+v (ok %v)", rev, ok)
+	}
+	// A truncated point key becomes a one-row scan from its prefix.
+	p, ok := byKind[fmt.Sprintf("%d/%d", ReadForward, sampleKeyBytes)]
+	if !ok || !bytes.Equal(p.Lower, long[:sampleKeyBytes]) || p.Upper != nil || p.Rows != 1 {
+		t.Fatalf("truncated point = %+v (ok %v)", p, ok)
+	}
+	// Long bounds share the slot; the truncated upper bound is widened past
+	// every key with its prefix, never narrowed.
+	s, ok := byKind[fmt.Sprintf("%d/%d", ReadReverse, sampleKeyBytes/2)]
+	if !ok {
+		t.Fatalf("no truncated scan in %+v", hot)
+	}
+	if bytes.Compare(s.Upper, hi) <= 0 || !bytes.HasPrefix(hi, s.Upper[:len(s.Upper)-1]) {
+		t.Fatalf("truncated upper %x does not cover %x", s.Upper, hi)
+	}
+}
+
+func TestRecorderSeed(t *testing.T) {
+	r := NewRecorder(4)
+	r.Seed([]HotRead{
+		{Kind: ReadPoint, Lower: []byte("old1"), Rows: 1, Hits: 9},
+		{Kind: ReadPoint, Lower: []byte("new"), Rows: 1, Hits: 9},
+		{Kind: ReadPoint, Lower: []byte("old2"), Rows: 1, Hits: 9},
+		{Kind: ReadPoint, Lower: []byte("old3"), Rows: 1, Hits: 9},
+		{Kind: ReadPoint, Lower: []byte("old4"), Rows: 1, Hits: 9},
+	})
+	r.NotePoint([]byte("new"))
+	var got []string
+	for _, h := range r.Hot() {
+		got = append(got, string(h.Lower))
+	}
+	// New samples first, seeded ones fill the room left, without repeats.
+	if want := []string{"new", "old1", "old2", "old3"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("hot = %q, want %q", got, want)
+	}
+}
+
+// TestRecorderNoAllocs: a sample costs no allocation.
+func TestRecorderNoAllocs(t *testing.T) {
+	r := NewRecorder(64)
+	k := []byte("some-key")
+	if n := testing.AllocsPerRun(100, func() {
+		r.NotePoint(k)
+		r.NoteScan(k, k, true, 10)
+	}); n != 0 {
+		t.Fatalf("%v allocations per sample", n)
+	}
+}
+
+func TestHotReadsFileRoundTrip(t *testing.T) {
+	reads := []HotRead{
+		{Kind: ReadPoint, Lower: []byte("k"), Rows: 1, Hits: 7},
+		{Kind: ReadForward, Lower: []byte{}, Upper: []byte("zz"), Rows: 1000, Hits: 1},
+		{Kind: ReadReverse, Upper: []byte{0, 0, 0, 9}, Rows: 10, Hits: 2},
+	}
+	fs := vfs.NewMem()
+	if err := fs.MkdirAll("d", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHotReads(fs, "d", reads); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadHotReads(fs, "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, reads) {
+		t.Fatalf("round trip:\n got %+v\nwant %+v", got, reads)
+	}
+	if _, err := fs.Stat("d/" + WarmupFile + ".tmp"); err == nil {
+		t.Fatal("temporary file left behind")
+	}
+	// Every truncation and every flipped byte is detected.
+	b := EncodeHotReads(reads)
+	for i := range b {
+		if _, err := DecodeHotReads(b[:i]); !errors.Is(err, errWarmupCorrupt) {
+			t.Fatalf("truncated at %d: err %v", i, err)
+		}
+		c := bytes.Clone(b)
+		c[i] ^= 0x20
+		if _, err := DecodeHotReads(c); !errors.Is(err, errWarmupCorrupt) {
+			t.Fatalf("byte %d flipped: err %v", i, err)
+		}
+	}
+	if _, err := ReadHotReads(fs, "missing"); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("missing file: %v", err)
+	}
+}
+
+// TestRecordReadsOpenClose: a DB that records reads saves them at Close;
+// the next Open seeds its recorder from the file; a damaged file is logged
+// and ignored, never a failed Open.
+func TestRecordReadsOpenClose(t *testing.T) {
+	fs := vfs.NewMem()
+	logger, logs := testLogger(t)
+	opts := Options{Dir: "db", FS: fs, MemoryBudget: testBudget, Logger: logger, RecordReads: true, SaveReadsEvery: -1}
+	db, err := Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.NotePoint([]byte("hot"))
+	db.NoteScan([]byte("a"), []byte("b"), true, 3)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	reads, err := ReadHotReads(fs, "db")
+	if err != nil || len(reads) != 2 {
+		t.Fatalf("after close: %+v, %v", reads, err)
+	}
+	db, err = Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hot := db.Recorder().Hot(); len(hot) != 2 {
+		t.Fatalf("seeded recorder holds %+v", hot)
+	}
+	// Nothing sampled: Close leaves the file alone.
+	if err := fs.Remove("db/" + WarmupFile); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fs.Stat("db/" + WarmupFile); err == nil {
+		t.Fatal("Close rewrote the warmup file with nothing new sampled")
+	}
+
+	f, err := fs.Create("db/"+WarmupFile, vfs.WriteCategoryUnspecified)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.Write([]byte("strata-warmup\x01garbage"))
+	_ = f.Close()
+	db, err = Open(opts)
+	if err != nil {
+		t.Fatalf("open with a damaged warmup file: %v", err)
+	}
+	if !strings.Contains(logs.String(), "ignoring the recorded reads") {
+		t.Fatalf("damaged file not logged:\n%s", logs)
+	}
+	if _, err := db.Warmup(t.Context(), WarmupOptions{}); err != nil {
+		t.Fatalf("warmup with a damaged file: %v", err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
