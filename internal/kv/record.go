@@ -113,9 +113,12 @@ func (db *DB) SaveReads() error {
 		return nil
 	}
 	notes := db.rec.Notes()
-	if err := WriteHotReads(db.fs, db.dir, db.rec.Hot()); err != nil {
+	hot := db.rec.Hot()
+	if err := WriteHotReads(db.fs, db.dir, hot); err != nil {
 		return err
 	}
+	// The saved list is carried into the next one (see Recorder.Hot).
+	db.rec.Seed(hot)
 	db.rec.markSaved(notes)
 	return nil
 }

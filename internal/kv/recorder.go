@@ -22,10 +22,12 @@ import (
 // recorded but loaded for every file (see warmup.go).
 //
 // The ring holds the most recent samples; Hot aggregates them (the number
-// of samples of the same read is its hotness) and appends the reads
-// recorded before this process started (Seed) while room is left, so a
-// restart shortly after a restart keeps the hot set, and new activity
-// gradually displaces it.
+// of samples of the same read is its hotness) and appends the reads of
+// the previous save (or, after a start, of the file: Seed) not sampled
+// again, up to keepFactor times the ring's size. So the saved list
+// accumulates the working set across saves — a ring covers only the last
+// slots×ReadSampleEvery reads —, a restart shortly after a restart keeps
+// the hot set, and reads not repeated move to the tail and drop off.
 
 // ReadSampleEvery is the sampling interval of reads: the txn layer passes
 // one read in this many to NoteRead/NoteScan.
@@ -38,10 +40,13 @@ const ReadSampleEvery = 16
 const sampleKeyBytes = 128
 
 // Recorder slot counts: Options.RecordReads sizes the ring from the block
-// cache (one slot per 32 KiB of it), within these bounds.
+// cache (one slot per 32 KiB of it), within these bounds: at most 2.3 MiB
+// of slots, and keepFactor times as many saved reads (about 100 bytes
+// each while carried in memory between saves).
 const (
 	minRecorderSlots = 1024
-	maxRecorderSlots = 32768
+	maxRecorderSlots = 16384
+	keepFactor       = 4
 )
 
 // ReadKind is the kind of a recorded read.
@@ -88,8 +93,9 @@ type Recorder struct {
 		sync.Mutex
 		slots []sample
 		next  int // slot written next
-		// seeded are reads recorded before this process started.
-		seeded []HotRead
+		// carried are the reads of the last save (or the file found at
+		// start), listed after the ring's own by Hot.
+		carried []HotRead
 	}
 	// notes counts samples since the Recorder was created (the warmup's
 	// measure of foreground activity); saved is notes at the last save.
@@ -148,23 +154,25 @@ func (r *Recorder) note(kind ReadKind, lo, hi []byte, hasLo, hasHi bool, rows ui
 	r.notes.Add(1)
 }
 
-// Seed sets the reads recorded before this process started; Hot lists
-// them after the ring's own while room is left.
+// Seed sets the reads carried from an earlier list (the warmup file found
+// at start, then each saved list): Hot lists them after the ring's own.
 func (r *Recorder) Seed(reads []HotRead) {
 	r.mu.Lock()
-	r.mu.seeded = reads
+	r.mu.carried = reads
 	r.mu.Unlock()
 }
 
 // Hot returns the recorded reads, hottest first (most samples; among equal
-// counts the most recent first), then the seeded reads not sampled again,
-// at most as many reads in all as the ring has slots. Identical reads
-// (kind and bounds) are merged, keeping the largest row count.
+// counts the most recent first), then the carried reads (Seed) not sampled
+// again, at most keepFactor times as many reads in all as the ring has
+// slots. Identical reads (kind and bounds) are merged, keeping the largest
+// row count.
 func (r *Recorder) Hot() []HotRead {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := len(r.mu.slots)
-	out := make([]HotRead, 0, n)
+	keep := keepFactor * n
+	out := make([]HotRead, 0, min(keep, n+len(r.mu.carried)))
 	index := make(map[string]int, n)
 	var kb []byte
 	// Newest first, so first appearance orders equal counts by recency.
@@ -184,8 +192,8 @@ func (r *Recorder) Hot() []HotRead {
 		out = append(out, h)
 	}
 	slices.SortStableFunc(out, func(a, b HotRead) int { return int(b.Hits) - int(a.Hits) })
-	for _, h := range r.mu.seeded {
-		if len(out) >= n {
+	for _, h := range r.mu.carried {
+		if len(out) >= keep {
 			break
 		}
 		kb = readIdent(kb[:0], &h)
@@ -193,7 +201,6 @@ func (r *Recorder) Hot() []HotRead {
 			continue
 		}
 		index[string(kb)] = len(out)
-		h.Hits = 1
 		out = append(out, h)
 	}
 	return out

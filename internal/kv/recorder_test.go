@@ -84,21 +84,21 @@ func TestRecorderScansAndTruncation(t *testing.T) {
 }
 
 func TestRecorderSeed(t *testing.T) {
-	r := NewRecorder(4)
-	r.Seed([]HotRead{
-		{Kind: ReadPoint, Lower: []byte("old1"), Rows: 1, Hits: 9},
-		{Kind: ReadPoint, Lower: []byte("new"), Rows: 1, Hits: 9},
-		{Kind: ReadPoint, Lower: []byte("old2"), Rows: 1, Hits: 9},
-		{Kind: ReadPoint, Lower: []byte("old3"), Rows: 1, Hits: 9},
-		{Kind: ReadPoint, Lower: []byte("old4"), Rows: 1, Hits: 9},
-	})
-	r.NotePoint([]byte("new"))
+	r := NewRecorder(1)
+	var seed []HotRead
+	for i := range 2 * keepFactor {
+		seed = append(seed, HotRead{Kind: ReadPoint, Lower: key(i), Rows: 1, Hits: 9})
+	}
+	r.Seed(seed)
+	r.NotePoint(key(1))
 	var got []string
 	for _, h := range r.Hot() {
 		got = append(got, string(h.Lower))
 	}
-	// New samples first, seeded ones fill the room left, without repeats.
-	if want := []string{"new", "old1", "old2", "old3"}; !reflect.DeepEqual(got, want) {
+	// New samples first, carried ones fill the room left (keepFactor ×
+	// the ring's slots), without repeats.
+	want := []string{"key-000001", "key-000000", "key-000002", "key-000003"}
+	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("hot = %q, want %q", got, want)
 	}
 }
@@ -211,5 +211,44 @@ func TestRecordReadsOpenClose(t *testing.T) {
 	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSaveReadsAccumulates: each save carries the previous list, so the
+// file gathers the working set over more reads than the ring holds.
+func TestSaveReadsAccumulates(t *testing.T) {
+	fs := vfs.NewMem()
+	logger, _ := testLogger(t)
+	db, err := Open(Options{Dir: "db", FS: fs, MemoryBudget: testBudget, Logger: logger, RecordReads: true, SaveReadsEvery: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	slots := recorderSlots(db.blockCache)
+	for round := range keepFactor {
+		for i := range slots {
+			db.NotePoint(key(round*slots + i))
+		}
+		if err := db.SaveReads(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reads, err := ReadHotReads(fs, "db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reads) != keepFactor*slots {
+		t.Fatalf("%d reads saved after %d rounds of %d, want all", len(reads), keepFactor, slots)
+	}
+	// The newest round leads.
+	if got, want := string(reads[0].Lower), string(key(keepFactor*slots-1)); got != want {
+		t.Fatalf("first saved read %q, want %q", got, want)
+	}
+	db.NotePoint([]byte("one more"))
+	if err := db.SaveReads(); err != nil {
+		t.Fatal(err)
+	}
+	if reads, _ := ReadHotReads(fs, "db"); len(reads) != keepFactor*slots || string(reads[0].Lower) != "one more" {
+		t.Fatalf("bounded list: %d reads, first %q", len(reads), reads[0].Lower)
 	}
 }
