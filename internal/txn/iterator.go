@@ -26,20 +26,23 @@ type IterOptions struct {
 type Iterator struct {
 	db      *DB
 	it      *kv.Iterator
-	itValid bool
 	pending []*item
 	pos     int
-	reverse bool
-	// sampled: the scan is recorded for warm restarts at Close, with its
-	// bounds (readsample.go).
-	sampled      bool
-	lower, upper []byte
+	// start is the bound the scan starts from, kept when the scan is
+	// sampled for warm restarts (readsample.go).
+	start []byte
 
 	// current entry
 	curKey, curVal []byte
-	valid          bool
-	fromKV         bool // current entry came from the committed side
 	err            error
+
+	// The flags share a word: the struct stays in its allocation size
+	// class (144 bytes).
+	itValid bool
+	reverse bool
+	valid   bool
+	fromKV  bool // current entry came from the committed side
+	sampled bool // the scan is recorded at Close
 }
 
 // NewIter returns an iterator positioned at the first entry (the last with
@@ -63,7 +66,10 @@ func (t *Txn) NewIter(o IterOptions) (*Iterator, error) {
 	}
 	it := &Iterator{db: t.db, it: pit, reverse: o.Reverse}
 	if t.sampleRead() {
-		it.sampled, it.lower, it.upper = true, o.Lower, o.Upper
+		it.sampled, it.start = true, o.Lower
+		if o.Reverse {
+			it.start = o.Upper
+		}
 	}
 	if t.buf != nil && t.buf.Len() > 0 {
 		visit := func(x *item) bool {
