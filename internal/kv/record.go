@@ -26,21 +26,13 @@ type background struct {
 }
 
 // startRecording sets up the background work and, with
-// opts.RecordReads, the read recorder seeded from the warmup file and its
-// periodic save.
+// opts.RecordReads, the read recorder and its periodic save.
 func (db *DB) startRecording(opts Options) {
 	db.bg.ctx, db.bg.cancel = context.WithCancel(context.Background())
 	if !opts.RecordReads || opts.ReadOnly {
 		return
 	}
 	db.rec = NewRecorder(recorderSlots(db.blockCache))
-	reads, err := ReadHotReads(db.fs, db.dir)
-	switch {
-	case err == nil:
-		db.rec.Seed(reads)
-	case !errors.Is(err, os.ErrNotExist):
-		db.opts.Logger.Infof("ignoring the recorded reads: %v", err)
-	}
 	every := opts.SaveReadsEvery
 	if every == 0 {
 		every = DefaultSaveReadsEvery
@@ -113,12 +105,14 @@ func (db *DB) SaveReads() error {
 		return nil
 	}
 	notes := db.rec.Notes()
-	hot := db.rec.Hot()
-	if err := WriteHotReads(db.fs, db.dir, hot); err != nil {
+	// The previous list is carried into the new one (see Recorder.Hot).
+	carried, err := ReadHotReads(db.fs, db.dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		db.opts.Logger.Infof("warmup: ignoring the recorded reads: %v", err)
+	}
+	if err := WriteHotReads(db.fs, db.dir, db.rec.Hot(carried)); err != nil {
 		return err
 	}
-	// The saved list is carried into the next one (see Recorder.Hot).
-	db.rec.Seed(hot)
 	db.rec.markSaved(notes)
 	return nil
 }

@@ -23,29 +23,30 @@ import (
 //
 // The ring holds the most recent samples; Hot aggregates them (the number
 // of samples of the same read is its hotness) and appends the reads of
-// the previous save (or, after a start, of the file: Seed) not sampled
-// again, up to keepFactor times the ring's size. So the saved list
-// accumulates the working set across saves — a ring covers only the last
-// slots×ReadSampleEvery reads —, a restart shortly after a restart keeps
-// the hot set, and reads not repeated move to the tail and drop off.
+// the previous save (the file, read back at each save and held only
+// then) not sampled again, up to keepFactor times the ring's size. So the
+// saved list accumulates the working set across saves — a ring covers
+// only the last slots×ReadSampleEvery reads —, a restart shortly after a
+// restart keeps the hot set, and reads not repeated move to the tail and
+// drop off.
 
 // ReadSampleEvery is the sampling interval of reads: the txn layer passes
 // one read in this many to NoteRead/NoteScan.
-const ReadSampleEvery = 16
+const ReadSampleEvery = 8
 
 // sampleKeyBytes bounds the key bytes a slot holds: a point read's key, or
 // a scan's lower and upper bounds together. Longer keys are truncated (a
 // truncated lower bound or point key still seeks to the right region; a
 // truncated upper bound is widened to the end of its prefix).
-const sampleKeyBytes = 128
+const sampleKeyBytes = 64
 
 // Recorder slot counts: Options.RecordReads sizes the ring from the block
-// cache (one slot per 32 KiB of it), within these bounds: at most 2.3 MiB
-// of slots, and keepFactor times as many saved reads (about 100 bytes
-// each while carried in memory between saves).
+// cache (one slot per 8 KiB of it, a few blocks), within these bounds: at
+// most 5 MiB of 80-byte slots (1 % of a 512 MiB block cache), and
+// keepFactor times as many saved reads.
 const (
 	minRecorderSlots = 1024
-	maxRecorderSlots = 16384
+	maxRecorderSlots = 65536
 	keepFactor       = 4
 )
 
@@ -93,9 +94,6 @@ type Recorder struct {
 		sync.Mutex
 		slots []sample
 		next  int // slot written next
-		// carried are the reads of the last save (or the file found at
-		// start), listed after the ring's own by Hot.
-		carried []HotRead
 	}
 	// notes counts samples since the Recorder was created (the warmup's
 	// measure of foreground activity); saved is notes at the last save.
@@ -112,7 +110,7 @@ func NewRecorder(slots int) *Recorder {
 
 // recorderSlots is the ring size for a block cache of blockCache bytes.
 func recorderSlots(blockCache int64) int {
-	return int(min(max(blockCache/(32<<10), minRecorderSlots), maxRecorderSlots))
+	return int(min(max(blockCache/(8<<10), minRecorderSlots), maxRecorderSlots))
 }
 
 // Notes returns the number of samples taken so far.
@@ -154,25 +152,17 @@ func (r *Recorder) note(kind ReadKind, lo, hi []byte, hasLo, hasHi bool, rows ui
 	r.notes.Add(1)
 }
 
-// Seed sets the reads carried from an earlier list (the warmup file found
-// at start, then each saved list): Hot lists them after the ring's own.
-func (r *Recorder) Seed(reads []HotRead) {
-	r.mu.Lock()
-	r.mu.carried = reads
-	r.mu.Unlock()
-}
-
 // Hot returns the recorded reads, hottest first (most samples; among equal
-// counts the most recent first), then the carried reads (Seed) not sampled
-// again, at most keepFactor times as many reads in all as the ring has
-// slots. Identical reads (kind and bounds) are merged, keeping the largest
-// row count.
-func (r *Recorder) Hot() []HotRead {
+// counts the most recent first), then the carried reads (an earlier list,
+// hottest first) not sampled again, at most keepFactor times as many reads
+// in all as the ring has slots. Identical reads (kind and bounds) are
+// merged, keeping the largest row count.
+func (r *Recorder) Hot(carried []HotRead) []HotRead {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := len(r.mu.slots)
 	keep := keepFactor * n
-	out := make([]HotRead, 0, min(keep, n+len(r.mu.carried)))
+	out := make([]HotRead, 0, min(keep, n+len(carried)))
 	index := make(map[string]int, n)
 	var kb []byte
 	// Newest first, so first appearance orders equal counts by recency.
@@ -192,7 +182,7 @@ func (r *Recorder) Hot() []HotRead {
 		out = append(out, h)
 	}
 	slices.SortStableFunc(out, func(a, b HotRead) int { return int(b.Hits) - int(a.Hits) })
-	for _, h := range r.mu.carried {
+	for _, h := range carried {
 		if len(out) >= keep {
 			break
 		}

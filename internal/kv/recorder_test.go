@@ -24,7 +24,7 @@ func TestRecorderBoundedAndHottestFirst(t *testing.T) {
 	}
 	r.NotePoint([]byte("k2"))
 	r.NotePoint([]byte("k2"))
-	hot := r.Hot()
+	hot := r.Hot(nil)
 	if len(hot) > 8 {
 		t.Fatalf("%d reads from an 8-slot recorder", len(hot))
 	}
@@ -55,7 +55,7 @@ func TestRecorderScansAndTruncation(t *testing.T) {
 	r.NotePoint(long)
 	hi := append(bytes.Repeat([]byte{'y'}, 100), 0xff, 0xff, 7)
 	r.NoteScan(long, hi, true, 5)
-	hot := r.Hot()
+	hot := r.Hot(nil)
 	byKind := map[string]HotRead{}
 	for _, h := range hot {
 		byKind[fmt.Sprintf("%d/%d", h.Kind, len(h.Lower))] = h
@@ -89,10 +89,9 @@ func TestRecorderSeed(t *testing.T) {
 	for i := range 2 * keepFactor {
 		seed = append(seed, HotRead{Kind: ReadPoint, Lower: key(i), Rows: 1, Hits: 9})
 	}
-	r.Seed(seed)
 	r.NotePoint(key(1))
 	var got []string
-	for _, h := range r.Hot() {
+	for _, h := range r.Hot(seed) {
 		got = append(got, string(h.Lower))
 	}
 	// New samples first, carried ones fill the room left (keepFactor ×
@@ -156,8 +155,8 @@ func TestHotReadsFileRoundTrip(t *testing.T) {
 }
 
 // TestRecordReadsOpenClose: a DB that records reads saves them at Close;
-// the next Open seeds its recorder from the file; a damaged file is logged
-// and ignored, never a failed Open.
+// the next save carries the earlier list; a damaged file is logged and
+// ignored, never a failed Open or warmup.
 func TestRecordReadsOpenClose(t *testing.T) {
 	fs := vfs.NewMem()
 	logger, logs := testLogger(t)
@@ -179,9 +178,6 @@ func TestRecordReadsOpenClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hot := db.Recorder().Hot(); len(hot) != 2 {
-		t.Fatalf("seeded recorder holds %+v", hot)
-	}
 	// Nothing sampled: Close leaves the file alone.
 	if err := fs.Remove("db/" + WarmupFile); err != nil {
 		t.Fatal(err)
@@ -191,6 +187,21 @@ func TestRecordReadsOpenClose(t *testing.T) {
 	}
 	if _, err := fs.Stat("db/" + WarmupFile); err == nil {
 		t.Fatal("Close rewrote the warmup file with nothing new sampled")
+	}
+	// A new sample is saved with the earlier list carried after it.
+	if err := WriteHotReads(fs, "db", reads); err != nil {
+		t.Fatal(err)
+	}
+	db, err = Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.NotePoint([]byte("new"))
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadHotReads(fs, "db"); err != nil || len(got) != 3 || string(got[0].Lower) != "new" {
+		t.Fatalf("after a second run: %+v, %v", got, err)
 	}
 
 	f, err := fs.Create("db/"+WarmupFile, vfs.WriteCategoryUnspecified)
@@ -203,11 +214,11 @@ func TestRecordReadsOpenClose(t *testing.T) {
 	if err != nil {
 		t.Fatalf("open with a damaged warmup file: %v", err)
 	}
-	if !strings.Contains(logs.String(), "ignoring the recorded reads") {
-		t.Fatalf("damaged file not logged:\n%s", logs)
-	}
 	if _, err := db.Warmup(t.Context(), WarmupOptions{}); err != nil {
 		t.Fatalf("warmup with a damaged file: %v", err)
+	}
+	if !strings.Contains(logs.String(), "ignoring the recorded reads") {
+		t.Fatalf("damaged file not logged:\n%s", logs)
 	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
