@@ -36,7 +36,7 @@ const (
 	defaultWarmupTime = time.Minute
 	defaultWarmupRate = 64 << 20
 	// defaultBusyNotes: foreground reads sampled per second above which the
-	// warmup waits (×ReadSampleEvery ≈ 3,200 reads/s).
+	// warmup waits (×ReadSampleEvery ≈ 1,600 reads/s).
 	defaultBusyNotes = 200
 	// busyCheckEvery is how often the warmup looks at foreground activity.
 	busyCheckEvery = 100 * time.Millisecond
@@ -56,7 +56,7 @@ type WarmupOptions struct {
 	// Rate is the most bytes per second to read from disk. Default 64 MiB/s.
 	Rate int64
 	// BusyNotes is the rate of sampled foreground reads (per second) above
-	// which the warmup waits. Default 200 (about 3,200 reads/s); negative:
+	// which the warmup waits. Default 200 (about 1,600 store reads/s); negative:
 	// never wait.
 	BusyNotes int
 	// SkipFiles skips the first pass (index and filter blocks of every
