@@ -74,7 +74,8 @@ type WarmupStats struct {
 	Bytes, CachedBytes int64
 	// Waited is the time spent paused for foreground activity or the rate.
 	Elapsed, Waited time.Duration
-	// Stopped says why it ended: "done", "budget", "time" or "canceled".
+	// Stopped says why it ended: "done", "budget", "time", "canceled" or
+	// "error" (a failed read, also returned).
 	Stopped string
 }
 
@@ -158,8 +159,9 @@ func (w *warmer) run() error {
 	if errors.Is(err, errWarmupStop) {
 		return nil
 	}
-	if err == nil {
-		w.stats.Stopped = "done"
+	w.stats.Stopped = "done"
+	if err != nil {
+		w.stats.Stopped = "error"
 	}
 	return err
 }
