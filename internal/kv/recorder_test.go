@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
+	"github.com/cockroachdb/pebble/v2/vfs/errorfs"
 )
 
 func TestRecorderBoundedAndHottestFirst(t *testing.T) {
@@ -261,5 +262,61 @@ func TestSaveReadsAccumulates(t *testing.T) {
 	}
 	if reads, _ := ReadHotReads(fs, "db"); len(reads) != keepFactor*slots || string(reads[0].Lower) != "one more" {
 		t.Fatalf("bounded list: %d reads, first %q", len(reads), reads[0].Lower)
+	}
+}
+
+// TestWriteHotReadsFaults: a failed write, sync or rename of the warmup
+// file leaves the previous file whole and no temporary file behind; after
+// a power loss the last completed write is there.
+func TestWriteHotReadsFaults(t *testing.T) {
+	old := []HotRead{{Kind: ReadPoint, Lower: []byte("old"), Rows: 1, Hits: 1}}
+	next := []HotRead{{Kind: ReadPoint, Lower: []byte("new"), Rows: 1, Hits: 1}}
+	for _, kind := range []errorfs.OpKind{errorfs.OpCreate, errorfs.OpFileWrite, errorfs.OpFileSync, errorfs.OpRename} {
+		mem := vfs.NewMem()
+		toggle := &errorfs.Toggle{Injector: errorfs.InjectorFunc(func(op errorfs.Op) error {
+			if op.Kind == kind {
+				return errorfs.ErrInjected
+			}
+			return nil
+		})}
+		fs := errorfs.Wrap(mem, toggle)
+		if err := fs.MkdirAll("d", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteHotReads(fs, "d", old); err != nil {
+			t.Fatal(err)
+		}
+		toggle.On()
+		if err := WriteHotReads(fs, "d", next); !errors.Is(err, errorfs.ErrInjected) {
+			t.Fatalf("op %d: err %v", kind, err)
+		}
+		toggle.Off()
+		if got, err := ReadHotReads(fs, "d"); err != nil || string(got[0].Lower) != "old" {
+			t.Fatalf("op %d: previous file %+v, %v", kind, got, err)
+		}
+		if _, err := mem.Stat("d/" + WarmupFile + ".tmp"); err == nil {
+			t.Fatalf("op %d: temporary file left behind", kind)
+		}
+	}
+
+	crash := vfs.NewCrashableMem()
+	if err := crash.MkdirAll("d", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The directory entry itself must be durable for the test to mean
+	// anything: sync its parent.
+	if d, err := crash.OpenDir(""); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+	if err := WriteHotReads(crash, "d", old); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHotReads(crash, "d", next); err != nil {
+		t.Fatal(err)
+	}
+	clone := crash.CrashClone(vfs.CrashCloneCfg{UnsyncedDataPercent: 0})
+	if got, err := ReadHotReads(clone, "d"); err != nil || string(got[0].Lower) != "new" {
+		t.Fatalf("after power loss: %+v, %v", got, err)
 	}
 }
