@@ -34,3 +34,10 @@ first)  # query right after the listener is up, warmup still running
   until grep -q "warmup " server-$PHASE.log; do sleep 0.1; done
   grep "warmup" server-$PHASE.log | sed 's/^.*msg=//'; stop ;;
 esac
+case $PHASE in
+firstdefault)  # as first, with the default flags (recording on: the warmup sees the foreground)
+  dropcaches; start
+  timed join.sql; cache; timed hot.sql; cache
+  until grep -q "warmup " server-$PHASE.log; do sleep 0.1; done
+  grep "warmup" server-$PHASE.log | sed 's/^.*msg=//'; stop ;;
+esac
