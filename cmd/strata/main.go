@@ -13,6 +13,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"vitess.io/vitess/go/sqltypes"
 
@@ -84,6 +86,13 @@ const serveFlags = `  --datadir DIR            data directory (default ./strata-
                            at start); "" allows any directory, NULL none
   --default-time-zone TZ   the global time_zone sessions start with (default
                            SYSTEM): a zone name or an offset such as +00:00
+  --warmup=false           do not warm the block cache after start (by
+                           default it loads, in the background, the reads
+                           recorded before the last shutdown)
+  --warmup-record=false    do not record a sample of reads (by default
+                           saved to DATADIR/warmup every 5 minutes and at
+                           shutdown)
+  --warmup-time DURATION   stop the warmup after this long (default 1m)
 `
 
 // versionUsage is printed by strata version --help.
@@ -151,6 +160,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	tlsKey := fs.String("tls-key", "", "PEM private key file for --tls-cert")
 	securePriv := fs.String("secure-file-priv", "", "directory for SELECT ... INTO OUTFILE")
 	defaultTZ := fs.String("default-time-zone", "SYSTEM", "global time_zone")
+	warmup := fs.Bool("warmup", true, "warm the block cache at start from the recorded reads")
+	warmupRecord := fs.Bool("warmup-record", true, "record a sample of reads for the next start's warmup")
+	warmupTime := fs.Duration("warmup-time", time.Minute, "time budget of the warmup")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, serveUsage)
@@ -185,7 +197,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		logger.Error("fatal storage error: stopping the server so no unsaved change is ever served; restart to recover from the write-ahead log", "err", msg)
 		os.Exit(70)
 	}
-	db, err := kv.Open(kv.Options{Dir: *datadir, MemoryBudget: *memory, Logger: kv.NewSlogLogger(logger)})
+	db, err := kv.Open(kv.Options{Dir: *datadir, MemoryBudget: *memory, Logger: kv.NewSlogLogger(logger), RecordReads: *warmupRecord})
 	if err != nil {
 		var locked *kv.LockedError
 		if errors.As(err, &locked) {
@@ -227,6 +239,8 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	eng.Globals.Set("secure_file_priv", priv)
+	eng.Globals.Set("innodb_buffer_pool_load_at_startup", boolValue(*warmup))
+	eng.Globals.Set("innodb_buffer_pool_dump_at_shutdown", boolValue(*warmupRecord))
 	addr := net.JoinHostPort(*bind, strconv.Itoa(*port))
 	cfg := server.Config{Addr: addr, RootPassword: pw, TLSCert: *tlsCert, TLSKey: *tlsKey, Socket: *socket}
 	defaultSocket := !flagSet(fs, "socket")
@@ -256,6 +270,14 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	go srv.Serve()
 	eng.StartBackground()
+	if *warmup {
+		// In the background: clients are served meanwhile; Close stops it.
+		go func() {
+			if _, err := db.Warmup(context.Background(), kv.WarmupOptions{MaxTime: *warmupTime}); err != nil {
+				logger.Warn("warmup stopped", "err", err)
+			}
+		}()
+	}
 	logger.Info("strata ready for connections", "version", version, "addr", srv.Addr().String(), "socket", cfg.Socket, "datadir", *datadir)
 
 	sig := make(chan os.Signal, 1)
@@ -299,6 +321,14 @@ func secureFilePriv(datadir, value string, given bool) (sqltypes.Value, error) {
 		return sqltypes.NULL, fmt.Errorf("secure_file_priv %q is not a directory", abs)
 	}
 	return sqltypes.NewVarChar(abs + string(filepath.Separator)), nil
+}
+
+// boolValue is a boolean system variable's value.
+func boolValue(b bool) sqltypes.Value {
+	if b {
+		return sqltypes.NewInt64(1)
+	}
+	return sqltypes.NewInt64(0)
 }
 
 func flagSet(fs *flag.FlagSet, name string) bool {

@@ -2,6 +2,7 @@ package kv
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -22,6 +23,13 @@ type Options struct {
 	Logger Logger
 	// ReadOnly opens the database without allowing writes or compactions.
 	ReadOnly bool
+	// RecordReads keeps a bounded sample of recent reads (Recorder) and
+	// saves it to <Dir>/warmup every SaveReadsEvery and at Close, for
+	// Warmup after the next start. Default off.
+	RecordReads bool
+	// SaveReadsEvery is the period of those saves; 0 means
+	// DefaultSaveReadsEvery, negative only at Close.
+	SaveReadsEvery time.Duration
 }
 
 // DB is an open Pebble database tuned by PebbleOptions.
@@ -30,6 +38,12 @@ type DB struct {
 	opts *pebble.Options
 	dir  string
 	fs   vfs.FS
+	// blockCache is the block share of the cache (warmup's default budget).
+	blockCache int64
+	// rec samples reads for warm restarts (nil unless Options.RecordReads);
+	// bg is the background work Close stops (record.go).
+	rec *Recorder
+	bg  background
 }
 
 // Open opens (creating if needed) the database in opts.Dir.
@@ -51,7 +65,13 @@ func Open(opts Options) (*DB, error) {
 		}
 		return nil, fmt.Errorf("kv: open %s: %w", opts.Dir, err)
 	}
-	return &DB{pdb: pdb, opts: po, dir: opts.Dir, fs: po.FS}, nil
+	budget := opts.MemoryBudget
+	if budget <= 0 {
+		budget = MemoryLimit()
+	}
+	db := &DB{pdb: pdb, opts: po, dir: opts.Dir, fs: po.FS, blockCache: blockCacheSize(budget)}
+	db.startRecording(opts)
+	return db, nil
 }
 
 // Pebble returns the underlying Pebble database, for tests and diagnostic
@@ -63,8 +83,10 @@ func (db *DB) Pebble() *pebble.DB { return db.pdb }
 func (db *DB) Dir() string { return db.dir }
 
 // Close closes the database; committed writes are already durable in the
-// WAL. The DB must not be used afterwards.
+// WAL. It stops a running Warmup and saves the recorded reads first. The
+// DB must not be used afterwards.
 func (db *DB) Close() error {
+	db.stopRecording()
 	if err := db.pdb.Close(); err != nil {
 		return fmt.Errorf("kv: close %s: %w", db.dir, err)
 	}

@@ -12,6 +12,12 @@
 // Pebble options (PebbleOptions is the single place where tuning lives), the
 // memory budget (MemoryLimit), logging, and metrics.
 //
+// For warm restarts it also keeps, with Options.RecordReads, a bounded
+// sample of recent reads (Recorder, fed by the txn layer through NotePoint
+// and NoteScan) saved to <dir>/warmup, and Warmup replays it into the
+// block cache after a start within byte, time and rate budgets
+// (warmup.go explains what is loaded and why).
+//
 // Batch, Snapshot and Iterator are defined types over Pebble's own, so
 // converting costs nothing: no allocation per batch or iterator and no
 // interface dispatch per key. Errors are wrapped with the operation that

@@ -71,12 +71,14 @@ func (db *DB) Locks() *lock.Manager { return db.locks }
 
 // Begin starts a transaction.
 func (db *DB) Begin(ctx context.Context, iso Isolation, lockTimeout time.Duration) *Txn {
+	id := db.nextID.Add(1)
 	t := &Txn{
 		db:          db,
-		id:          lock.TxnID(db.nextID.Add(1)),
+		id:          lock.TxnID(id),
 		iso:         iso,
 		ctx:         ctx,
 		LockTimeout: lockTimeout,
+		sampleIn:    firstSample(id),
 	}
 	return t
 }

@@ -26,16 +26,23 @@ type IterOptions struct {
 type Iterator struct {
 	db      *DB
 	it      *kv.Iterator
-	itValid bool
 	pending []*item
 	pos     int
-	reverse bool
+	// start is the bound the scan starts from, kept when the scan is
+	// sampled for warm restarts (readsample.go).
+	start []byte
 
 	// current entry
 	curKey, curVal []byte
-	valid          bool
-	fromKV         bool // current entry came from the committed side
 	err            error
+
+	// The flags share a word: the struct stays in its allocation size
+	// class (144 bytes).
+	itValid bool
+	reverse bool
+	valid   bool
+	fromKV  bool // current entry came from the committed side
+	sampled bool // the scan is recorded at Close
 }
 
 // NewIter returns an iterator positioned at the first entry (the last with
@@ -58,6 +65,12 @@ func (t *Txn) NewIter(o IterOptions) (*Iterator, error) {
 		return nil, fmt.Errorf("txn iterator: %w", err)
 	}
 	it := &Iterator{db: t.db, it: pit, reverse: o.Reverse}
+	if t.sampleRead() {
+		it.sampled, it.start = true, o.Lower
+		if o.Reverse {
+			it.start = o.Upper
+		}
+	}
 	if t.buf != nil && t.buf.Len() > 0 {
 		visit := func(x *item) bool {
 			if o.Upper != nil && bytes.Compare(x.key, o.Upper) >= 0 {
@@ -171,7 +184,11 @@ func (i *Iterator) Error() error { return i.err }
 
 // Close releases the iterator.
 func (i *Iterator) Close() error {
-	i.db.noteIterator(i.it.StepStats())
+	s := i.it.StepStats()
+	i.db.noteIterator(s)
+	if i.sampled {
+		i.noteScan(s)
+	}
 	err := i.it.Close()
 	if i.err != nil {
 		return i.err

@@ -49,6 +49,7 @@ func (t *Txn) GetLocked(key []byte) ([]byte, bool, error) {
 			return r.value, r.found, nil
 		}
 	}
+	t.notePoint(key)
 	v, found, err := t.db.kv.Get(key)
 	if err != nil {
 		return nil, false, fmt.Errorf("txn get: %w", err)

@@ -79,6 +79,9 @@ type Txn struct {
 	// consistent and a Pebble snapshot would be pure overhead.
 	readLatest bool
 	probe      item
+	// sampleIn counts down to the next read sampled for warm restarts
+	// (readsample.go).
+	sampleIn uint32
 
 	// reads are the rows GetLocked read under their locks (lockedread.go),
 	// their keys copied into readArena.
@@ -180,6 +183,7 @@ func (t *Txn) View(key []byte, fn func(value []byte) error) (bool, error) {
 		}
 		return true, fn(v)
 	}
+	t.notePoint(key)
 	var (
 		found bool
 		err   error
@@ -202,6 +206,7 @@ func (t *Txn) get(key []byte, latest bool) ([]byte, bool, error) {
 	if v, found, ok := t.ownWrite(key); ok {
 		return v, found, nil
 	}
+	t.notePoint(key)
 	var (
 		v     []byte
 		found bool

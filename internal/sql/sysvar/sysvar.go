@@ -164,6 +164,9 @@ var defs = func() map[string]Def {
 		intVar("read_buffer_size", 131072, Both),
 		intVar("long_query_time", 10, Both),
 		intVar("innodb_buffer_pool_size", 134217728, Global),
+		// strata's warm restart (--warmup, --warmup-record; kv/warmup.go).
+		roVar(boolVar("innodb_buffer_pool_load_at_startup", true, Global)),
+		roVar(boolVar("innodb_buffer_pool_dump_at_shutdown", true, Global)),
 		boolVar("innodb_strict_mode", true, Both),
 		boolVar("innodb_stats_auto_recalc", true, Global),
 		intVar("innodb_flush_log_at_trx_commit", 1, Global),
