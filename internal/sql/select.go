@@ -224,7 +224,8 @@ func (s *Session) planSelectBody(ctx context.Context, sel *sqlparser.Select, out
 		tables[i] = plan.JoinTable{Def: it.def, Outer: it.outer, Virtual: it.virtual != nil}
 	}
 	order := plan.JoinOrder(tables, condSets, sel.StraightJoinHint || fb.straight,
-		&plan.CostInput{Stats: (*planStats)(s), Consts: c, Scope: sc, Offs: offs, Outer: outer, Conds: conds, Sets: condSets})
+		&plan.CostInput{Stats: (*planStats)(s), Consts: c, Scope: sc, Offs: offs, Outer: outer, Conds: conds, Sets: condSets,
+			Order: orderLimitOf(sel, sc, offs, fb.items[:nReg])})
 	order = plan.SemiOrder(order, nReg, semiDeps)
 	pos := make([]int, len(order))
 	for k, i := range order {

@@ -70,6 +70,20 @@ type CostInput struct {
 	Outer  *eval.Outer
 	Conds  []sqlparser.Expr
 	Sets   []uint64 // per condition, the tables it references
+	// Order, when set, is an ORDER BY ... LIMIT over one table's columns
+	// (limitOrder).
+	Order *OrderLimit
+}
+
+// OrderLimit describes ORDER BY ... LIMIT n when every ORDER BY column
+// belongs to one table: an order that starts with that table, read in the
+// order of one of its indexes, yields rows already sorted and stops after
+// n of them, where the cheapest order otherwise joins everything and
+// sorts (MySQL's ORDER BY ... LIMIT optimization).
+type OrderLimit struct {
+	Item  int        // the table (index into the join's tables)
+	Cols  []OrderCol // ORDER BY, as that table's column ordinals
+	Limit float64    // the LIMIT row count
 }
 
 // costJoinOrder returns the order, or ok false when some table has no
@@ -109,14 +123,57 @@ func costJoinOrder(items []JoinTable, in *CostInput) (order []int, ok bool) {
 	} else {
 		starts = append(starts, -1)
 	}
-	bestCost := math.Inf(1)
+	bestCost, bestCard := math.Inf(1), 1.0
 	for _, first := range starts {
-		o, cost := jc.greedy(first)
+		o, cost, card := jc.greedy(first)
 		if cost < bestCost {
-			order, bestCost = o, cost
+			order, bestCost, bestCard = o, cost, card
 		}
 	}
+	if o, ok := jc.limitOrder(bestCost, bestCard); ok {
+		order = o
+	}
 	return order, true
+}
+
+// limitOrder returns the order that starts with in.Order's table, when
+// reading that table in index order until the LIMIT's rows are out costs
+// less than the cheapest order (cost, card rows out) plus sorting all its
+// rows.
+func (jc *joinCost) limitOrder(cost, card float64) ([]int, bool) {
+	h := jc.in.Order
+	if h == nil || h.Limit <= 0 || h.Item < 0 || h.Item >= len(jc.items) {
+		return nil, false
+	}
+	t := jc.items[h.Item].Def
+	perRow := -1.0 // the extra cost per row of reading in index order
+	for i, ix := range t.Indexes {
+		if i == 0 && t.HiddenPK {
+			continue
+		}
+		if ordered, _ := indexGivesOrder(ix, nil, h.Cols); ordered {
+			c := float64(costSecondaryRow - 1)
+			if ix.Primary {
+				c = 0
+			}
+			if perRow < 0 || c < perRow {
+				perRow = c
+			}
+		}
+	}
+	if perRow < 0 {
+		return nil, false
+	}
+	o, full, out := jc.greedy(h.Item)
+	// The rows of the first table read before LIMIT rows are out: the
+	// join keeps out/rows of them on average.
+	frac := math.Min(1, h.Limit/math.Max(out, 1e-9))
+	limited := (full + jc.rows[h.Item]*perRow) * frac
+	sorted := cost + card*math.Log2(card+1)
+	if limited >= sorted {
+		return nil, false
+	}
+	return o, true
 }
 
 // maxExhaustiveStarts bounds the joins whose every first table is tried.
@@ -124,8 +181,9 @@ const maxExhaustiveStarts = 12
 
 // greedy orders the tables starting with first (-1: the cheapest first
 // step), each step placing the joined table with the lowest reads plus
-// resulting rows; it returns the order and its estimated cost.
-func (jc *joinCost) greedy(first int) ([]int, float64) {
+// resulting rows; it returns the order, its estimated cost and the rows
+// it yields.
+func (jc *joinCost) greedy(first int) ([]int, float64, float64) {
 	n := len(jc.items)
 	var placed uint64
 	card, total := 1.0, 0.0
@@ -160,7 +218,7 @@ func (jc *joinCost) greedy(first int) ([]int, float64) {
 		}
 		place(best, bestRead, bestOut)
 	}
-	return order, total
+	return order, total, card
 }
 
 type joinCost struct {
