@@ -150,7 +150,7 @@ func ChooseIndex(t *catalog.Table, preds []Predicate, hints IndexHints, order []
 		}
 		// Index order satisfies ORDER BY?
 		if len(order) > 0 {
-			cd.ordered, cd.reverse = indexGivesOrder(ix, cd.eqPreds, order)
+			cd.ordered, cd.reverse = indexGivesOrder(t, ix, cd.eqPreds, order)
 			if cd.ordered {
 				cd.score += 3
 				if hasLimit && cd.score < 10 {
@@ -178,7 +178,7 @@ func ChooseIndex(t *catalog.Table, preds []Predicate, hints IndexHints, order []
 			ix = best.ix
 		}
 		ch := &IndexChoice{Index: ix, Possible: possible}
-		ch.Ordered, ch.Reverse = indexGivesOrder(ix, nil, order)
+		ch.Ordered, ch.Reverse = indexGivesOrder(t, ix, nil, order)
 		if t.HiddenPK && ix == t.Primary() {
 			ch.Ordered = false
 		}
@@ -232,13 +232,43 @@ func ChooseIndex(t *catalog.Table, preds []Predicate, hints IndexHints, order []
 	return ch
 }
 
+// orderColumns are the key columns a scan of ix returns its rows in: the
+// index's, then, for a secondary index, the primary key's columns it does
+// not hold (every secondary entry ends with the row's primary key, so rows
+// equal on the index columns come in primary-key order: InnoDB's extended
+// keys).
+func orderColumns(t *catalog.Table, ix *catalog.Index) []catalog.IndexColumn {
+	if ix.Primary || t == nil || t.HiddenPK {
+		return ix.Columns
+	}
+	cols := ix.Columns
+	extended := false
+	for _, pc := range t.Primary().Columns {
+		held := false
+		for _, ic := range ix.Columns {
+			if ic.Col == pc.Col && ic.Prefix == 0 {
+				held = true
+			}
+		}
+		if !held {
+			if !extended {
+				cols = append([]catalog.IndexColumn(nil), ix.Columns...)
+				extended = true
+			}
+			cols = append(cols, pc)
+		}
+	}
+	return cols
+}
+
 // indexGivesOrder reports whether scanning ix (with the given equality
 // predicates on its leading columns) yields rows in ORDER BY order, and in
 // which direction.
-func indexGivesOrder(ix *catalog.Index, eqPreds []*Predicate, order []OrderCol) (ordered, reverse bool) {
+func indexGivesOrder(t *catalog.Table, ix *catalog.Index, eqPreds []*Predicate, order []OrderCol) (ordered, reverse bool) {
 	if len(order) == 0 {
 		return false, false
 	}
+	cols := orderColumns(t, ix)
 	for _, p := range eqPreds {
 		if ((p.Op == "in" || p.Op == "tuple") && len(p.Vals) > 1) || p.Op == "insub" {
 			return false, false
@@ -258,17 +288,17 @@ func indexGivesOrder(ix *catalog.Index, eqPreds []*Predicate, order []OrderCol) 
 			return false, false
 		}
 		// Skip index columns fixed by equality.
-		for k < len(ix.Columns) && eqCol[ix.Columns[k].Col] && ix.Columns[k].Col != oc.Col {
+		for k < len(cols) && eqCol[cols[k].Col] && cols[k].Col != oc.Col {
 			k++
 		}
-		if k >= len(ix.Columns) {
+		if k >= len(cols) {
 			// Ordering by a column fixed by equality is trivially satisfied.
 			if eqCol[oc.Col] {
 				continue
 			}
 			return false, false
 		}
-		ic := ix.Columns[k]
+		ic := cols[k]
 		if ic.Col != oc.Col || ic.Prefix > 0 {
 			if eqCol[oc.Col] {
 				continue

@@ -151,7 +151,7 @@ func (jc *joinCost) limitOrder(cost, card float64) ([]int, bool) {
 		if i == 0 && t.HiddenPK {
 			continue
 		}
-		if ordered, _ := indexGivesOrder(ix, nil, h.Cols); ordered {
+		if ordered, _ := indexGivesOrder(t, ix, nil, h.Cols); ordered {
 			c := float64(costSecondaryRow - 1)
 			if ix.Primary {
 				c = 0
