@@ -11,7 +11,9 @@ import "vitess.io/vitess/go/sqltypes"
 // converts with its notes and errors.
 func exactDecimal(v sqltypes.Value, m, d int, unsigned bool) (out sqltypes.Value, ok bool) {
 	t := v.Type()
-	if t != sqltypes.Decimal && !sqltypes.IsIntegral(t) {
+	// Text in plain decimal notation (LOAD DATA's fields, string
+	// literals) converts as the same digits typed DECIMAL do.
+	if t != sqltypes.Decimal && !sqltypes.IsIntegral(t) && t != sqltypes.VarChar && t != sqltypes.Char && t != sqltypes.VarBinary && t != sqltypes.Text {
 		return sqltypes.Value{}, false
 	}
 	if d < 0 {

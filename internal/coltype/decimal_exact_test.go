@@ -41,7 +41,11 @@ func TestExactDecimalMatchesRounded(t *testing.T) {
 				if r.Intn(3) == 0 {
 					frac += "000"
 				}
-				v = sqltypes.MakeTrusted(sqltypes.Decimal, []byte(sign+digits(r.Intn(6))+"."+frac))
+				typ := sqltypes.Decimal
+				if r.Intn(2) == 0 {
+					typ = sqltypes.VarChar // text, as LOAD DATA's fields
+				}
+				v = sqltypes.MakeTrusted(typ, []byte(sign+digits(r.Intn(6))+"."+frac))
 			}
 			fast, ok := exactDecimal(v, col.Length, col.Scale, col.Unsigned)
 			c := conv{col: col, mode: ModeDefault, row: 1}
@@ -61,9 +65,11 @@ func TestExactDecimalMatchesRounded(t *testing.T) {
 	if taken < 5000 {
 		t.Fatalf("exact path took only %d of 24000 values", taken)
 	}
-	for _, s := range []string{"1e5", " 12", "12abc", "", "-", ".", "1.2.3"} {
-		if _, ok := exactDecimal(sqltypes.MakeTrusted(sqltypes.Decimal, []byte(s)), 12, 2, false); ok {
-			t.Errorf("exact path took %q", s)
+	for _, s := range []string{"1e5", " 12", "12 ", "+12", "12abc", "", "-", ".", "1.2.3", "0x1A"} {
+		for _, typ := range []sqltypes.Type{sqltypes.Decimal, sqltypes.VarChar} {
+			if _, ok := exactDecimal(sqltypes.MakeTrusted(typ, []byte(s)), 12, 2, false); ok {
+				t.Errorf("exact path took %s %q", typ, s)
+			}
 		}
 	}
 }
