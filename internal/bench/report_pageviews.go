@@ -66,6 +66,7 @@ func pvMetrics() []pvMetric {
 		pvMetric{name: "COUNT(*) first run (s)", get: pvSeconds(func(p *PageViewsRun) float64 { return p.CountFirst })},
 		pvCountMetric, pvColdMetric,
 		pvMetric{name: "join query warm (s, median)", get: pvSeconds(func(p *PageViewsRun) float64 { return p.WarmSeconds })},
+		pvMetric{name: "join query with pv_id DESC tie-break, warm (s, median)", get: pvSeconds(func(p *PageViewsRun) float64 { return p.TieSeconds })},
 	)
 	return ms
 }

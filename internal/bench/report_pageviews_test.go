@@ -97,6 +97,12 @@ func TestComparePageViews(t *testing.T) {
 	if runs[0].Match != matchDiffers {
 		t.Errorf("rows in another order: %q", runs[0].Match)
 	}
+	// A tie at the LIMIT broken differently: same timestamps, another row.
+	runs[0].Top = &query.Result{Columns: runs[1].Top.Columns, Rows: [][]string{runs[1].Top.Rows[0], {"8", runs[1].Top.Rows[1][1]}}}
+	comparePageViews(runs)
+	if runs[0].Match != matchSame || !strings.Contains(runs[0].Diff, "tie") {
+		t.Errorf("tie at the LIMIT: %q %q", runs[0].Match, runs[0].Diff)
+	}
 }
 
 func TestPageViewsReport(t *testing.T) {
