@@ -177,11 +177,14 @@ func (r *runner) runPageViews() error {
 		return err
 	}
 	defer r.prog.close()
-	r.prog.plan(1, time.Duration(o.PVSize/(50<<20)+1)*time.Second)
-	perEngine := 20*time.Second + time.Duration(o.PVSize/(2<<20))*time.Second
+	// Plans for the ETA, from a 2-core VM: the generator writes ~400 MiB/s,
+	// an engine takes 50–70 s per GiB for the whole workflow.
+	genPlan := time.Second + time.Duration(o.PVSize/(400<<20))*time.Second
+	perEngine := 10*time.Second + time.Duration(o.PVSize/(15<<20))*time.Second
+	r.prog.plan(1, genPlan)
 	r.prog.plan(len(o.Engines), perEngine)
 
-	r.prog.begin(fmt.Sprintf("generate %s of page views", fmtBytes(float64(o.PVSize))), time.Duration(o.PVSize/(50<<20)+1)*time.Second)
+	r.prog.begin(fmt.Sprintf("generate %s of page views", fmtBytes(float64(o.PVSize))), genPlan)
 	dataDir := filepath.Join(r.work, "data") // also MariaDB's secure_file_priv (pvConfig)
 	if err := os.MkdirAll(dataDir, 0o755); err != nil {
 		r.prog.end()
