@@ -242,6 +242,9 @@ func pageViewsDoc(r *Results) []block {
 	var how []string
 	for _, p := range r.PageViewsRuns {
 		line := fmt.Sprintf("%s: `%s`", EngineLabel(p.Engine), p.LoadHow)
+		if p.Plan != "" {
+			line += fmt.Sprintf("; ANALYZE TABLE after the indexes %s s; join plan: `%s`", fmtNum(p.AnalyzeSeconds), p.Plan)
+		}
 		if p.ColdNote != "" {
 			line += "; " + p.ColdNote
 		}
@@ -254,7 +257,7 @@ func pageViewsDoc(r *Results) []block {
 		how = append(how, line)
 	}
 	if len(how) > 0 {
-		d = append(d, block{Heading: "How each engine was loaded", Level: 2, Bullets: how})
+		d = append(d, block{Heading: "How each engine was loaded, and its join plan", Level: 2, Bullets: how})
 	}
 	d = append(d, setupBlocks(r)...)
 	return d
