@@ -9,12 +9,14 @@
 //
 // # Basics
 //
-// Main is the command entry point. Four workloads exist: "sysbench" (the
+// Main is the command entry point. Five workloads exist: "sysbench" (the
 // eight oltp_* scripts at a list of thread counts), "seed" (the MyRocks
 // seed study's grid of parallel clients × disk-noise levels running
 // write-heavy scripts), "tpch" (the 22 TPC-H queries over generated data,
 // results compared between engines; package tpch) and "tpcc" (the TPC-C
-// transaction mix with consistency checks; package tpcc). Everything else —
+// transaction mix with consistency checks; package tpcc) and "pageviews"
+// (issue 13's bulk-load workflow over a generated page_views CSV: LOAD
+// DATA, ADD INDEX, COUNT(*), a join cold and warm). Everything else —
 // statistics, sysbench output parsing, noise levels, result comparison,
 // report generation — is plain functions over recorded data and is
 // unit-tested without servers.

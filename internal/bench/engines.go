@@ -31,6 +31,11 @@ type EngineConfig struct {
 	// Reuse starts the engine on the data directory of an earlier run of
 	// the same engine in the same directory (no mariadb-install-db).
 	Reuse bool
+	// SecureFilePriv, when set, is MariaDB's --secure-file-priv: the
+	// directory LOAD DATA INFILE may read server files from (pageviews;
+	// without it MariaDB reads none). strata reads from its own
+	// DATADIR/secure-files by default.
+	SecureFilePriv string
 	// Database is the database holding the benchmark's tables, for the
 	// on-disk size of InnoDB's table files (default "sbtest").
 	Database string
@@ -216,6 +221,10 @@ func startMariaDB(ctx context.Context, s *Server, cfg EngineConfig, in *installe
 		{"character set", "utf8mb4 / utf8mb4_general_ci"},
 		{"max_connections", strconv.Itoa(maxConns)},
 		{"max_prepared_stmt_count", strconv.Itoa(mariadbMaxPreparedStmts) + " (sysbench prepares ~5 statements per table per connection)"},
+	}
+	if cfg.SecureFilePriv != "" {
+		args = append(args, "--secure-file-priv="+cfg.SecureFilePriv)
+		s.Settings = append(s.Settings, Setting{"secure_file_priv", cfg.SecureFilePriv + " (LOAD DATA INFILE of the generated files)"})
 	}
 	if s.Engine == EngineInnoDB {
 		args = append(args, "--innodb-buffer-pool-size="+cache)

@@ -27,7 +27,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	case "-h", "--help", "-help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
-	case "sysbench", "seed", "tpch", "tpcc":
+	case "sysbench", "seed", "tpch", "tpcc", "pageviews":
 	case "report":
 		return reportMain(args[1:], stdout, stderr)
 	default:
@@ -171,6 +171,8 @@ func (r *runner) run() error {
 		return r.runTPCH()
 	case "tpcc":
 		return r.runTPCC()
+	case "pageviews":
+		return r.runPageViews()
 	}
 	if err := r.in.ensure("sysbench", "sysbench", func() bool { _, ok := lookPath("sysbench"); return ok }); err != nil {
 		return err

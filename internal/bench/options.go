@@ -25,7 +25,7 @@ var SysbenchScripts = []string{
 var SeedScripts = []string{"oltp_update_index", "oltp_write_only"}
 
 // Workloads are the workloads of `strata bench`.
-var Workloads = []string{"sysbench", "seed", "tpch", "tpcc"}
+var Workloads = []string{"sysbench", "seed", "tpch", "tpcc", "pageviews"}
 
 // Options are the flags of `strata bench <workload>`.
 type Options struct {
@@ -69,6 +69,8 @@ type Options struct {
 	Queries []int `json:"queries,omitempty"`
 	// Warehouses is TPC-C's W (tpcc); the terminals are Threads[0].
 	Warehouses int `json:"warehouses,omitempty"`
+	// PVSize is the size of the generated page_views.csv (pageviews).
+	PVSize int64 `json:"pv_size,omitempty"`
 }
 
 const usage = `strata bench — measure strata side by side with MariaDB InnoDB and MariaDB MyRocks
@@ -82,6 +84,10 @@ Usage:
                                   every engine, compare the results with InnoDB's
   strata bench tpcc [flags]       TPC-C: load W warehouses, run the transaction mix for
                                   --time, report tpmC and latencies, check consistency
+  strata bench pageviews [flags]  the seed's bulk-load workflow: generate a page_views CSV,
+                                  LOAD DATA it into a table with only its primary key,
+                                  ADD INDEX ×3, COUNT(*), a join + ORDER BY … DESC LIMIT 10
+                                  cold (after a restart) and warm
   strata bench report RESULTS.json [DIR]
                                   rewrite the report files from a results.json
 
@@ -141,6 +147,13 @@ tpcc flags:
 tpch and tpcc flags:
   --seed N            seed of the data generator and terminals (default 1)
   --load-workers N    connections inserting the data (default 2)
+
+pageviews flags:
+  --size SIZE         size of the generated page_views.csv, e.g. 300M, 2G, 90G
+                      (default 2G ≈ 9M rows, for a 2-core VM; quick 4M)
+  --reps N            warm runs of the join query after the cold one (default 5)
+  --seed N            seed of the data generator (default 1)
+  --query-timeout S   seconds allowed to each query (default 600)
 `
 
 // parseOptions parses the flags of workload.
@@ -164,7 +177,7 @@ func parseOptions(workload string, args []string, stderr io.Writer) (*Options, e
 	workdir := fs.String("workdir", os.TempDir(), "")
 	var threads, clients, noise, load, queries *string
 	var calib, conns, waCacheMB, warehouses, queryTimeout, loadWorkers *int
-	var fioSize *string
+	var fioSize, pvSize *string
 	var scale *float64
 	var seed *uint64
 	switch workload {
@@ -178,6 +191,10 @@ func parseOptions(workload string, args []string, stderr io.Writer) (*Options, e
 		load = fs.String("load", "sysbench", "")
 		calib = fs.Int("fio-calibrate", 5, "")
 		fioSize = fs.String("fio-size", "1G", "")
+	case "pageviews":
+		seed = fs.Uint64("seed", 1, "")
+		queryTimeout = fs.Int("query-timeout", 600, "")
+		pvSize = fs.String("size", "2G", "")
 	case "tpch", "tpcc":
 		seed = fs.Uint64("seed", 1, "")
 		queryTimeout = fs.Int("query-timeout", 300, "")
@@ -242,6 +259,9 @@ func parseOptions(workload string, args []string, stderr io.Writer) (*Options, e
 	o.Limits.IOPS = *hddIOPS
 	if o.Reps < 1 || o.Tables < 1 || o.TableSize < 1 || o.Time < time.Second || o.CacheBytes <= 0 {
 		return nil, fmt.Errorf("--reps, --tables, --table-size, --time and --cache-mb must be positive")
+	}
+	if workload == "pageviews" {
+		return o, parsePageViewsOptions(o, set, *seed, *queryTimeout, *pvSize)
 	}
 	if workload == "tpch" || workload == "tpcc" {
 		if !set["engines"] {
@@ -309,6 +329,30 @@ func parseOptions(workload string, args []string, stderr io.Writer) (*Options, e
 		o.Scripts[i] = s
 	}
 	return o, nil
+}
+
+// parsePageViewsOptions fills the pageviews options in o (set tells
+// which flags were given).
+func parsePageViewsOptions(o *Options, set map[string]bool, seed uint64, queryTimeout int, size string) error {
+	o.Seed, o.QueryTimeout = seed, time.Duration(queryTimeout)*time.Second
+	if o.QueryTimeout <= 0 {
+		return fmt.Errorf("--query-timeout must be positive")
+	}
+	if o.Quick && !set["size"] {
+		size = "4M"
+	}
+	n, err := parseSize(size)
+	if err != nil {
+		return fmt.Errorf("--size: %w", err)
+	}
+	if n < 64<<10 {
+		return fmt.Errorf("--size %s: want at least 64K", size)
+	}
+	o.PVSize = n
+	if !set["reps"] {
+		o.Reps = 5
+	}
+	return nil
 }
 
 // tpcFlags are the values of the tpch and tpcc flags.

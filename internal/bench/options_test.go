@@ -42,3 +42,26 @@ func TestParseOptionsDefaults(t *testing.T) {
 		t.Error("seed accepted --conns")
 	}
 }
+
+func TestParsePageViewsOptions(t *testing.T) {
+	def, err := parseOptions("pageviews", nil, devNull(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if def.PVSize != 2<<30 || def.Reps != 5 || def.Seed != 1 || len(def.Engines) != 3 || def.QueryTimeout != 600*time.Second {
+		t.Errorf("pageviews defaults: %+v", def)
+	}
+	quick, err := parseOptions("pageviews", []string{"--quick"}, devNull(t))
+	if err != nil || quick.PVSize != 4<<20 {
+		t.Errorf("pageviews --quick: %+v %v", quick, err)
+	}
+	set, err := parseOptions("pageviews", []string{"--quick", "--size", "300M", "--reps", "3", "--engines", "strata,myrocks"}, devNull(t))
+	if err != nil || set.PVSize != 300<<20 || set.Reps != 3 || fmt.Sprint(set.Engines) != "[strata myrocks]" {
+		t.Errorf("pageviews flags: %+v %v", set, err)
+	}
+	for _, bad := range [][]string{{"--size", "10K"}, {"--size", "lots"}, {"--scale", "1"}} {
+		if _, err := parseOptions("pageviews", bad, devNull(t)); err == nil {
+			t.Errorf("pageviews accepted %v", bad)
+		}
+	}
+}

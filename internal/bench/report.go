@@ -96,7 +96,10 @@ func writeCSVs(dir string, res *Results) error {
 			f(a.LatP99.Median), f(a.CPUPerTxn.Median * 1000), f(a.WriteBytesPerTxn.Median), i(a.IgnoredErrors), i(a.Reconnects), strconv.Itoa(a.Errors), a.Kind})
 	}
 	files := map[string][][]string{"loads.csv": loads}
-	if len(res.TPCH) == 0 && len(res.TPCC) == 0 { // sysbench steps
+	if len(res.PageViewsRuns) > 0 {
+		files["pageviews.csv"] = pageViewsCSV(res)
+	}
+	if len(res.TPCH) == 0 && len(res.TPCC) == 0 && res.PageViews == nil { // sysbench steps
 		files["steps.csv"], files["samples.csv"], files["aggregates.csv"] = steps, samples, aggs
 	}
 	if len(res.TPCH) > 0 {
@@ -292,6 +295,8 @@ func buildDoc(r *Results) []block {
 			return tpchDoc(r)
 		case "tpcc":
 			return tpccDoc(r)
+		case "pageviews":
+			return pageViewsDoc(r)
 		}
 	}
 	title := "strata bench: sysbench"

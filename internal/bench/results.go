@@ -7,21 +7,25 @@ import (
 
 // Results is everything one bench run measured; results.json holds it.
 type Results struct {
-	Command  string            `json:"command"`
-	Options  *Options          `json:"options"`
-	Started  time.Time         `json:"started"`
-	Finished time.Time         `json:"finished"`
-	Machine  Machine           `json:"machine"`
-	Engines  []EngineInfo      `json:"engines"`
-	Loads    []Load            `json:"loads"`
-	Steps    []Step            `json:"steps"`
-	SoloIOPS float64           `json:"fio_solo_iops,omitempty"` // seed: one unthrottled fio job
-	Noise    []Noise           `json:"noise,omitempty"`         // seed: resolved levels
-	Notes    []string          `json:"notes,omitempty"`
-	TPCH     []TPCHRun         `json:"tpch,omitempty"` // tpch: per engine
-	TPCC     []TPCCRun         `json:"tpcc,omitempty"` // tpcc: per engine
-	Aggs     []Aggregate       `json:"aggregates"`
-	Tools    map[string]string `json:"tools"`
+	Command  string       `json:"command"`
+	Options  *Options     `json:"options"`
+	Started  time.Time    `json:"started"`
+	Finished time.Time    `json:"finished"`
+	Machine  Machine      `json:"machine"`
+	Engines  []EngineInfo `json:"engines"`
+	Loads    []Load       `json:"loads"`
+	Steps    []Step       `json:"steps"`
+	SoloIOPS float64      `json:"fio_solo_iops,omitempty"` // seed: one unthrottled fio job
+	Noise    []Noise      `json:"noise,omitempty"`         // seed: resolved levels
+	Notes    []string     `json:"notes,omitempty"`
+	TPCH     []TPCHRun    `json:"tpch,omitempty"` // tpch: per engine
+	TPCC     []TPCCRun    `json:"tpcc,omitempty"` // tpcc: per engine
+	// PageViews describes the pageviews workload's data; PageViewsRuns
+	// are its per-engine results.
+	PageViews     *PageViewsData    `json:"pageviews,omitempty"`
+	PageViewsRuns []PageViewsRun    `json:"pageviews_runs,omitempty"`
+	Aggs          []Aggregate       `json:"aggregates"`
+	Tools         map[string]string `json:"tools"`
 }
 
 // EngineInfo describes how an engine was run.
