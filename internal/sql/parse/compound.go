@@ -477,34 +477,48 @@ func (p *spParser) ifStmt() (*SPNode, error) {
 	n := &SPNode{Kind: SPIf}
 	p.i++ // IF
 	for {
-		cond, err := p.expr("THEN")
-		if err != nil {
+		if err := p.branch(n, "ELSEIF", "ELSE", "END"); err != nil {
 			return nil, err
 		}
-		if err := p.expectWord("THEN"); err != nil {
-			return nil, err
+		if !p.word("ELSEIF") {
+			break
 		}
-		body, err := p.list("ELSEIF", "ELSE", "END")
-		if err != nil {
-			return nil, err
-		}
-		n.Branches = append(n.Branches, SPBranch{Cond: cond, Body: body})
-		if p.word("ELSEIF") {
-			continue
-		}
-		break
 	}
+	return n, p.elseEnd(n, "IF")
+}
+
+// branch reads `cond THEN statements` up to one of the words in stop and
+// adds it to n's branches (IF, ELSEIF, CASE's WHEN).
+func (p *spParser) branch(n *SPNode, stop ...string) error {
+	cond, err := p.expr("THEN")
+	if err != nil {
+		return err
+	}
+	if err := p.expectWord("THEN"); err != nil {
+		return err
+	}
+	body, err := p.list(stop...)
+	if err != nil {
+		return err
+	}
+	n.Branches = append(n.Branches, SPBranch{Cond: cond, Body: body})
+	return nil
+}
+
+// elseEnd reads an optional `ELSE statements`, then `END kw` (END IF,
+// END CASE).
+func (p *spParser) elseEnd(n *SPNode, kw string) error {
 	if p.word("ELSE") {
 		body, err := p.list("END")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		n.Else, n.HasElse = body, true
 	}
 	if err := p.expectWord("END"); err != nil {
-		return nil, err
+		return err
 	}
-	return n, p.expectWord("IF")
+	return p.expectWord(kw)
 }
 
 func (p *spParser) caseStmt() (*SPNode, error) {
@@ -518,33 +532,14 @@ func (p *spParser) caseStmt() (*SPNode, error) {
 		n.Expr = e
 	}
 	for p.word("WHEN") {
-		cond, err := p.expr("THEN")
-		if err != nil {
+		if err := p.branch(n, "WHEN", "ELSE", "END"); err != nil {
 			return nil, err
 		}
-		if err := p.expectWord("THEN"); err != nil {
-			return nil, err
-		}
-		body, err := p.list("WHEN", "ELSE", "END")
-		if err != nil {
-			return nil, err
-		}
-		n.Branches = append(n.Branches, SPBranch{Cond: cond, Body: body})
 	}
 	if len(n.Branches) == 0 {
 		return nil, p.errHere()
 	}
-	if p.word("ELSE") {
-		body, err := p.list("END")
-		if err != nil {
-			return nil, err
-		}
-		n.Else, n.HasElse = body, true
-	}
-	if err := p.expectWord("END"); err != nil {
-		return nil, err
-	}
-	return n, p.expectWord("CASE")
+	return n, p.elseEnd(n, "CASE")
 }
 
 func (p *spParser) declare() (*SPNode, error) {
