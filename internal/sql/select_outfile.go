@@ -13,6 +13,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
 
+	"github.com/strata-db/strata/internal/sql/parse"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
@@ -289,22 +290,7 @@ func sqlStringValue(q string) string {
 			continue
 		}
 		i++
-		switch q[i] {
-		case '0':
-			b.WriteByte(0)
-		case 'b':
-			b.WriteByte('\b')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'Z':
-			b.WriteByte(26)
-		default:
-			b.WriteByte(q[i])
-		}
+		b.WriteByte(parse.UnescapeByte(q[i]))
 	}
 	return b.String()
 }

@@ -35,6 +35,8 @@ import (
 	"errors"
 	"io"
 	"sync/atomic"
+
+	"github.com/strata-db/strata/internal/sql/parse"
 )
 
 // Format is the FIELDS and LINES options of a LOAD DATA statement.
@@ -348,23 +350,14 @@ func (rd *Reader) add(c int) error {
 
 // unescape is MySQL's READ_INFO::unescape.
 func (rd *Reader) unescape(c int) int {
-	switch c {
-	case 'n':
-		return '\n'
-	case 't':
-		return '\t'
-	case 'r':
-		return '\r'
-	case 'b':
-		return '\b'
-	case '0':
-		return 0
-	case 'Z':
-		return 26
-	case 'N':
+	if c == 'N' {
 		rd.foundNull = true
+		return c
 	}
-	return c
+	if c < 0 || c > 0xff {
+		return c
+	}
+	return int(parse.UnescapeByte(byte(c)))
 }
 
 // readField reads one field into rd.row (MySQL's READ_INFO::read_field).

@@ -366,24 +366,11 @@ func (sc *scanner) stringLit(noBackslashEscapes bool) (string, bool) {
 			c := sc.s[i]
 			if c == '\\' && !noBackslashEscapes && i+1 < len(sc.s) {
 				i++
-				switch e := sc.s[i]; e {
-				case '0':
-					b.WriteByte(0)
-				case 'b':
-					b.WriteByte('\b')
-				case 'n':
-					b.WriteByte('\n')
-				case 'r':
-					b.WriteByte('\r')
-				case 't':
-					b.WriteByte('\t')
-				case 'Z':
-					b.WriteByte(26)
-				case '%', '_':
+				if e := sc.s[i]; e == '%' || e == '_' {
 					b.WriteByte('\\')
 					b.WriteByte(e)
-				default:
-					b.WriteByte(e)
+				} else {
+					b.WriteByte(UnescapeByte(e))
 				}
 				i++
 				continue
