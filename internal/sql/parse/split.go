@@ -100,7 +100,8 @@ func skipQuoted(s string, i int) int {
 
 // quoteEnd returns the index of the quote closing the quoted text that
 // starts at s[i], or -1 when it is not closed. A backslash escapes the
-// next byte in '...' and "...", not in backticks.
+// next byte in '...' and "...", not in backticks; a doubled quote stands
+// for itself and stays inside.
 func quoteEnd(s string, i int) int {
 	q := s[i]
 	for j := i + 1; j < len(s); j++ {
@@ -110,6 +111,10 @@ func quoteEnd(s string, i int) int {
 				j++
 			}
 		case q:
+			if j+1 < len(s) && s[j+1] == q {
+				j++
+				continue
+			}
 			return j
 		}
 	}

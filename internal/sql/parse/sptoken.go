@@ -57,7 +57,7 @@ func spTokenize(src string) ([]spToken, bool) {
 				i += end + 1
 			}
 		case c == '\'' || c == '"' || c == '`':
-			j := quoteEndDoubled(src, i)
+			j := quoteEnd(src, i)
 			if j < 0 {
 				return out, false
 			}
@@ -73,7 +73,7 @@ func spTokenize(src string) ([]spToken, bool) {
 				j++
 			}
 			if j < len(src) && (src[j] == '`' || src[j] == '\'' || src[j] == '"') {
-				e := quoteEndDoubled(src, j)
+				e := quoteEnd(src, j)
 				if e < 0 {
 					return out, false
 				}
@@ -112,28 +112,6 @@ func spTokenize(src string) ([]spToken, bool) {
 		}
 	}
 	return out, true
-}
-
-// quoteEndDoubled returns the index of the quote closing the quoted text
-// starting at s[i] (a doubled quote stays inside; a backslash escapes in
-// strings), or -1.
-func quoteEndDoubled(s string, i int) int {
-	q := s[i]
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			if q != '`' {
-				j++
-			}
-		case q:
-			if j+1 < len(s) && s[j+1] == q {
-				j++
-				continue
-			}
-			return j
-		}
-	}
-	return -1
 }
 
 // identText returns the name a word or quoted-name token stands for.
