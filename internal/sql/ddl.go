@@ -59,14 +59,19 @@ func (s *Session) execDDL(ctx context.Context, stmt sqlparser.Statement, sql str
 }
 
 func (s *Session) dbOrCurrent(q sqlparser.IdentifierCS) (string, error) {
-	db := q.String()
-	if db == "" {
-		db = s.DB
+	return s.schemaOrCurrent(q.String())
+}
+
+// schemaOrCurrent is the database a statement names (schema), or the
+// current one; error 1046 without either.
+func (s *Session) schemaOrCurrent(schema string) (string, error) {
+	if schema == "" {
+		schema = s.DB
 	}
-	if db == "" {
+	if schema == "" {
 		return "", sqlerr.NoDB()
 	}
-	return db, nil
+	return schema, nil
 }
 
 func (s *Session) createDatabase(st *sqlparser.CreateDatabase) (*sqltypes.Result, error) {

@@ -141,12 +141,9 @@ func (s *Session) execLoadData(ctx context.Context, ld *parse.LoadData) (*sqltyp
 	if len(ld.Partitions) > 0 {
 		return nil, sqlerr.Unsupported("LOAD DATA ... PARTITION")
 	}
-	db := ld.Schema
-	if db == "" {
-		db = s.DB
-	}
-	if db == "" {
-		return nil, sqlerr.NoDB()
+	db, err := s.schemaOrCurrent(ld.Schema)
+	if err != nil {
+		return nil, err
 	}
 	if isSystemSchema(db) {
 		return nil, sqlerr.New(sqlerr.DBAccessDenied, sqlerror.SSClientError, "Access denied for user '%s'@'%s' to database '%s'", s.User, s.Host, db)
@@ -199,7 +196,7 @@ func (s *Session) execLoadData(ctx context.Context, ld *parse.LoadData) (*sqltyp
 		r, size = f, n
 	}
 	var res *sqltypes.Result
-	err := func() error {
+	err = func() error {
 		defer func() { _ = r.Close() }() // LOCAL: drains the client's packets
 		var err error
 		res, err = s.dmlOf(ctx, nil, nil, func(ex *execCtx) (*sqltypes.Result, error) {

@@ -39,12 +39,9 @@ func (s *Session) execRoutine(ctx context.Context, sql string, r parse.Routine) 
 	if r.Verb == "CREATE" || r.Verb == "ALTER" {
 		return nil, sqlerr.Unsupported("%s EVENT (strata has no event scheduler)", r.Verb)
 	}
-	db := r.Schema
-	if db == "" {
-		db = s.DB
-	}
-	if db == "" {
-		return nil, sqlerr.NoDB()
+	db, err := s.schemaOrCurrent(r.Schema)
+	if err != nil {
+		return nil, err
 	}
 	var code uint16
 	var state, msg, note string

@@ -35,11 +35,9 @@ type routineActive map[*catalog.Routine]int
 // lookupRoutine returns the routine typ (PROCEDURE or FUNCTION) named by
 // db and name in the session's current database when db is "".
 func (s *Session) lookupRoutine(typ, db, name string) (*catalog.Routine, error) {
-	if db == "" {
-		db = s.DB
-	}
-	if db == "" {
-		return nil, sqlerr.NoDB()
+	db, err := s.schemaOrCurrent(db)
+	if err != nil {
+		return nil, err
 	}
 	r := s.eng.Cat.Routine(db, typ, name)
 	if r == nil {

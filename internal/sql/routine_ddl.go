@@ -32,12 +32,9 @@ func (s *Session) execCreateRoutine(ctx context.Context, sql string) (*sqltypes.
 	if err != nil {
 		return nil, sqlerr.Syntax("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '" + firstWords(sql, 4) + "' at line 1")
 	}
-	db := cr.Schema
-	if db == "" {
-		db = s.DB
-	}
-	if db == "" {
-		return nil, sqlerr.NoDB()
+	db, err := s.schemaOrCurrent(cr.Schema)
+	if err != nil {
+		return nil, err
 	}
 	if len([]rune(cr.Name)) > 64 {
 		return nil, sqlerr.New(1059, "42000", "Identifier name '%s' is too long", cr.Name)
@@ -157,12 +154,9 @@ func (s *Session) execAlterRoutine(ctx context.Context, sql string) (*sqltypes.R
 
 // execDropRoutine runs DROP PROCEDURE and DROP FUNCTION [IF EXISTS].
 func (s *Session) execDropRoutine(ctx context.Context, rt parse.Routine) (*sqltypes.Result, error) {
-	db := rt.Schema
-	if db == "" {
-		db = s.DB
-	}
-	if db == "" {
-		return nil, sqlerr.NoDB()
+	db, err := s.schemaOrCurrent(rt.Schema)
+	if err != nil {
+		return nil, err
 	}
 	if err := s.commit(); err != nil {
 		return nil, err
@@ -187,7 +181,7 @@ func (s *Session) execDropRoutine(ctx context.Context, rt parse.Routine) (*sqlty
 		}
 	}
 	gone := false
-	err := schemachange.Apply(s.eng.Cat, func(d *catalog.DDL) error {
+	err = schemachange.Apply(s.eng.Cat, func(d *catalog.DDL) error {
 		r := s.eng.Cat.Routine(db, rt.Kind, rt.Name)
 		if r == nil {
 			gone = true

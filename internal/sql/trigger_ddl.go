@@ -147,12 +147,9 @@ func quoteDefiner(d string) string {
 
 // execDropTrigger runs DROP TRIGGER [IF EXISTS] [db.]name.
 func (s *Session) execDropTrigger(ctx context.Context, r parse.Routine) (*sqltypes.Result, error) {
-	db := r.Schema
-	if db == "" {
-		db = s.DB
-	}
-	if db == "" {
-		return nil, sqlerr.NoDB()
+	db, err := s.schemaOrCurrent(r.Schema)
+	if err != nil {
+		return nil, err
 	}
 	if err := s.commit(); err != nil {
 		return nil, err

@@ -27,12 +27,9 @@ func (s *Session) canSeeTrigger(db, table string) bool {
 
 // showTriggers answers SHOW TRIGGERS [FROM db] [LIKE 'table pattern'].
 func (s *Session) showTriggers(sh *sqlparser.ShowBasic) (*sqltypes.Result, error) {
-	db := sh.DbName.String()
-	if db == "" {
-		db = s.DB
-	}
-	if db == "" {
-		return nil, sqlerr.NoDB()
+	db, err := s.dbOrCurrent(sh.DbName)
+	if err != nil {
+		return nil, err
 	}
 	if s.eng.Cat.Database(db) == nil {
 		if isSystemSchema(db) {
@@ -75,12 +72,9 @@ func (s *Session) dbCollation(db string) collations.ID {
 
 // showCreateTrigger answers SHOW CREATE TRIGGER [db.]name.
 func (s *Session) showCreateTrigger(tn sqlparser.TableName) (*sqltypes.Result, error) {
-	db := tn.Qualifier.String()
-	if db == "" {
-		db = s.DB
-	}
-	if db == "" {
-		return nil, sqlerr.NoDB()
+	db, err := s.dbOrCurrent(tn.Qualifier)
+	if err != nil {
+		return nil, err
 	}
 	t := s.eng.Cat.TriggerTable(db, tn.Name.String())
 	if t == nil {
