@@ -739,16 +739,8 @@ func (s *Session) spNested(f *spFrame, stmt sqlparser.Statement) error {
 		if err := s.authorize(stmt, ""); err != nil {
 			return err
 		}
-		for _, tn := range trgTargets(stmt) {
-			db := tn.Qualifier.String()
-			if db == "" {
-				db = s.DB
-			}
-			for _, t := range s.trgActive {
-				if strings.EqualFold(t.DB, db) && strings.EqualFold(t.Name, tn.Name.String()) {
-					return sqlerr.New(sqlerr.CantUpdateUsedTable, sqlerror.SSUnknownSQLState, "Can't update table '%s' in stored function/trigger because it is already used by statement which invoked this stored function/trigger", t.Name)
-				}
-			}
+		if err := s.refuseTriggeringTable(stmt); err != nil {
+			return err
 		}
 		ex := s.newExecCtx(f.ctx, f.outer.tx, f.bv)
 		var res *sqltypes.Result

@@ -301,12 +301,10 @@ func copyBV(bv map[string]*querypb.BindVariable) map[string]*querypb.BindVariabl
 	return out
 }
 
-// runTrgDML runs an INSERT, REPLACE, UPDATE or DELETE of a trigger body.
-func (s *Session) runTrgDML(ex *execCtx, st *trgStmt, bv map[string]*querypb.BindVariable, definer *privilege.Subject) error {
-	stmt := sqlparser.Clone(st.stmt)
-	if err := s.authorizeAs(definer, stmt); err != nil {
-		return err
-	}
+// refuseTriggeringTable answers 1442 when stmt (a trigger's or stored
+// function's INSERT, UPDATE or DELETE) writes a table whose triggers are
+// running for the statement that invoked it.
+func (s *Session) refuseTriggeringTable(stmt sqlparser.Statement) error {
 	for _, tn := range trgTargets(stmt) {
 		db := tn.Qualifier.String()
 		if db == "" {
@@ -317,6 +315,18 @@ func (s *Session) runTrgDML(ex *execCtx, st *trgStmt, bv map[string]*querypb.Bin
 				return sqlerr.New(sqlerr.CantUpdateUsedTable, sqlerror.SSUnknownSQLState, "Can't update table '%s' in stored function/trigger because it is already used by statement which invoked this stored function/trigger", t.Name)
 			}
 		}
+	}
+	return nil
+}
+
+// runTrgDML runs an INSERT, REPLACE, UPDATE or DELETE of a trigger body.
+func (s *Session) runTrgDML(ex *execCtx, st *trgStmt, bv map[string]*querypb.BindVariable, definer *privilege.Subject) error {
+	stmt := sqlparser.Clone(st.stmt)
+	if err := s.authorizeAs(definer, stmt); err != nil {
+		return err
+	}
+	if err := s.refuseTriggeringTable(stmt); err != nil {
+		return err
 	}
 	ex2 := s.newExecCtx(ex.Context(), ex.tx, copyBV(bv))
 	var err error
