@@ -216,24 +216,14 @@ func columnsRows(src Source, out *Rows) error {
 // addColumnRow adds the COLUMNS row of column i of t.
 func addColumnRow(src Source, out *Rows, db string, t *catalog.Table, i int, privs string) {
 	c := &t.Columns[i]
-	charMax, octetMax := charLengths(c)
-	prec, scale := numericPrecision(c)
-	var dtPrec, csName, collName any
-	switch c.Type {
-	case sqltypes.Datetime, sqltypes.Timestamp, sqltypes.Time:
-		dtPrec = uint64(max(c.Scale, 0))
-	}
-	if hasCharset(c) {
-		csName, collName = coltype.CharsetName(c.Collation), coltype.CollationName(c.Collation)
-	}
 	nullable := "NO"
 	if c.Nullable {
 		nullable = "YES"
 	}
-	out.Add("def", db, t.Name, c.Name, i+1, columnDefault(c, src.TimeZone()), nullable,
-		c.TypeName, charMax, octetMax, prec, scale, dtPrec, csName, collName,
-		coltype.FormatType(c), ColumnKey(t, i), columnExtra(c),
-		privs, c.Comment, c.Generated, nil)
+	// DATA_TYPE through COLUMN_TYPE are the type columns ROUTINES and
+	// PARAMETERS have too (typeInfo).
+	row := append([]any{"def", db, t.Name, c.Name, i + 1, columnDefault(c, src.TimeZone()), nullable}, typeInfo(c)...)
+	out.Add(append(row, ColumnKey(t, i), columnExtra(c), privs, c.Comment, c.Generated, nil)...)
 }
 
 // hasCharset reports whether a column has a character set (CHAR, VARCHAR,

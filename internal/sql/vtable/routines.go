@@ -40,7 +40,7 @@ func routineTime(us int64) string {
 	return time.UnixMicro(us).Format("2006-01-02 15:04:05")
 }
 
-// typeInfo is the type columns ROUTINES and PARAMETERS share: DATA_TYPE,
+// typeInfo is the type columns COLUMNS, ROUTINES and PARAMETERS share: DATA_TYPE,
 // CHARACTER_MAXIMUM_LENGTH, CHARACTER_OCTET_LENGTH, NUMERIC_PRECISION,
 // NUMERIC_SCALE, DATETIME_PRECISION, CHARACTER_SET_NAME, COLLATION_NAME,
 // DTD_IDENTIFIER.
