@@ -240,15 +240,22 @@ func selectOutput(stmt sqlparser.TableStatement, i int) (sqlparser.SelectExpr, b
 	return sel.SelectExprs.Exprs[i], true
 }
 
-// literalOf returns output i's expression when it is a literal (or a
-// negated one) of a SELECT without *.
-func literalOf(stmt sqlparser.TableStatement, i int) *sqlparser.Literal {
+// outputExpr is output i of a SELECT without * when it is an expression
+// (selectOutput), else nil.
+func outputExpr(stmt sqlparser.TableStatement, i int) *sqlparser.AliasedExpr {
 	se, ok := selectOutput(stmt, i)
 	if !ok {
 		return nil
 	}
-	ae, ok := se.(*sqlparser.AliasedExpr)
-	if !ok {
+	ae, _ := se.(*sqlparser.AliasedExpr)
+	return ae
+}
+
+// literalOf returns output i's expression when it is a literal (or a
+// negated one) of a SELECT without *.
+func literalOf(stmt sqlparser.TableStatement, i int) *sqlparser.Literal {
+	ae := outputExpr(stmt, i)
+	if ae == nil {
 		return nil
 	}
 	e := ae.Expr
@@ -523,18 +530,9 @@ func withoutKeysOnly(cols []*sqlparser.ColumnDefinition) []*sqlparser.ColumnDefi
 // DECIMAL column (output i): SUM adds 22 digits, AVG 4 digits and 4
 // decimals (div_precision_increment's default) to the column's.
 func sumAvgDecimal(stmt sqlparser.TableStatement, p queryPlan, i int) (int32, int32, bool) {
-	sel, ok := stmt.(*sqlparser.Select)
-	sp, ok2 := p.(*selectPlan)
-	if !ok || !ok2 || sel.SelectExprs == nil || i >= len(sel.SelectExprs.Exprs) {
-		return 0, 0, false
-	}
-	for _, se := range sel.SelectExprs.Exprs {
-		if _, star := se.(*sqlparser.StarExpr); star {
-			return 0, 0, false
-		}
-	}
-	ae, ok := sel.SelectExprs.Exprs[i].(*sqlparser.AliasedExpr)
-	if !ok {
+	sp, ok := p.(*selectPlan)
+	ae := outputExpr(stmt, i)
+	if !ok || ae == nil {
 		return 0, 0, false
 	}
 	var arg sqlparser.Expr
@@ -584,17 +582,8 @@ func sumAvgDecimal(stmt sqlparser.TableStatement, p queryPlan, i int) (int32, in
 // castDecimal is the DECIMAL(p,s) of output i when it is CAST(… AS
 // DECIMAL(p,s)) or CONVERT(…, DECIMAL(p,s)) (default (10,0)).
 func castDecimal(stmt sqlparser.TableStatement, i int) (int32, int32, bool) {
-	sel, ok := stmt.(*sqlparser.Select)
-	if !ok || sel.SelectExprs == nil || i >= len(sel.SelectExprs.Exprs) {
-		return 0, 0, false
-	}
-	for _, se := range sel.SelectExprs.Exprs {
-		if _, star := se.(*sqlparser.StarExpr); star {
-			return 0, 0, false
-		}
-	}
-	ae, ok := sel.SelectExprs.Exprs[i].(*sqlparser.AliasedExpr)
-	if !ok {
+	ae := outputExpr(stmt, i)
+	if ae == nil {
 		return 0, 0, false
 	}
 	var ct *sqlparser.ConvertType
