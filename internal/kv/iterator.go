@@ -92,3 +92,17 @@ func (i *Iterator) Close() error {
 	}
 	return nil
 }
+
+// Count counts the keys from the iterator's first position, up to limit
+// (limit < 0: all), and closes the iterator.
+func (i *Iterator) Count(limit int64) (int64, error) {
+	var n int64
+	for ok := i.First(); ok && (limit < 0 || n < limit); ok = i.Next() {
+		n++
+	}
+	if err := i.Error(); err != nil {
+		_ = i.Close()
+		return 0, err
+	}
+	return n, i.Close()
+}

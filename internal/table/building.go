@@ -159,13 +159,6 @@ func (t *Table) countPrefix(prefix []byte, limit int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	for ok := it.First(); ok && n < limit; ok = it.Next() {
-		n++
-	}
-	if err := it.Error(); err != nil {
-		_ = it.Close()
-		return 0, err
-	}
-	return n, it.Close()
+	n, err := it.Count(int64(limit))
+	return int(n), err
 }

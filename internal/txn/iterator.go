@@ -257,13 +257,5 @@ func countSnapshot(snap *kv.Snapshot, lo, hi []byte) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	var n int64
-	for ok := it.First(); ok; ok = it.Next() {
-		n++
-	}
-	if err := it.Error(); err != nil {
-		_ = it.Close()
-		return 0, err
-	}
-	return n, it.Close()
+	return it.Count(-1)
 }

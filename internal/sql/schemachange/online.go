@@ -295,12 +295,8 @@ func (e *Env) hasIndexData(id uint32) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	found := it.First()
-	if err := it.Error(); err != nil {
-		_ = it.Close()
-		return false, err
-	}
-	return found, it.Close()
+	n, err := it.Count(1)
+	return n > 0, err
 }
 
 // stage reports an online build's stage (Env.Stage).
