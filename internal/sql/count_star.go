@@ -29,7 +29,7 @@ func (p *selectPlan) countsRowsOnly() bool {
 	}
 	src := p.srcs[0]
 	ap := src.path
-	return src.virtual == nil && src.tf == nil && src.vkey == nil && src.covering && ap != nil &&
+	return src.virtual == nil && src.tbl != nil && src.tf == nil && src.vkey == nil && src.covering && ap != nil &&
 		len(src.on) == 0 && len(src.filter) == 0 && len(src.rangeFilter) == 0 && src.residual == 0 &&
 		len(src.mid) == 0 && !src.outer && src.semi == plan.SemiNone &&
 		len(ap.eq) == 0 && !ap.hasRange && ap.tuples == nil && !ap.hasSubIn()
@@ -39,8 +39,7 @@ func (p *selectPlan) countsRowsOnly() bool {
 // taken from the index.
 func (p *selectPlan) countStarGroup(ex *execCtx) (*group, error) {
 	src := p.srcs[0]
-	tbl := ex.s.eng.Store.Open(src.def)
-	n, err := tbl.CountEntries(ex.tx, src.path.ix, countParallel)
+	n, err := src.tbl.CountEntries(ex.tx, src.path.ix, countParallel)
 	if err != nil {
 		return nil, err
 	}
