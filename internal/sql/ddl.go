@@ -435,15 +435,11 @@ func (s *Session) rebuildConverter(ex *execCtx, nt *catalog.Table, mapping []int
 	}
 }
 
-// indexBuildMemory bounds the sort of an online index build (runs beyond
-// it spill to the temporary directory).
-const indexBuildMemory = 128 << 20
-
 // schemaEnv is what schemachange uses of the engine, with the session's
 // lock wait.
 func (s *Session) schemaEnv() *schemachange.Env {
 	return &schemachange.Env{Cat: s.eng.Cat, DB: s.eng.DB, Store: s.eng.Store, LockTimeout: s.lockTimeout, MDLTimeout: s.mdlTimeout,
-		TmpDir: s.eng.tmpDir(), SortMemory: indexBuildMemory, Stage: s.setStage}
+		TmpDir: s.eng.tmpDir(), SortMemory: s.eng.bulkMemory(), Stage: s.setStage}
 }
 
 // tableNames names tables for schemachange.

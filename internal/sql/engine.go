@@ -80,8 +80,8 @@ type Engine struct {
 	// TmpDir holds temporary files: the runs of sorts that outgrow
 	// sort_buffer_size (empty: os.TempDir(); see UseTmpDir).
 	TmpDir string
-	// BulkLoadMemory bounds the sort of a bulk load (load_bulk.go); 0
-	// means loadBulkMemory.
+	// BulkLoadMemory bounds the sort of a bulk load (load_bulk.go) and of
+	// an online index build; 0 means loadBulkMemory.
 	BulkLoadMemory int
 
 	// autoAnalyze is the background statistics refresh (nil until

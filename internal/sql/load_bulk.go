@@ -30,8 +30,8 @@ import (
 // Everything else is as on the ordinary path: conversions, defaults,
 // CHECK constraints, generated columns, auto-increment.
 
-// loadBulkMemory bounds the rows a bulk load buffers before it spills a
-// sorted run to the temporary directory.
+// loadBulkMemory bounds the entries a bulk load or an online index build
+// buffers before it spills a sorted run to the temporary directory.
 const loadBulkMemory = 128 << 20
 
 // loadBulk returns a bulk loader for p when the path applies, with the
@@ -87,8 +87,8 @@ func hasUniqueSecondary(t *catalog.Table) bool {
 	return false
 }
 
-// bulkMemory is the sort memory of a bulk load (Engine.BulkLoadMemory,
-// default loadBulkMemory).
+// bulkMemory is the sort memory of a bulk load or an online index build
+// (Engine.BulkLoadMemory, default loadBulkMemory).
 func (e *Engine) bulkMemory() int {
 	if e.BulkLoadMemory > 0 {
 		return e.BulkLoadMemory
