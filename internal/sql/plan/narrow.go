@@ -23,7 +23,7 @@ func NarrowestIndex(t *catalog.Table, hints IndexHints) *catalog.Index {
 	}
 	rowWidth := 0
 	for i := range t.Columns {
-		rowWidth += ColumnWidth(&t.Columns[i])
+		rowWidth += columnWidth(&t.Columns[i])
 	}
 	var best *catalog.Index
 	bestWidth := rowWidth
@@ -34,7 +34,7 @@ func NarrowestIndex(t *catalog.Table, hints IndexHints) *catalog.Index {
 		w := 0
 		for _, ic := range ix.Columns {
 			c := &t.Columns[ic.Col]
-			cw := ColumnWidth(c)
+			cw := columnWidth(c)
 			if ic.Prefix > 0 && ic.Prefix < cw {
 				cw = ic.Prefix
 			}
@@ -47,10 +47,10 @@ func NarrowestIndex(t *catalog.Table, hints IndexHints) *catalog.Index {
 	return best
 }
 
-// ColumnWidth estimates the bytes a value of column c takes in a key or a
+// columnWidth estimates the bytes a value of column c takes in a key or a
 // row: the fixed size of numbers and temporal types, the declared length
 // of strings (as if ASCII), and 256 for TEXT, BLOB and JSON.
-func ColumnWidth(c *catalog.Column) int {
+func columnWidth(c *catalog.Column) int {
 	switch c.Type {
 	case sqltypes.Int8, sqltypes.Uint8, sqltypes.Year:
 		return 1
