@@ -104,9 +104,6 @@ func (t *Table) NewIndexBuilder(idx []*catalog.Index, o BulkOptions) *BulkLoader
 	return l
 }
 
-// Rows is the number of rows added.
-func (l *BulkLoader) Rows() int64 { return l.rows }
-
 // Add adds a full table row (as Insert takes it).
 func (l *BulkLoader) Add(row []sqltypes.Value) error {
 	t := l.t

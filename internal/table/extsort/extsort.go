@@ -61,7 +61,6 @@ type Sorter struct {
 	w      *bufio.Writer
 	size   int64
 	runs   []run
-	n      int64
 	hdr    [2 * binary.MaxVarintLen64]byte
 }
 
@@ -83,12 +82,8 @@ func (s *Sorter) Add(key, value []byte) error {
 	s.arena = append(s.arena, value...)
 	p0, p1 := keyPrefix(key)
 	s.recs = append(s.recs, rec{p0: p0, p1: p1, off: off, klen: len(key), vlen: len(value)})
-	s.n++
 	return nil
 }
-
-// Len is the number of records added.
-func (s *Sorter) Len() int64 { return s.n }
 
 // Runs is the number of runs spilled to disk so far.
 func (s *Sorter) Runs() int { return len(s.runs) }
