@@ -25,21 +25,19 @@ type multiTarget struct {
 // planMultiJoin plans the FROM/WHERE of a multi-table statement as a
 // locking join and returns the plan and its sources by alias.
 func (s *Session) planMultiJoin(ex *execCtx, from []sqlparser.TableExpr, where *sqlparser.Where) (*selectPlan, error) {
-	sel := &sqlparser.Select{From: from, Where: where, SelectExprs: &sqlparser.SelectExprs{Exprs: []sqlparser.SelectExpr{&sqlparser.StarExpr{}}}}
+	// Planned as SELECT ... FOR UPDATE: a locking join reads each
+	// table's rows in place (no hash join's copies, no covering index
+	// scan), to lock and change them.
+	sel := &sqlparser.Select{From: from, Where: where, Lock: sqlparser.ForUpdateLock,
+		SelectExprs: &sqlparser.SelectExprs{Exprs: []sqlparser.SelectExpr{&sqlparser.StarExpr{}}}}
 	p, err := s.planSelect(ex.Context(), sel)
 	if err != nil {
 		return nil, err
 	}
-	p.lock = lockExclusive
 	for _, src := range p.srcs {
 		if src.virtual != nil {
 			return nil, sqlerr.New(sqlerror.ERNonUpdateableTable, sqlerror.SSUnknownSQLState, "The target table %s of the UPDATE is not updatable", src.alias)
 		}
-		src.covering = false
-		// A hash join's rows are copies without their primary keys
-		// (planned before the lock was set): a locking join reads
-		// each table's rows in place, to lock and change them.
-		src.vkey = nil
 	}
 	return p, nil
 }
