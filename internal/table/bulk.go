@@ -57,6 +57,11 @@ type BulkLoader struct {
 	// those would have had its primary entry written already).
 	KeepFirst func(*DupKeyError)
 	skipped   int64
+
+	// direct writes the primary entries of a load while they come in
+	// key order (bulk_direct.go); unsorted once one did not.
+	direct   *directWriter
+	unsorted bool
 }
 
 // Skipped is the number of rows Finish skipped for KeepFirst.
@@ -122,17 +127,68 @@ func (l *BulkLoader) Add(row []sqltypes.Value) error {
 	if l.val, err = t.rc.EncodeRow(l.val[:0], row); err != nil {
 		return err
 	}
-	// Sort keys carry a tag byte: primary entries (0) sort before every
-	// secondary one (1), so a duplicate primary key is met first, with
-	// its row at hand for the error.
-	l.tag = append(append(l.tag[:0], 0), l.pk...)
-	if err := l.sorter.Add(l.tag, l.val); err != nil {
+	if ok, err := l.addDirect(row); err != nil || !ok {
 		return err
 	}
 	if err := l.AddEntries(row, l.pk); err != nil {
 		return err
 	}
 	l.rows++
+	return nil
+}
+
+// addDirect adds the primary entry of row (key l.pk, value l.val): to the
+// direct path while keys increase, else to the sort. It reports false for
+// a row skipped as a duplicate (KeepFirst).
+func (l *BulkLoader) addDirect(row []sqltypes.Value) (bool, error) {
+	if !l.unsorted {
+		if l.direct == nil {
+			l.direct = newDirectWriter(l.kv, l.dir, l.sst, fmt.Sprintf("%p", l))
+		}
+		switch l.direct.order(l.pk) {
+		case 1:
+			return true, l.direct.add(l.pk, l.val)
+		case 0:
+			dup := l.t.dupError(l.t.Def.Primary(), row)
+			if l.KeepFirst == nil {
+				return false, dup
+			}
+			l.KeepFirst(dup.(*DupKeyError))
+			l.rows++
+			l.skipped++
+			return false, nil
+		}
+		if err := l.undirect(); err != nil {
+			return false, err
+		}
+	}
+	// Sort keys carry a tag byte: primary entries (0) sort before every
+	// secondary one (1), so a duplicate primary key is met first, with
+	// its row at hand for the error.
+	l.tag = append(append(l.tag[:0], 0), l.pk...)
+	return true, l.sorter.Add(l.tag, l.val)
+}
+
+// undirect ends the direct path: the entries it wrote go into the sort,
+// before any later one (so the first of duplicates stays first).
+func (l *BulkLoader) undirect() error {
+	d := l.direct
+	l.direct, l.unsorted = nil, true
+	files, err := d.finish()
+	defer d.remove()
+	if err != nil {
+		return err
+	}
+	var tag []byte
+	for _, f := range files {
+		err := l.kv.ReadSST(f, func(k, v []byte) error {
+			tag = append(append(tag[:0], 0), k...)
+			return l.sorter.Add(tag, v)
+		})
+		if err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -171,12 +227,20 @@ func (l *BulkLoader) Finish() (err error) {
 			err = cerr
 		}
 	}()
+	var files []string
+	if l.direct != nil {
+		// The direct path's files (removed by Close).
+		direct, err := l.direct.finish()
+		if err != nil {
+			return err
+		}
+		files = append(files, direct...)
+	}
 	it, err := l.sorter.Iter()
 	if err != nil {
 		return err
 	}
 	var (
-		files   []string
 		w       *kv.SSTWriter
 		prev    []byte
 		prevN   int // unique prefix length of prev (0: not a unique entry)
@@ -295,5 +359,10 @@ func (l *BulkLoader) Finish() (err error) {
 // Close drops the loader's temporary files; a loader closed before Finish
 // loads nothing.
 func (l *BulkLoader) Close() error {
+	if d := l.direct; d != nil {
+		l.direct = nil
+		_, _ = d.finish()
+		d.remove()
+	}
 	return l.sorter.Close()
 }
