@@ -4,6 +4,8 @@
 // Usage:
 //
 //	strata serve [--datadir DIR] [--port N] [--bind ADDR] [--root-password PW]
+//	strata backup --to DIR [flags]
+//	strata restore --from DIR --datadir DIR
 //	strata stress [flags]
 //	strata bench WORKLOAD [flags]
 //	strata version
@@ -50,6 +52,9 @@ const usage = `strata — a MySQL-compatible SQL server on a write- and space-op
 
 Usage:
   strata serve [flags]     start the server (strata serve --help)
+  strata backup --to DIR  online backup of a running server (strata backup --help)
+  strata restore --from DIR --datadir D
+                           restore a backup into a new data directory
   strata stress [flags]    crash-loop test: kill -9 a server repeatedly and verify (strata stress --help)
   strata bench WORKLOAD    compare strata with MariaDB InnoDB and MyRocks
                            (workloads: sysbench, seed, tpch, tpcc; see strata bench --help)
@@ -131,6 +136,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return bench.Main(args[1:], stdout, stderr)
 	case "stress":
 		return stress.Main(args[1:], stdout, stderr)
+	case "backup":
+		return backupCmd(args[1:], stdout, stderr)
+	case "restore":
+		return restoreCmd(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "strata: unknown command %q\n\n%s", args[0], usage)
 	return 2
@@ -228,6 +237,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		_ = db.Close()
 		return 1
 	}
+	eng.BackupOptions.StrataVersion = version
 	eng.Globals.Set("port", sqltypes.NewInt64(int64(*port)))
 	eng.Globals.Set("time_zone", sqltypes.NewVarChar(zone.Name()))
 	eng.Globals.Set("tmpdir", sqltypes.NewVarChar(eng.TmpDir))

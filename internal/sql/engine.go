@@ -10,6 +10,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 	"vitess.io/vitess/go/vt/vtenv"
 
+	"github.com/strata-db/strata/internal/backup"
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/sysvar"
 	"github.com/strata-db/strata/internal/table"
@@ -83,6 +84,11 @@ type Engine struct {
 	// BulkLoadMemory bounds the sort of a bulk load (load_bulk.go) and of
 	// an online index build; 0 means loadBulkMemory.
 	BulkLoadMemory int
+
+	// BackupOptions configure CLONE LOCAL DATA DIRECTORY (clone.go): the
+	// version recorded in a backup's manifest and the binary log's hook
+	// (backup.Options.BinlogPosition).
+	BackupOptions backup.Options
 
 	// autoAnalyze is the background statistics refresh (nil until
 	// StartBackground).

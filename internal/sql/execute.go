@@ -629,6 +629,9 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 	if res, handled, err := s.execAnalyzeSQL(ctx, sql); handled {
 		return res, true, err
 	}
+	if res, handled, err := s.execClone(ctx, sql); handled {
+		return res, true, err
+	}
 	if res, handled, err := s.loadStatement(ctx, sql); handled {
 		return res, true, err
 	}
