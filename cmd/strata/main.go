@@ -84,6 +84,9 @@ const serveFlags = `  --datadir DIR            data directory (default ./strata-
                            required when --bind is not a loopback address
   --memory BYTES           memory budget for caches (default: cgroup limit or RAM)
   --pprof ADDR             serve Go profiling endpoints on ADDR (default off)
+  --admin-addr ADDR        serve /metrics (Prometheus) and /healthz on ADDR,
+                           e.g. 127.0.0.1:9104 (default off: the endpoints
+                           have no authentication)
   --tls-cert FILE          PEM certificate: clients may connect with TLS
   --tls-key FILE           PEM private key of --tls-cert
   --secure-file-priv DIR   the only directory SELECT ... INTO OUTFILE may
@@ -165,6 +168,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	rootPW := fs.String("root-password", "", "root password")
 	memory := fs.Int64("memory", 0, "memory budget in bytes")
 	pprofAddr := fs.String("pprof", "", "serve Go profiling endpoints on this loopback address (off by default)")
+	adminAddr := fs.String("admin-addr", "", "serve /metrics and /healthz on this address (off by default)")
 	tlsCert := fs.String("tls-cert", "", "PEM certificate file; enables TLS")
 	tlsKey := fs.String("tls-key", "", "PEM private key file for --tls-cert")
 	securePriv := fs.String("secure-file-priv", "", "directory for SELECT ... INTO OUTFILE")
@@ -278,6 +282,15 @@ func serve(args []string, stdout, stderr io.Writer) int {
 			}
 		}()
 	}
+	var admin *http.Server
+	if *adminAddr != "" {
+		if admin, err = serveAdmin(*adminAddr, eng, logger); err != nil {
+			logger.Error("cannot listen", "admin-addr", *adminAddr, "err", err)
+			srv.Close()
+			_ = db.Close()
+			return 1
+		}
+	}
 	go srv.Serve()
 	eng.StartBackground()
 	if *warmup {
@@ -295,6 +308,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	s := <-sig
 	logger.Info("shutting down", "signal", s.String())
 	srv.Close()
+	if admin != nil {
+		_ = admin.Close()
+	}
 	eng.Close()
 	if err := db.Close(); err != nil {
 		logger.Error("closing the store", "err", err)
