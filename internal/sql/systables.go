@@ -119,6 +119,8 @@ func (x *sysSource) NextAutoIncrement(t *catalog.Table) (uint64, bool) {
 
 func (x *sysSource) StartTime() time.Time { return x.s.eng.StartTime }
 
+func (x *sysSource) Storage() vtable.Storage { return x.s.eng.DB.KV() }
+
 // TimeZone is the session's time zone (timezone.go).
 func (x *sysSource) TimeZone() *time.Location { return x.s.zone().Location() }
 

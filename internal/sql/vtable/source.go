@@ -7,6 +7,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/sql/privilege"
 )
 
@@ -59,9 +60,21 @@ type Source interface {
 	// StartTime is when the server started (the CREATE_TIME of the system
 	// views).
 	StartTime() time.Time
+	// Storage is the storage engine, for the STRATA_* tables.
+	Storage() Storage
+
 	// TimeZone is the session's time zone, which TIMESTAMP columns
 	// (CREATE_TIME, a trigger's CREATED) are shown in.
 	TimeZone() *time.Location
+}
+
+// Storage is the storage engine's state the STRATA_* tables show
+// (*kv.DB implements it).
+type Storage interface {
+	// EngineStats returns the LSM tree's current figures.
+	EngineStats() kv.EngineStats
+	// TableFiles lists the table files of the current version.
+	TableFiles() ([]kv.TableFile, error)
 }
 
 // Thread is a connection as PROCESSLIST shows it.
