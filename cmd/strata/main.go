@@ -94,6 +94,11 @@ const serveFlags = `  --datadir DIR            data directory (default ./strata-
                            at start); "" allows any directory, NULL none
   --default-time-zone TZ   the global time_zone sessions start with (default
                            SYSTEM): a zone name or an offset such as +00:00
+  --slow-query-log         write statements slower than --long-query-time
+                           to the slow query log (default off; also SET
+                           GLOBAL slow_query_log = ON)
+  --slow-query-log-file F  the slow query log (default DATADIR/HOST-slow.log)
+  --long-query-time SECS   the global long_query_time (default 10)
   --warmup=false           do not warm the block cache after start (by
                            default it loads, in the background, the reads
                            recorded before the last shutdown)
@@ -169,6 +174,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	memory := fs.Int64("memory", 0, "memory budget in bytes")
 	pprofAddr := fs.String("pprof", "", "serve Go profiling endpoints on this loopback address (off by default)")
 	adminAddr := fs.String("admin-addr", "", "serve /metrics and /healthz on this address (off by default)")
+	slowLog := fs.Bool("slow-query-log", false, "write slow statements to the slow query log")
+	slowLogFile := fs.String("slow-query-log-file", "", "slow query log file")
+	longQueryTime := fs.Float64("long-query-time", 10, "seconds after which a statement is slow")
 	tlsCert := fs.String("tls-cert", "", "PEM certificate file; enables TLS")
 	tlsKey := fs.String("tls-key", "", "PEM private key file for --tls-cert")
 	securePriv := fs.String("secure-file-priv", "", "directory for SELECT ... INTO OUTFILE")
@@ -242,6 +250,11 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	eng.BackupOptions.StrataVersion = version
+	if err := configureSlowLog(eng, *datadir, *slowLog, *slowLogFile, *longQueryTime); err != nil {
+		logger.Error("bad slow query log settings", "err", err)
+		_ = db.Close()
+		return 2
+	}
 	eng.Globals.Set("port", sqltypes.NewInt64(int64(*port)))
 	eng.Globals.Set("time_zone", sqltypes.NewVarChar(zone.Name()))
 	eng.Globals.Set("tmpdir", sqltypes.NewVarChar(eng.TmpDir))

@@ -89,6 +89,8 @@ type Engine struct {
 	// version recorded in a backup's manifest and the binary log's hook
 	// (backup.Options.BinlogPosition).
 	BackupOptions backup.Options
+	// slow is the slow query log (slowlog.go).
+	slow slowLog
 
 	// autoAnalyze is the background statistics refresh (nil until
 	// StartBackground).
@@ -105,6 +107,7 @@ func (e *Engine) StartBackground() {
 
 // Close stops the background work; call it before closing the store.
 func (e *Engine) Close() {
+	e.slow.close()
 	if e.autoAnalyze != nil {
 		e.autoAnalyze.Stop()
 		e.autoAnalyze = nil

@@ -153,9 +153,11 @@ func (s *Session) query(ctx context.Context, sql string) (*sqltypes.Result, erro
 	s.setStatementText(sql)
 	ctx, cancel := s.statementContext(ctx, sql)
 	defer s.endStatementContext(cancel)
+	s.slowStart()
 	for attempt := 0; ; attempt++ {
 		res, err := s.queryOnce(ctx, sql)
 		if !s.retryStale(err, attempt) {
+			s.slowEnd(sql, res)
 			return res, err
 		}
 	}
@@ -263,9 +265,11 @@ func (s *Session) executePrepared(ctx context.Context, sql string, bv map[string
 	s.setStatementText(sql)
 	ctx, cancel := s.statementContext(ctx, sql)
 	defer s.endStatementContext(cancel)
+	s.slowStart()
 	for attempt := 0; ; attempt++ {
 		res, err := s.runPrepared(ctx, sql, bv)
 		if !s.retryStale(err, attempt) {
+			s.slowEnd(sql, res)
 			return res, err
 		}
 	}

@@ -79,6 +79,10 @@ type Session struct {
 	errorCount      int
 	clientFoundRows bool
 
+	// slowExamined is the rows read before the statement began, while the
+	// slow query log is on (slowlog.go).
+	slowExamined uint64
+
 	// planSet caches the settings plans depend on (plan()); valid while
 	// planOK and the globals are at version planGlobals.
 	planSet     *planSettings
