@@ -471,6 +471,7 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 		}
 		s.tx = s.eng.DB.Begin(ctx, s.takeIso(), s.lockTimeout)
 		s.explicit = true
+		s.publishTxn()
 		for _, c := range st.TxAccessModes {
 			if c == sqlparser.ReadOnly {
 				s.readOnlyTx = true
