@@ -34,7 +34,7 @@ type LevelStats struct {
 	// TablesCompacted, TablesFlushed and TablesIngested count the files
 	// written into the level by each kind of work.
 	TablesCompacted, TablesFlushed, TablesIngested uint64
-	// WriteAmp is (bytes flushed + compacted) / bytes in.
+	// WriteAmp is the level's (bytes flushed + compacted) / bytes in.
 	WriteAmp float64
 }
 
@@ -49,9 +49,11 @@ type EngineStats struct {
 	// CompactionsInProgress and CompactionBytesInProgress are the running
 	// compactions; FlushesInProgress the running flushes.
 	CompactionsInProgress, CompactionBytesInProgress, FlushesInProgress int64
-	// CompactionTime is the time spent in compactions since the store opened.
+	// CompactionSeconds is the time spent in compactions since the store
+	// opened.
 	CompactionSeconds float64
-	// WriteAmp is the whole tree's write amplification.
+	// WriteAmp is the whole store's write amplification: bytes written to
+	// the WAL and to table files per byte written to the WAL or ingested.
 	WriteAmp float64
 	// ReadAmp is the number of sublevels and levels a point read may visit.
 	ReadAmp int

@@ -61,7 +61,7 @@ var (
 	compactingDesc     = desc("compactions_in_progress", "Compactions running now.")
 	compactionSecsDesc = desc("compaction_seconds_total", "Time spent in compactions.")
 	flushesDesc        = desc("flushes_total", "Memtable flushes completed.")
-	writeAmpDesc       = desc("write_amplification", "Write amplification of the LSM tree: bytes written by flushes and compactions / bytes flushed into it.")
+	writeAmpDesc       = desc("write_amplification", "Write amplification of the store: bytes written to the WAL and to table files per byte written to the WAL or ingested.")
 	readAmpDesc        = desc("read_amplification", "Sublevels and levels a point read may have to visit.")
 	cacheHitsDesc      = desc("block_cache_hits_total", "Block cache hits.")
 	cacheMissesDesc    = desc("block_cache_misses_total", "Block cache misses.")
