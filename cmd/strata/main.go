@@ -35,6 +35,7 @@ import (
 
 	"vitess.io/vitess/go/sqltypes"
 
+	"github.com/strata-db/strata/internal/backup"
 	"github.com/strata-db/strata/internal/bench"
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/kv"
@@ -250,6 +251,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	eng.BackupOptions.StrataVersion = version
+	if err := backup.ClearStaging(*datadir); err != nil {
+		logger.Warn("cannot remove an interrupted backup's staging directory", "err", err)
+	}
 	if err := configureSlowLog(eng, *datadir, *slowLog, *slowLogFile, *longQueryTime); err != nil {
 		logger.Error("bad slow query log settings", "err", err)
 		_ = db.Close()

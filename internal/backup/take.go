@@ -33,6 +33,16 @@ type Options struct {
 // are made in before they are copied out (same filesystem: hard links).
 const stagingName = "backup-staging"
 
+// ClearStaging removes what a backup interrupted by a crash left in the
+// data directory (hard links that would keep deleted table files' space).
+// The server calls it at start, holding the data directory.
+func ClearStaging(datadir string) error {
+	if err := os.RemoveAll(filepath.Join(datadir, stagingName)); err != nil {
+		return fmt.Errorf("backup: clear %s: %w", stagingName, err)
+	}
+	return nil
+}
+
 // partialSuffix marks a backup directory still being written; it is renamed
 // to its final name once the manifest is in it.
 const partialSuffix = ".strata-partial"
@@ -44,6 +54,9 @@ var mu sync.Mutex
 // must exist; to must not), reusing the files of the newest earlier backup
 // in to's parent (see the package comment). It returns the manifest.
 func Take(db *kv.DB, to string, opts Options) (*Manifest, error) {
+	if !db.OnDisk() {
+		return nil, fmt.Errorf("backup: the store is not on the operating system's filesystem")
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	to, err := filepath.Abs(to)
