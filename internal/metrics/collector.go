@@ -45,6 +45,7 @@ var (
 		"Uptime":                   {desc("uptime_seconds", "Seconds since the server started (Uptime)."), prometheus.GaugeValue},
 	}
 
+	openTxnsDesc       = desc("transactions_open", "Sessions with an open transaction (INNODB_TRX's rows).")
 	lockWaitsDesc      = desc("row_lock_waits_total", "Row lock requests that had to wait (Innodb_row_lock_waits).")
 	lockCurrentDesc    = desc("row_lock_current_waits", "Transactions waiting for a row lock now (Innodb_row_lock_current_waits).")
 	deadlocksDesc      = desc("deadlocks_total", "Deadlocks detected; each rolled back one transaction (Innodb_deadlocks).")
@@ -98,6 +99,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 			}
 		}
 	}
+	gauge(ch, openTxnsDesc, float64(c.eng.OpenTransactions()))
 	ls := c.eng.DB.Locks().Stats()
 	counter(ch, lockWaitsDesc, float64(ls.Waits))
 	gauge(ch, lockCurrentDesc, float64(ls.Waiters))

@@ -78,7 +78,7 @@ func TestScrape(t *testing.T) {
 	for _, series := range []string{
 		`strata_lsm_level_files{level="6"}`, `strata_lsm_level_bytes{level="0"}`, "strata_compaction_debt_bytes",
 		"strata_write_amplification", "strata_block_cache_hit_ratio", "strata_deadlocks_total",
-		"strata_row_lock_waits_total", "strata_questions_total", "strata_memtable_bytes", "go_goroutines",
+		"strata_row_lock_waits_total", "strata_questions_total", "strata_transactions_open", "strata_memtable_bytes", "go_goroutines",
 	} {
 		value(t, after, series)
 	}
