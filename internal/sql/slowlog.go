@@ -32,8 +32,10 @@ import (
 // Rows_examined counts the statement's table and index reads (its
 // Handler_read_* counters); Lock_time is always 0: strata does not measure
 // lock waits per statement. A statement pays for the log only while it is
-// on: the check is an atomic load of the globals' version and of the
-// switch (slowLog.on); the file is written under a mutex.
+// on: the check (slowLog.on, at a statement's start and end) is three
+// atomic loads — the globals' version, the version the settings were read
+// at, the switch —, no lock and no allocation; the file is written under
+// a mutex.
 
 // slowLog is the engine's slow query log.
 type slowLog struct {
