@@ -332,9 +332,15 @@ func buildDoc(r *Results) []block {
 	}
 	d = append(d, connsBlocks(r)...)
 	d = append(d, writeAmpBlocks(r)...)
+	d = append(d, redmineBlocks(r)...)
+	var charts []*chart
 	if len(rows) > 0 {
+		charts = buildCharts(r)
+	}
+	charts = append(charts, redmineCharts(r)...)
+	if len(charts) > 0 {
 		d = append(d, block{Heading: "Charts", Level: 2})
-		for _, c := range buildCharts(r) {
+		for _, c := range charts {
 			d = append(d, block{Chart: c})
 		}
 	}
@@ -453,6 +459,9 @@ func errorBlock(r *Results) block {
 		t.Header = []string{"engine", "script", "clients", "noise", "ignored errors", "reconnects", "failed steps", "first error"}
 	}
 	for _, a := range r.Aggs {
+		if a.Kind == KindRedmine { // the Redmine section has its own
+			continue
+		}
 		if a.IgnoredErrors == 0 && a.Reconnects == 0 && a.Failed == 0 && a.Errors == 0 {
 			continue
 		}
