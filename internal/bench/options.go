@@ -52,7 +52,7 @@ type Options struct {
 	// (engines restarted on the same data, oltp_update_index at 4 threads);
 	// 0 skips it. Sysbench only.
 	WACacheBytes int64         `json:"wa_cache_bytes,omitempty"`
-	Noise        []string      `json:"noise,omitempty"`     // seed only
+	Noise        []string      `json:"noise,omitempty"`      // seed only
 	SeedLoads    []string      `json:"seed_loads,omitempty"` // seed only: SeedLoads, default both
 	Limits       Limits        `json:"limits"`
 	StrataBin    string        `json:"strata_bin,omitempty"`

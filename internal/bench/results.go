@@ -22,12 +22,12 @@ type Results struct {
 	TPCC     []TPCCRun    `json:"tpcc,omitempty"` // tpcc: per engine
 	// PageViews describes the pageviews workload's data; PageViewsRuns
 	// are its per-engine results.
-	PageViews     *PageViewsData    `json:"pageviews,omitempty"`
-	PageViewsRuns []PageViewsRun    `json:"pageviews_runs,omitempty"`
+	PageViews     *PageViewsData `json:"pageviews,omitempty"`
+	PageViewsRuns []PageViewsRun `json:"pageviews_runs,omitempty"`
 	// Redmine records the seed's Redmine setup per engine.
 	Redmine []RedmineSetup    `json:"redmine,omitempty"`
 	Aggs    []Aggregate       `json:"aggregates"`
-	Tools         map[string]string `json:"tools"`
+	Tools   map[string]string `json:"tools"`
 }
 
 // EngineInfo describes how an engine was run.
