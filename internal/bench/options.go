@@ -97,7 +97,8 @@ Usage:
 
 A default sysbench run took 27 minutes on a 2-core VM (per engine: load 1M rows,
 8 scripts × 4 thread counts × 15 s, the connections step and the write-amplification
-step); a default seed run about 47 minutes (32 with --time 20); --quick runs 4–6 minutes.
+step); the sysbench part of a default seed run about 47 minutes (32 with --time 20), the
+Redmine part comes on top; --quick runs in minutes.
 
 Common flags:
   --engines LIST      engines to compare (default strata,innodb,myrocks;

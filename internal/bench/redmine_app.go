@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -51,7 +50,7 @@ type redmineApp struct {
 	dbPort   int // where database.yml points (the timing proxy)
 	Port     int // puma's port
 	APIKey   string
-	puma     *proc.Process
+	puma     *appProcess
 }
 
 // dpkgInstalled reports whether pkg is installed.
@@ -298,13 +297,11 @@ func (a *redmineApp) Start(ctx context.Context, timeout time.Duration) error {
 		return err
 	}
 	a.Port = port
-	// setpriv execs puma as www-data in the same process (and group).
-	args := []string{"--reuid=www-data", "--regid=www-data", "--init-groups", "/usr/bin/bundle", "exec", "puma", "--environment", "production", "--bind", fmt.Sprintf("tcp://127.0.0.1:%d", port),
+	args := []string{"exec", "puma", "--environment", "production", "--bind", fmt.Sprintf("tcp://127.0.0.1:%d", port),
 		"--threads", fmt.Sprintf("%d:%d", pumaThreads, pumaThreads), "--workers", strconv.Itoa(pumaWorkers), redmineDir + "/config.ru"}
-	p, err := proc.Start(proc.Spec{Name: "puma", Path: "/usr/bin/setpriv", Args: args, Dir: redmineDir, Env: a.env(),
-		LogPath: filepath.Join(a.dir, "puma.log"), Banner: "puma"})
+	p, err := startAppProcess(a.cmd(context.Background(), append([]string{"bundle"}, args...)...), filepath.Join(a.dir, "puma.log"))
 	if err != nil {
-		return err
+		return fmt.Errorf("start puma: %w", err)
 	}
 	a.puma = p
 	return a.waitAPI(ctx, timeout)
@@ -334,26 +331,76 @@ func (a *redmineApp) waitAPI(ctx context.Context, timeout time.Duration) error {
 	return fmt.Errorf("puma did not answer within %v:\n%s", timeout, a.puma.LogTail(2048))
 }
 
-// PumaPID is puma's master process id (its workers are in its process
-// group).
-func (a *redmineApp) PumaPID() int {
-	if a.puma == nil {
-		return 0
-	}
-	return a.puma.PID()
-}
-
 // Close stops puma and removes the instance link (the instance directory
 // goes with the work directory).
 func (a *redmineApp) Close() error {
 	var err error
 	if a.puma != nil {
-		// puma's master ends by the TERM it was sent; only having to kill
-		// it is a problem.
-		if serr := a.puma.Stop(30 * time.Second); errors.Is(serr, proc.ErrStopTimeout) {
-			err = serr
-		}
+		err = a.puma.Stop(30 * time.Second)
 	}
 	_ = os.Remove(filepath.Join("/var/lib/redmine", a.instance))
 	return err
+}
+
+// appProcess is an application server the bench started as www-data
+// (a.cmd: its own process group, killed by the kernel if the bench dies —
+// the credentials are set before the parent-death signal, so the signal
+// survives them, unlike through setpriv).
+type appProcess struct {
+	cmd  *exec.Cmd
+	log  string
+	done chan struct{}
+}
+
+// startAppProcess starts cmd with its output appended to logPath.
+func startAppProcess(cmd *exec.Cmd, logPath string) (*appProcess, error) {
+	f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	cmd.Stdout, cmd.Stderr = f, f
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	p := &appProcess{cmd: cmd, log: logPath, done: make(chan struct{})}
+	go func() {
+		_ = cmd.Wait()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// Exited reports whether the process has ended.
+func (p *appProcess) Exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// LogTail is the end of the process's log.
+func (p *appProcess) LogTail(n int64) string { return proc.Tail(p.log, n) }
+
+// Stop sends SIGTERM to the process group, then SIGKILL after timeout;
+// having to kill it is an error (the exit status after TERM is not).
+func (p *appProcess) Stop(timeout time.Duration) error {
+	if p.Exited() {
+		return nil
+	}
+	pid := p.cmd.Process.Pid
+	_ = syscall.Kill(-pid, syscall.SIGTERM)
+	select {
+	case <-p.done:
+		return nil
+	case <-time.After(timeout):
+	}
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	select {
+	case <-p.done:
+	case <-time.After(proc.KillWait):
+	}
+	return fmt.Errorf("pid %d did not exit within %v of SIGTERM; killed", pid, timeout)
 }

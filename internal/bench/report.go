@@ -99,6 +99,9 @@ func writeCSVs(dir string, res *Results) error {
 	if len(res.PageViewsRuns) > 0 {
 		files["pageviews.csv"] = pageViewsCSV(res)
 	}
+	for name, rows := range redmineCSVs(res) {
+		files[name] = rows
+	}
 	if len(res.TPCH) == 0 && len(res.TPCC) == 0 && res.PageViews == nil { // sysbench steps
 		files["steps.csv"], files["samples.csv"], files["aggregates.csv"] = steps, samples, aggs
 	}

@@ -216,3 +216,30 @@ func redmineCharts(r *Results) []*chart {
 	}
 	return out
 }
+
+// redmineCSVs are redmine.csv (one row per step) and redmine_ops.csv
+// (one row per operation), or nothing for a run without Redmine steps.
+func redmineCSVs(res *Results) map[string][][]string {
+	steps := res.stepsOfKind(KindRedmine)
+	if len(steps) == 0 {
+		return nil
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
+	per := [][]string{{"engine", "operation", "clients", "noise", "rep", "wall_seconds", "ops", "failed_ops", "requests", "db_statements",
+		"ops_per_s", "lat_mean_ms", "lat_p95_ms", "lat_p99_ms", "db_ms_per_op", "db_share", "server_cpu_ms_per_op", "server_write_bytes_per_op", "error"}}
+	ops := [][]string{{"engine", "operation", "clients", "noise", "rep", "start_s", "latency_ms", "failed"}}
+	for _, s := range steps {
+		rs, m := s.Redmine, s.Metrics
+		if rs == nil {
+			rs = &RedmineStep{}
+		}
+		key := []string{s.Engine, s.Script, strconv.Itoa(s.Threads), s.Noise, strconv.Itoa(s.Rep)}
+		per = append(per, append(append([]string(nil), key...), f(s.Seconds), strconv.Itoa(len(rs.Ops)), strconv.Itoa(rs.Failed),
+			strconv.FormatInt(rs.Requests, 10), strconv.FormatInt(rs.Statements, 10), f(m.TPS), f(m.LatMean), f(m.LatP95), f(m.LatP99),
+			f(m.DBPerOp), f(m.DBShare), f(m.CPUPerTxn*1000), f(m.WriteBytesPerTxn), s.Error))
+		for _, o := range rs.Ops {
+			ops = append(ops, append(append([]string(nil), key...), f(o.T), f(o.Ms), strconv.FormatBool(o.Failed)))
+		}
+	}
+	return map[string][][]string{"redmine.csv": per, "redmine_ops.csv": ops}
+}

@@ -72,6 +72,13 @@ func TestRedmineReport(t *testing.T) {
 			t.Errorf("summary.md lacks %q", want)
 		}
 	}
+	csv := readString(t, filepath.Join(dir, "redmine.csv"))
+	if !strings.Contains(csv, "innodb,create_issue,1,x4,1,0,10,0,120,0,1,200,200,200,100,0.5,0,0,") {
+		t.Errorf("redmine.csv:\n%s", csv)
+	}
+	if ops := readString(t, filepath.Join(dir, "redmine_ops.csv")); strings.Count(ops, "\n") != 1+6*10 {
+		t.Errorf("redmine_ops.csv has %d lines, want a header and 60 operations", strings.Count(ops, "\n"))
+	}
 	// The sysbench tables stay out of a Redmine-only report.
 	if strings.Contains(md, "## Results") {
 		t.Error("a Redmine-only report has sysbench result tables")
