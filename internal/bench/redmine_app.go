@@ -187,7 +187,9 @@ func newRedmineApp(dir string, dbPort int) (*redmineApp, error) {
 }
 
 // redmineDatabaseYML is the instance's database.yml: the engine through
-// the timing proxy, Redmine's recommended READ COMMITTED for MySQL.
+// the timing proxy, Redmine's recommended READ COMMITTED for MySQL — set
+// as tx_isolation, the name every engine knows (MariaDB 10.11 has no
+// transaction_isolation; strata and MySQL accept both).
 func redmineDatabaseYML(port int) string {
 	return fmt.Sprintf(`production:
   adapter: mysql2
@@ -202,7 +204,7 @@ func redmineDatabaseYML(port int) string {
   write_timeout: 120
   pool: %d
   variables:
-    transaction_isolation: "READ-COMMITTED"
+    tx_isolation: "READ-COMMITTED"
 `, port, pumaThreads+2)
 }
 
@@ -251,7 +253,7 @@ func (a *redmineApp) run(ctx context.Context, timeout time.Duration, logName str
 	err := c.Run()
 	_ = os.WriteFile(filepath.Join(a.dir, logName+".log"), out.Bytes(), 0o644)
 	if err != nil {
-		return out.Bytes(), fmt.Errorf("%s: %w\n%s", strings.Join(args, " "), err, tail(out.Bytes(), 15))
+		return out.Bytes(), fmt.Errorf("%s: %w\n%s", strings.Join(args, " "), err, rubyError(out.Bytes()))
 	}
 	return out.Bytes(), nil
 }
@@ -403,4 +405,27 @@ func (p *appProcess) Stop(timeout time.Duration) error {
 	case <-time.After(proc.KillWait):
 	}
 	return fmt.Errorf("pid %d did not exit within %v of SIGTERM; killed", pid, timeout)
+}
+
+// rubyError picks the error message out of a failed Ruby command's
+// output: the lines after "rake aborted!" up to the backtrace, else the
+// last lines.
+func rubyError(out []byte) string {
+	lines := strings.Split(string(out), "\n")
+	for i, l := range lines {
+		if !strings.Contains(l, "aborted!") {
+			continue
+		}
+		var msg []string
+		for _, m := range lines[i+1:] {
+			if strings.HasPrefix(strings.TrimSpace(m), "/") || strings.HasPrefix(m, "Tasks:") || len(msg) == 5 {
+				break
+			}
+			msg = append(msg, m)
+		}
+		if len(msg) > 0 {
+			return strings.Join(msg, "\n")
+		}
+	}
+	return tail(out, 8)
 }

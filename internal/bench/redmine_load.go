@@ -28,7 +28,9 @@ type RedmineSetup struct {
 	// Seconds are the setup phases' times (bundle lock, migrate, default
 	// data, enabling the API, puma start, dataset, warm-up).
 	Seconds map[string]float64 `json:"seconds"`
-	Error   string             `json:"error,omitempty"`
+	// Settings are changes made to the engine for Redmine.
+	Settings []string `json:"settings,omitempty"`
+	Error    string   `json:"error,omitempty"`
 }
 
 // engineStartPlan is the planned time to start an engine without loading
@@ -88,6 +90,15 @@ func (r *runner) setupRedmine(s *Server, rec *RedmineSetup) (*redmineEnv, error)
 	var err error
 	if env.proxy, err = newDBProxy(net.JoinHostPort("127.0.0.1", strconv.Itoa(s.Port))); err != nil {
 		return env, err
+	}
+	if s.Engine == EngineMyRocks {
+		// MyRocks limits index keys to 767 bytes unless large prefixes
+		// are on; Redmine's utf8mb4 VARCHAR(255) indexes need 1020 (InnoDB
+		// and strata allow 3072 by default).
+		if err := s.Exec(ctx, "SET GLOBAL rocksdb_large_prefix = ON"); err != nil {
+			return env, err
+		}
+		rec.Settings = append(rec.Settings, "SET GLOBAL rocksdb_large_prefix = ON (index keys up to 3072 bytes, as InnoDB's default; Redmine's utf8mb4 VARCHAR(255) indexes need 1020)")
 	}
 	dir := filepath.Join(r.work, "redmine-"+s.Engine)
 	if env.app, err = newRedmineApp(dir, env.proxy.Port()); err != nil {

@@ -145,6 +145,15 @@ func redmineBlocks(r *Results) []block {
 			t.Rows = append(t.Rows, []string{EngineLabel(s.Engine), s.Version, s.Puma, data, strings.Join(phases, ", "), clipError(s.Error)})
 		}
 		d = append(d, block{Heading: "Redmine setup", Level: 3, Table: t})
+		var notes []string
+		for _, s := range r.Redmine {
+			for _, x := range s.Settings {
+				notes = append(notes, EngineLabel(s.Engine)+": "+x)
+			}
+		}
+		if len(notes) > 0 {
+			d = append(d, block{Bullets: notes})
+		}
 	}
 	if len(rows) == 0 {
 		return d
