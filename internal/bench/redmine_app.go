@@ -159,14 +159,14 @@ func newRedmineApp(dir string, dbPort int) (*redmineApp, error) {
 			return nil, fmt.Errorf("redmine instance: %w", err)
 		}
 	}
-	// www-data owns the instance; the directories above it must be
-	// traversable.
-	for d := dir; d != "/" && d != "."; d = filepath.Dir(d) {
-		if fi, err := os.Stat(d); err == nil && fi.Mode().Perm()&0o005 != 0o005 {
-			_ = os.Chmod(d, fi.Mode().Perm()|0o005)
-		}
-		if d == os.TempDir() {
-			break
+	// www-data owns the instance; the bench's work directory above it
+	// (created 0700) must be traversable. Directories above that are
+	// left alone: a --workdir www-data cannot reach fails in bundle lock.
+	if parent := filepath.Dir(dir); parent != "" {
+		if fi, err := os.Stat(parent); err == nil && fi.Mode().Perm()&0o005 != 0o005 {
+			if err := os.Chmod(parent, fi.Mode().Perm()|0o005); err != nil {
+				return nil, fmt.Errorf("redmine instance: %w", err)
+			}
 		}
 	}
 	err = filepath.WalkDir(dir, func(path string, _ fs.DirEntry, err error) error {
