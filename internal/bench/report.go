@@ -311,6 +311,9 @@ func buildDoc(r *Results) []block {
 	if o := r.Options; o != nil {
 		p := fmt.Sprintf("Data: %d table(s) × %d rows; %s per step; %d repetition(s); cache budget %s per engine.",
 			o.Tables, o.TableSize, o.Time, o.Reps, fmtBytes(float64(o.CacheBytes)))
+		if o.Workload == "seed" && len(o.SeedLoads) > 0 {
+			p += " Loads: " + strings.Join(o.SeedLoads, ", ") + " (Redmine: see its section)."
+		}
 		if o.Quick {
 			p = "**Quick run** (reduced data, steps and grid; figures are indicative only). " + p
 		}
