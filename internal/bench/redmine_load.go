@@ -250,6 +250,7 @@ func (r *runner) runRedmineStep(s *Server, env *redmineEnv, st Step, n Noise) er
 		time.Sleep(time.Second)
 	}
 	before, cerr := ReadProcCounters(s.PID())
+	app0, aerr := GroupCPU(env.app.puma.cmd.Process.Pid)
 	db0 := env.proxy.Counters()
 	req0 := env.client.requests.Load()
 	t0 := time.Now()
@@ -258,6 +259,9 @@ func (r *runner) runRedmineStep(s *Server, env *redmineEnv, st Step, n Noise) er
 	dbc := env.proxy.Counters().Sub(db0)
 	rs.Requests = env.client.requests.Load() - req0
 	after, cerr2 := ReadProcCounters(s.PID())
+	if app1, aerr2 := GroupCPU(env.app.puma.cmd.Process.Pid); aerr == nil && aerr2 == nil {
+		rs.AppCPUSeconds = app1 - app0
+	}
 	st.LoadAvg = loadAvg1()
 	running.stop()
 	rs.DBSeconds, rs.Statements, rs.PoolReset = dbc.DB.Seconds(), dbc.Commands, reset

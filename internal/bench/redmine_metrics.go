@@ -13,8 +13,11 @@ type RedmineStep struct {
 	// they sent.
 	DBSeconds  float64 `json:"db_seconds"`
 	Statements int64   `json:"statements"`
-	Failed     int     `json:"failed_ops"`
-	FirstError string  `json:"first_error,omitempty"`
+	// AppCPUSeconds is the CPU time of puma's processes (master and
+	// workers) over the step.
+	AppCPUSeconds float64 `json:"app_cpu_seconds"`
+	Failed        int     `json:"failed_ops"`
+	FirstError    string  `json:"first_error,omitempty"`
 	// PoolReset is true when In Progress and Resolved issues were set back
 	// to New (in SQL, untimed) before the step.
 	PoolReset bool `json:"pool_reset,omitempty"`
@@ -35,8 +38,8 @@ type OpSample struct {
 // sysbench figures drop the first and last seconds); p99 over all of
 // them; the database time per operation (all operations, failed ones
 // included, since their statements are in the total) and its share of
-// the operations' summed latency; server CPU and bytes written per
-// successful operation.
+// the operations' summed latency; the database server's CPU and bytes
+// written and the application's CPU per successful operation.
 func ComputeRedmineMetrics(rs *RedmineStep, wall float64, delta ProcCounters) Metrics {
 	var m Metrics
 	if rs == nil {
@@ -72,6 +75,7 @@ func ComputeRedmineMetrics(rs *RedmineStep, wall float64, delta ProcCounters) Me
 	if m.Transactions > 0 {
 		m.CPUPerTxn = delta.CPUSeconds / float64(m.Transactions)
 		m.WriteBytesPerTxn = float64(delta.WriteBytes) / float64(m.Transactions)
+		m.AppCPUPerOp = rs.AppCPUSeconds / float64(m.Transactions)
 	}
 	return m
 }

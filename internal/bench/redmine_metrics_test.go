@@ -6,7 +6,7 @@ import (
 )
 
 func TestComputeRedmineMetrics(t *testing.T) {
-	rs := &RedmineStep{Requests: 120, DBSeconds: 0.5, Failed: 1, FirstError: "HTTP 500"}
+	rs := &RedmineStep{Requests: 120, DBSeconds: 0.5, AppCPUSeconds: 5, Failed: 1, FirstError: "HTTP 500"}
 	// 10 successful operations given out of start order: latencies
 	// 100..1000 ms by start; the first (100) and last (1000) are trimmed.
 	for i := 9; i >= 0; i-- {
@@ -28,7 +28,8 @@ func TestComputeRedmineMetrics(t *testing.T) {
 	near("db ms per op", m.DBPerOp, 500.0/11)      // failed operation included
 	near("db share", m.DBShare, 500.0/(5500+4500)) // of all operations' time
 	near("cpu per op", m.CPUPerTxn, 0.2)           //
-	near("bytes per op", m.WriteBytesPerTxn, 100)  //
+	near("bytes per op", m.WriteBytesPerTxn, 100)
+	near("app cpu per op", m.AppCPUPerOp, 0.5) //
 	if m.Transactions != 10 || m.Errors != 1 || m.Samples != 10 || m.TrimmedSamples != 8 {
 		t.Errorf("counts %+v", m)
 	}

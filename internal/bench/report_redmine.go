@@ -74,6 +74,7 @@ var redmineMetrics = []metric{
 	{"db_share", "Database share of the operation's time (%)", func(a *Aggregate) Spread { return a.DBShare }, 100, false, "more", "less"},
 	{"ops", "Throughput (operations/s)", func(a *Aggregate) Spread { return a.TPS }, 1, true, "slower", "faster"},
 	{"cpu", "Database server CPU per operation (ms)", func(a *Aggregate) Spread { return a.CPUPerTxn }, 1000, false, "more", "less"},
+	{"app_cpu", "Redmine (puma, all processes) CPU per operation (ms)", func(a *Aggregate) Spread { return a.AppCPUPerOp }, 1000, false, "more", "less"},
 }
 
 // redmineTable is the study-shaped table of one metric over the Redmine
@@ -235,7 +236,7 @@ func redmineCSVs(res *Results) map[string][][]string {
 	}
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
 	per := [][]string{{"engine", "operation", "clients", "noise", "rep", "wall_seconds", "ops", "failed_ops", "requests", "db_statements",
-		"ops_per_s", "lat_mean_ms", "lat_p95_ms", "lat_p99_ms", "db_ms_per_op", "db_share", "server_cpu_ms_per_op", "server_write_bytes_per_op", "error"}}
+		"ops_per_s", "lat_mean_ms", "lat_p95_ms", "lat_p99_ms", "db_ms_per_op", "db_share", "server_cpu_ms_per_op", "server_write_bytes_per_op", "app_cpu_ms_per_op", "error"}}
 	ops := [][]string{{"engine", "operation", "clients", "noise", "rep", "start_s", "latency_ms", "failed"}}
 	for _, s := range steps {
 		rs, m := s.Redmine, s.Metrics
@@ -245,7 +246,7 @@ func redmineCSVs(res *Results) map[string][][]string {
 		key := []string{s.Engine, s.Script, strconv.Itoa(s.Threads), s.Noise, strconv.Itoa(s.Rep)}
 		per = append(per, append(append([]string(nil), key...), f(s.Seconds), strconv.Itoa(len(rs.Ops)), strconv.Itoa(rs.Failed),
 			strconv.FormatInt(rs.Requests, 10), strconv.FormatInt(rs.Statements, 10), f(m.TPS), f(m.LatMean), f(m.LatP95), f(m.LatP99),
-			f(m.DBPerOp), f(m.DBShare), f(m.CPUPerTxn*1000), f(m.WriteBytesPerTxn), s.Error))
+			f(m.DBPerOp), f(m.DBShare), f(m.CPUPerTxn*1000), f(m.WriteBytesPerTxn), f(m.AppCPUPerOp*1000), s.Error))
 		for _, o := range rs.Ops {
 			ops = append(ops, append(append([]string(nil), key...), f(o.T), f(o.Ms), strconv.FormatBool(o.Failed)))
 		}

@@ -73,7 +73,7 @@ func TestRedmineReport(t *testing.T) {
 		}
 	}
 	csv := readString(t, filepath.Join(dir, "redmine.csv"))
-	if !strings.Contains(csv, "innodb,create_issue,1,x4,1,0,10,0,120,0,1,200,200,200,100,0.5,0,0,") {
+	if !strings.Contains(csv, "innodb,create_issue,1,x4,1,0,10,0,120,0,1,200,200,200,100,0.5,0,0,0,") {
 		t.Errorf("redmine.csv:\n%s", csv)
 	}
 	if ops := readString(t, filepath.Join(dir, "redmine_ops.csv")); strings.Count(ops, "\n") != 1+6*10 {

@@ -149,6 +149,9 @@ type Metrics struct {
 	// latency.
 	DBPerOp float64 `json:"db_ms_per_op,omitempty"`
 	DBShare float64 `json:"db_share,omitempty"`
+	// AppCPUPerOp is the application's (Redmine's puma) CPU seconds per
+	// successful operation (KindRedmine).
+	AppCPUPerOp float64 `json:"app_cpu_s_per_op,omitempty"`
 }
 
 // ComputeMetrics derives a step's figures from sysbench's output, the
@@ -205,6 +208,7 @@ type Aggregate struct {
 	WriteBytesPerTxn Spread `json:"write_bytes_per_txn"`
 	DBPerOp          Spread `json:"db_ms_per_op"`
 	DBShare          Spread `json:"db_share"`
+	AppCPUPerOp      Spread `json:"app_cpu_s_per_op"`
 	IgnoredErrors    int64  `json:"ignored_errors"`
 	Reconnects       int64  `json:"reconnects"`
 	Errors           int    `json:"errors"`
@@ -226,7 +230,7 @@ func AggregateSteps(steps []Step) []Aggregate {
 	out := make([]Aggregate, 0, len(order))
 	for _, k := range order {
 		a := Aggregate{CellKey: k}
-		var tps, qps, lm, l95, l99, cpu, wb, dbo, dbs []float64
+		var tps, qps, lm, l95, l99, cpu, wb, dbo, dbs, app []float64
 		for _, s := range groups[k] {
 			a.Reps++
 			a.IgnoredErrors += s.Metrics.IgnoredErrors
@@ -245,10 +249,10 @@ func AggregateSteps(steps []Step) []Aggregate {
 			tps, qps, lm, l95 = append(tps, m.TPS), append(qps, m.QPS), append(lm, m.LatMean), append(l95, m.LatP95)
 			l99, cpu, wb = append(l99, m.LatP99), append(cpu, m.CPUPerTxn), append(wb, m.WriteBytesPerTxn)
 			if s.Kind == KindRedmine {
-				dbo, dbs = append(dbo, m.DBPerOp), append(dbs, m.DBShare)
+				dbo, dbs, app = append(dbo, m.DBPerOp), append(dbs, m.DBShare), append(app, m.AppCPUPerOp)
 			}
 		}
-		a.DBPerOp, a.DBShare = SpreadOf(dbo), SpreadOf(dbs)
+		a.DBPerOp, a.DBShare, a.AppCPUPerOp = SpreadOf(dbo), SpreadOf(dbs), SpreadOf(app)
 		a.TPS, a.QPS, a.LatMean, a.LatP95 = SpreadOf(tps), SpreadOf(qps), SpreadOf(lm), SpreadOf(l95)
 		a.LatP99, a.CPUPerTxn, a.WriteBytesPerTxn = SpreadOf(l99), SpreadOf(cpu), SpreadOf(wb)
 		out = append(out, a)
