@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -74,15 +75,6 @@ func (e *redmineEnv) close() error {
 	return errors.Join(errs...)
 }
 
-// maxInt is the largest of xs.
-func maxInt(xs []int) int {
-	m := 0
-	for _, x := range xs {
-		m = max(m, x)
-	}
-	return m
-}
-
 // setupRedmine installs, starts and seeds Redmine on s.
 func (r *runner) setupRedmine(s *Server, rec *RedmineSetup) (*redmineEnv, error) {
 	ctx := r.ctx
@@ -133,7 +125,7 @@ func (r *runner) setupRedmine(s *Server, rec *RedmineSetup) (*redmineEnv, error)
 	// and Rails its schema cache before the first measurement.
 	t0 = time.Now()
 	for _, op := range redmineOps {
-		rs := env.runOp(ctx, op, maxInt(r.o.Threads), 0)
+		rs := env.runOp(ctx, op, slices.Max(r.o.Threads), 0)
 		if rs.Failed > 0 {
 			return env, fmt.Errorf("warm-up %s: %s", op, rs.FirstError)
 		}
@@ -194,7 +186,7 @@ func (r *runner) runRedmine(s *Server) error {
 	o := r.o
 	cells := r.redmineCells()
 	rec := RedmineSetup{Engine: s.Engine, Version: redmineVersion(), Puma: fmt.Sprintf("%d workers × %d threads", pumaWorkers, pumaThreads),
-		Data: redmineDataFor(o.Quick, maxInt(o.Threads)), Seconds: map[string]float64{}}
+		Data: redmineDataFor(o.Quick, slices.Max(o.Threads)), Seconds: map[string]float64{}}
 	r.prog.begin(fmt.Sprintf("%s: Redmine: migrate, start puma, seed %d issues", s.Engine, rec.Data.Issues()), redmineSetupPlan)
 	env, err := r.setupRedmine(s, &rec)
 	r.prog.end()
