@@ -63,6 +63,9 @@ func dpkgInstalled(pkg string) bool {
 // database configured by the package: dbconfig-no-thanks and a debconf
 // preseed, as scripts/compat/redmine.sh does).
 func ensureRedmine(in *installer) error {
+	if os.Geteuid() != 0 {
+		return fmt.Errorf("the Redmine load runs Redmine as www-data and needs root (or --loads sysbench)")
+	}
 	var need []string
 	for _, p := range redminePackages {
 		if !dpkgInstalled(p) {
@@ -73,9 +76,6 @@ func ensureRedmine(in *installer) error {
 		return nil
 	}
 	fmt.Fprintf(in.log, "strata bench: installing Debian packages for the Redmine load: %s\n", strings.Join(need, " "))
-	if os.Geteuid() != 0 {
-		return fmt.Errorf("the Redmine load needs root (installs %s, runs Redmine as www-data)", strings.Join(need, " "))
-	}
 	sel := exec.Command("debconf-set-selections")
 	sel.Stdin = strings.NewReader("redmine redmine/instances/default/dbconfig-install boolean false\n")
 	if out, err := sel.CombinedOutput(); err != nil {
