@@ -35,20 +35,24 @@ import (
 // lock), and only for a table it saw empty: the merge checks the loaded
 // rows against each other, not against stored ones.
 type BulkLoader struct {
-	t      *Table
-	kv     *kv.DB
-	dir    string
-	sst    uint64
-	sorter *extsort.Sorter
-	tx     *txn.Txn
-	rows   int64
+	t    *Table
+	kv   *kv.DB
+	dir  string
+	sst  uint64
+	tx   *txn.Txn
+	rows int64
 	// idx are the secondary indexes written (all of the table's for a
 	// load; the new ones for an index build).
 	idx []*catalog.Index
 	// index by id, for the merge to know what a key belongs to.
 	byID map[uint32]*catalog.Index
 
-	pk, val, kb, tag []byte
+	// entrySink holds the sort of every entry added through the loader;
+	// parts are the sorts of its IndexParts.
+	entrySink
+	parts  []*extsort.Sorter
+	budget int
+	pk     []byte
 
 	// KeepFirst, when set, makes a duplicate primary key keep the row
 	// added first: the others are skipped (with their secondary entries)
@@ -89,7 +93,7 @@ func (t *Table) NewBulkLoader(tx *txn.Txn, o BulkOptions) *BulkLoader {
 		o.SSTSize = 128 << 20
 	}
 	l := &BulkLoader{t: t, kv: t.store.db.KV(), dir: o.Dir, sst: o.SSTSize, tx: tx,
-		sorter: extsort.New(o.Dir, o.MemoryBudget), byID: map[uint32]*catalog.Index{}, idx: t.Def.Indexes[1:]}
+		entrySink: entrySink{sorter: extsort.New(o.Dir, o.MemoryBudget)}, budget: o.MemoryBudget, byID: map[uint32]*catalog.Index{}, idx: t.Def.Indexes[1:]}
 	for _, ix := range t.Def.Indexes {
 		l.byID[ix.ID] = ix
 	}
@@ -195,28 +199,68 @@ func (l *BulkLoader) undirect() error {
 // AddEntries adds the entries of the loader's secondary indexes for row,
 // stored under the primary key pk.
 func (l *BulkLoader) AddEntries(row []sqltypes.Value, pk []byte) error {
+	return l.addEntries(&l.entrySink, row, pk)
+}
+
+// entrySink is a sort that secondary entries go into, with the scratch
+// buffers of their keys and values.
+type entrySink struct {
+	sorter       *extsort.Sorter
+	kb, val, tag []byte
+}
+
+// addEntries adds the entries of the loader's secondary indexes for row
+// (stored under pk) to sink.
+func (l *BulkLoader) addEntries(sink *entrySink, row []sqltypes.Value, pk []byte) error {
 	t := l.t
 	var err error
 	for _, ix := range l.idx {
 		var n int
 		var hasNull bool
-		l.kb, n, hasNull, err = t.secondaryKey(l.kb[:0], ix, row, pk)
+		sink.kb, n, hasNull, err = t.secondaryKey(sink.kb[:0], ix, row, pk)
 		if err != nil {
 			return err
 		}
-		l.val = l.val[:0]
+		sink.val = sink.val[:0]
 		if ix.Unique && !hasNull {
 			// The merge needs the unique prefix's length, and the 1062
 			// text, which the key alone cannot give back.
-			l.val = binary.AppendUvarint(l.val, uint64(n))
-			l.val = append(l.val, dupEntry(ix, row)...)
+			sink.val = binary.AppendUvarint(sink.val, uint64(n))
+			sink.val = append(sink.val, dupEntry(ix, row)...)
 		}
-		l.tag = append(append(l.tag[:0], 1), l.kb...)
-		if err := l.sorter.Add(l.tag, l.val); err != nil {
+		sink.tag = append(append(sink.tag[:0], 1), sink.kb...)
+		if err := sink.sorter.Add(sink.tag, sink.val); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// IndexPart takes the secondary entries of one part of an index build's
+// rows into a sort of its own, so that several parts can be read and
+// added at once, each on its own goroutine (Parts). Finish merges them.
+type IndexPart struct {
+	l    *BulkLoader
+	sink entrySink
+}
+
+// Parts returns n parts for concurrent AddEntries calls, splitting the
+// loader's memory budget between them and the loader itself (which keeps
+// its share for entries added through it).
+func (l *BulkLoader) Parts(n int) []*IndexPart {
+	budget := l.budget / (n + 1)
+	l.sorter.SetBudget(budget)
+	parts := make([]*IndexPart, n)
+	for i := range parts {
+		parts[i] = &IndexPart{l: l, sink: entrySink{sorter: extsort.New(l.dir, budget)}}
+		l.parts = append(l.parts, parts[i].sink.sorter)
+	}
+	return parts
+}
+
+// AddEntries adds the index entries of row, stored under pk.
+func (p *IndexPart) AddEntries(row []sqltypes.Value, pk []byte) error {
+	return p.l.addEntries(&p.sink, row, pk)
 }
 
 // Finish writes and ingests the loaded rows, or returns the first
@@ -236,7 +280,7 @@ func (l *BulkLoader) Finish() (err error) {
 		}
 		files = append(files, direct...)
 	}
-	it, err := l.sorter.Iter()
+	it, err := extsort.Merge(append([]*extsort.Sorter{l.sorter}, l.parts...)...)
 	if err != nil {
 		return err
 	}
@@ -364,5 +408,11 @@ func (l *BulkLoader) Close() error {
 		_, _ = d.finish()
 		d.remove()
 	}
-	return l.sorter.Close()
+	err := l.sorter.Close()
+	for _, p := range l.parts {
+		if perr := p.Close(); err == nil {
+			err = perr
+		}
+	}
+	return err
 }

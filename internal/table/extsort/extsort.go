@@ -104,6 +104,9 @@ func (s *Sorter) Add(key, value []byte) error {
 	return nil
 }
 
+// SetBudget changes the bytes buffered before a spill (from the next Add).
+func (s *Sorter) SetBudget(budget int) { s.budget = max(budget, 1<<16) }
+
 // Runs is the number of runs spilled to disk so far.
 func (s *Sorter) Runs() int { return len(s.runs) }
 
@@ -224,27 +227,38 @@ func (s *Sorter) Close() error {
 
 // Iter returns an iterator over every record in key order. No record may
 // be added afterwards.
-func (s *Sorter) Iter() (*Iter, error) {
-	s.sortMem()
+func (s *Sorter) Iter() (*Iter, error) { return Merge(s) }
+
+// Merge returns an iterator over the records of several sorters, in key
+// order; of equal keys, those of a sorter come before those of the
+// sorters after it (and within one sorter in the order they were added).
+// No record may be added to any of them afterwards.
+func Merge(ss ...*Sorter) (*Iter, error) {
 	it := &Iter{}
-	for i, r := range s.runs {
-		sr := &source{rank: i, rd: bufio.NewReaderSize(io.NewSectionReader(s.f, r.off, r.size), 256<<10)}
-		if err := sr.next(); err != nil {
-			return nil, err
+	rank := 0
+	for _, s := range ss {
+		s.sortMem()
+		for _, r := range s.runs {
+			sr := &source{rank: rank, rd: bufio.NewReaderSize(io.NewSectionReader(s.f, r.off, r.size), 256<<10)}
+			rank++
+			if err := sr.next(); err != nil {
+				return nil, err
+			}
+			if sr.ok {
+				it.h = append(it.h, sr)
+			}
 		}
-		if sr.ok {
-			it.h = append(it.h, sr)
-		}
-	}
-	lo := 0
-	for i, hi := range s.chunks {
-		mem := &source{rank: len(s.runs) + i, mem: s, i: lo, end: hi}
-		lo = hi
-		if err := mem.next(); err != nil {
-			return nil, err
-		}
-		if mem.ok {
-			it.h = append(it.h, mem)
+		lo := 0
+		for _, hi := range s.chunks {
+			mem := &source{rank: rank, mem: s, i: lo, end: hi}
+			rank++
+			lo = hi
+			if err := mem.next(); err != nil {
+				return nil, err
+			}
+			if mem.ok {
+				it.h = append(it.h, mem)
+			}
 		}
 	}
 	heap.Init(&it.h)
