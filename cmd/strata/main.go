@@ -251,6 +251,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	eng.BackupOptions.StrataVersion = version
+	eng.BulkLoadMemory = bulkMemory(*memory)
 	if err := backup.ClearStaging(*datadir); err != nil {
 		logger.Warn("cannot remove an interrupted backup's staging directory", "err", err)
 	}
@@ -386,6 +387,16 @@ func isLoopback(addr string) bool {
 	}
 	ip := net.ParseIP(addr)
 	return ip != nil && ip.IsLoopback()
+}
+
+// bulkMemory is the sort memory of bulk loads and index builds: an eighth
+// of the memory budget (the Go heap's soft limit is half of it, tuneGC),
+// between 16 and 128 MiB.
+func bulkMemory(budget int64) int {
+	if budget <= 0 {
+		budget = kv.MemoryLimit()
+	}
+	return int(min(max(budget/8, 16<<20), 128<<20))
 }
 
 // tuneGC sets the Go garbage collector for a database server: the Go heap
