@@ -118,6 +118,12 @@ func (s *Session) createTableSelect(ctx context.Context, st *sqlparser.CreateTab
 		err = s.putTemporary(def)
 	} else {
 		err = s.putTable(db, name, def)
+		if err == nil && s.eng.Binlog != nil {
+			// The table is logged as created, its rows as the row events
+			// of the insert that follows (MySQL's row format).
+			s.ddlLogged = true
+			err = s.writeDDL(coltype.ShowCreateTable(def, 0))
+		}
 	}
 	if err != nil {
 		return nil, err

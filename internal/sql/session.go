@@ -163,6 +163,9 @@ type Session struct {
 	insertSource *sqltypes.Result
 	// temps holds the session's temporary tables (temporary.go).
 	temps tempTables
+	// ddlLogged: the running DDL statement wrote its own binlog event
+	// (CREATE TABLE ... SELECT; binlog.go).
+	ddlLogged bool
 }
 
 type mdlRef struct{ db, table string }

@@ -103,7 +103,13 @@ func (s *Session) execShow(ctx context.Context, st *sqlparser.Show) (*sqltypes.R
 		}
 		res, _, err := s.showGrants(target)
 		return res, err
-	case *sqlparser.ShowReplicationStatus, *sqlparser.ShowReplicationSourceStatus, *sqlparser.ShowReplicas, *sqlparser.ShowBinaryLogs, *sqlparser.ShowBinlogEvents:
+	case *sqlparser.ShowBinaryLogs:
+		return s.showBinaryLogs()
+	case *sqlparser.ShowReplicationSourceStatus:
+		return s.showBinlogStatus()
+	case *sqlparser.ShowBinlogEvents:
+		return s.showBinlogEvents(ctx, sh)
+	case *sqlparser.ShowReplicationStatus, *sqlparser.ShowReplicas:
 		return &sqltypes.Result{}, nil
 	}
 	return nil, sqlerr.Unsupported("SHOW")

@@ -51,6 +51,8 @@ type undoRec struct {
 type savepoint struct {
 	name string
 	mark int
+	// changes is the binlog collector's mark (binlog.go).
+	changes int
 }
 
 // Txn is one transaction. It is not safe for concurrent use.
@@ -71,6 +73,10 @@ type Txn struct {
 	savepoints []savepoint
 	stmtMark   int
 	inStmt     bool
+	// changes collects row images for the binary log (nil when it is off
+	// or nothing was written); stmtChanges is its statement mark.
+	changes     RowChanges
+	stmtChanges int
 
 	done   bool
 	locked bool // holds at least one lock
@@ -124,6 +130,9 @@ func (t *Txn) snapshot() *kv.Snapshot {
 func (t *Txn) BeginStatement() {
 	t.stmtMark = len(t.undo)
 	t.inStmt = true
+	if t.changes != nil {
+		t.stmtChanges = t.changes.Len()
+	}
 	if t.iso == ReadCommitted && t.snap != nil {
 		_ = t.snap.Close()
 		t.snap = nil
@@ -150,6 +159,9 @@ func (t *Txn) EndStatement() {
 // statement atomicity); locks stay held, as in InnoDB.
 func (t *Txn) RollbackStatement() {
 	t.rollbackTo(t.stmtMark)
+	if t.changes != nil {
+		t.changes.Truncate(t.stmtChanges)
+	}
 	t.EndStatement()
 }
 
@@ -333,7 +345,7 @@ func (t *Txn) Unlock(key []byte) {
 // Savepoint sets (or moves) a named savepoint.
 func (t *Txn) Savepoint(name string) {
 	t.removeSavepoint(name)
-	t.savepoints = append(t.savepoints, savepoint{name: name, mark: len(t.undo)})
+	t.savepoints = append(t.savepoints, savepoint{name: name, mark: len(t.undo), changes: t.changesLen()})
 }
 
 // RollbackToSavepoint undoes every write after the savepoint; the savepoint
@@ -342,6 +354,9 @@ func (t *Txn) RollbackToSavepoint(name string) error {
 	for i := len(t.savepoints) - 1; i >= 0; i-- {
 		if strings.EqualFold(t.savepoints[i].name, name) {
 			t.rollbackTo(t.savepoints[i].mark)
+			if t.changes != nil {
+				t.changes.Truncate(t.savepoints[i].changes)
+			}
 			t.savepoints = t.savepoints[:i+1]
 			return nil
 		}
@@ -406,8 +421,9 @@ func (t *Txn) Commit() error {
 		return ErrDone
 	}
 	var (
-		err error
-		b   *kv.Batch
+		err    error
+		b      *kv.Batch
+		ticket uint64
 	)
 	if t.buf != nil && t.buf.Len() > 0 {
 		b = t.db.kv.NewBatchWithSize(int(t.bytes))
@@ -420,7 +436,11 @@ func (t *Txn) Commit() error {
 			return err == nil
 		})
 		if err == nil {
-			err = t.db.kv.CommitVisible(b, t.db.sync)
+			if t.changes != nil {
+				ticket, err = t.commitLogged(b)
+			} else {
+				err = t.db.kv.CommitVisible(b, t.db.sync)
+			}
 			if err != nil {
 				// Not applied: nothing to wait for.
 				_ = b.Close()
@@ -434,6 +454,9 @@ func (t *Txn) Commit() error {
 			err = b.SyncWait(t.db.sync)
 		}
 		_ = b.Close()
+		if err == nil && ticket != 0 {
+			err = t.db.binlog.Publish(ticket)
+		}
 	}
 	if err != nil {
 		err = fmt.Errorf("txn commit: %w", err)
@@ -463,6 +486,10 @@ func (t *Txn) finish() {
 		// transaction; nothing reads the buffer after the end.
 		t.buf.Clear(true)
 		t.buf = nil
+	}
+	if t.changes != nil {
+		t.db.binlog.Release(t.changes)
+		t.changes = nil
 	}
 	t.undo = nil
 	t.savepoints = nil

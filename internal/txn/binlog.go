@@ -1,0 +1,55 @@
+package txn
+
+import "github.com/strata-db/strata/internal/kv"
+
+// Binlog is the binary log as the commit path sees it (internal/binlog
+// implements it). A DB without one (the default) pays nothing for it.
+type Binlog interface {
+	// NewChanges returns an empty row-change collector for a transaction.
+	NewChanges() RowChanges
+	// Release gives a finished transaction's collector back.
+	Release(RowChanges)
+	// Commit adds the transaction's events to b and applies b with apply,
+	// in binlog order; the ticket goes to Publish after the WAL fsync.
+	Commit(b *kv.Batch, c RowChanges, apply func(*kv.Batch) error) (ticket uint64, err error)
+	// Publish writes the committed events into the binlog files.
+	Publish(ticket uint64) error
+}
+
+// RowChanges is a transaction's row-change collector: its length is a
+// mark that statement and savepoint rollbacks truncate back to.
+type RowChanges interface {
+	Len() int
+	Truncate(mark int)
+}
+
+// SetBinlog attaches the binary log (before the DB is used).
+func (db *DB) SetBinlog(b Binlog) { db.binlog = b }
+
+// Binlog returns the attached binary log, or nil.
+func (db *DB) Binlog() Binlog { return db.binlog }
+
+// Changes returns the transaction's row-change collector, creating it on
+// first use; nil when the binary log is off.
+func (t *Txn) Changes() RowChanges {
+	if t.changes == nil && t.db.binlog != nil && !t.done {
+		t.changes = t.db.binlog.NewChanges()
+	}
+	return t.changes
+}
+
+// changesLen is the collector's mark (0 without one).
+func (t *Txn) changesLen() int {
+	if t.changes == nil {
+		return 0
+	}
+	return t.changes.Len()
+}
+
+// commitLogged is Commit's apply for a transaction with row changes: the
+// binlog adds its record to b and applies it in binlog order.
+func (t *Txn) commitLogged(b *kv.Batch) (uint64, error) {
+	return t.db.binlog.Commit(b, t.changes, func(b *kv.Batch) error {
+		return t.db.kv.CommitVisible(b, t.db.sync)
+	})
+}
