@@ -124,7 +124,6 @@ func must(t *testing.T, err error) {
 	}
 }
 
-
 func TestDumpForDebug(t *testing.T) {
 	if os.Getenv("BINLOG_DUMP") == "" {
 		t.Skip()

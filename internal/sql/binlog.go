@@ -13,6 +13,7 @@ import (
 
 	"github.com/strata-db/strata/internal/binlog"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
+	"github.com/strata-db/strata/internal/txn"
 )
 
 // UseBinlog attaches the binary log (strata serve --log-bin) and sets the
@@ -49,7 +50,11 @@ func (s *Session) gtidVar(name string) sqltypes.Value {
 // log: not with the log off, and not when it touches only temporary
 // tables (checked before it runs).
 func (s *Session) binlogsDDL(stmt sqlparser.Statement) bool {
-	return s.eng.Binlog != nil && !tempTableDDL(stmt) && !s.writesOnlyTemporary(stmt)
+	if s.eng.Binlog == nil || tempTableDDL(stmt) || s.writesOnlyTemporary(stmt) {
+		return false
+	}
+	v, ok := s.sysVar("sql_log_bin")
+	return !ok || v.ToString() != "0"
 }
 
 // logDDL writes a committed DDL statement to the binary log, unless the
@@ -202,4 +207,15 @@ func normalizeBefore(v string) string {
 		return v[:i]
 	}
 	return v
+}
+
+// binlogTxn keeps a new transaction out of the binary log when the
+// session set sql_log_bin=0.
+func (s *Session) binlogTxn(tx *txn.Txn) {
+	if s.eng.Binlog == nil {
+		return
+	}
+	if v, ok := s.sysVar("sql_log_bin"); ok && v.ToString() == "0" {
+		tx.DisableBinlog()
+	}
 }

@@ -466,6 +466,7 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 			return nil, err
 		}
 		s.tx = s.eng.DB.Begin(ctx, s.takeIso(), s.lockTimeout)
+		s.binlogTxn(s.tx)
 		s.explicit = true
 		for _, c := range st.TxAccessModes {
 			if c == sqlparser.ReadOnly {

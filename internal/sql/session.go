@@ -300,6 +300,7 @@ func (s *Session) strict() bool { return s.sqlMode.strictTrans || s.sqlMode.stri
 func (s *Session) txnForStatement(ctx context.Context) *txn.Txn {
 	if s.tx == nil {
 		s.tx = s.eng.DB.Begin(ctx, s.takeIso(), s.lockTimeout)
+		s.binlogTxn(s.tx)
 		s.explicit = !s.autocommit
 	}
 	s.tx.SetContext(ctx)

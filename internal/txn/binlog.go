@@ -29,10 +29,14 @@ func (db *DB) SetBinlog(b Binlog) { db.binlog = b }
 // Binlog returns the attached binary log, or nil.
 func (db *DB) Binlog() Binlog { return db.binlog }
 
+// DisableBinlog keeps the transaction out of the binary log (a session
+// with sql_log_bin=0).
+func (t *Txn) DisableBinlog() { t.noBinlog = true }
+
 // Changes returns the transaction's row-change collector, creating it on
 // first use; nil when the binary log is off.
 func (t *Txn) Changes() RowChanges {
-	if t.changes == nil && t.db.binlog != nil && !t.done {
+	if t.changes == nil && t.db.binlog != nil && !t.done && !t.noBinlog {
 		t.changes = t.db.binlog.NewChanges()
 	}
 	return t.changes

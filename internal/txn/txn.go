@@ -77,6 +77,7 @@ type Txn struct {
 	// or nothing was written); stmtChanges is its statement mark.
 	changes     RowChanges
 	stmtChanges int
+	noBinlog    bool // sql_log_bin=0
 
 	done   bool
 	locked bool // holds at least one lock

@@ -190,6 +190,38 @@ func TestBinlogStatementsAndRotation(t *testing.T) {
 	if !strings.Contains(out, "'after restart'") {
 		t.Fatalf("the insert after the restart is not in the binlog")
 	}
+
+	// Not logged: sql_log_bin=0, temporary tables. Refused: JSON columns.
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	before := queryString(t, db, "SELECT @@gtid_executed")
+	for _, q := range []string{
+		"SET SESSION sql_log_bin = 0",
+		"INSERT INTO bl.t VALUES (2000, 'unlogged', 0, NULL)",
+		"CREATE TABLE bl.unlogged (a INT)",
+		"SET SESSION sql_log_bin = 1",
+		"CREATE TEMPORARY TABLE bl.tmp (a INT PRIMARY KEY)",
+		"INSERT INTO bl.tmp VALUES (1)",
+		"DROP TEMPORARY TABLE bl.tmp",
+	} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if after := queryString(t, db, "SELECT @@gtid_executed"); after != before {
+		t.Fatalf("unlogged statements moved @@gtid_executed from %q to %q", before, after)
+	}
+	mustExec(t, db, "CREATE TABLE bl.j (id INT PRIMARY KEY, doc JSON)")
+	if _, err := db.Exec(`INSERT INTO bl.j VALUES (1, '{"a": 1}')`); errCode(err) != 1235 {
+		t.Fatalf("a row of a JSON column with the binlog on: %v, want 1235", err)
+	}
+	if n := queryString(t, db, "SELECT COUNT(*) FROM bl.j"); n != "0" {
+		t.Fatalf("the refused insert left %s rows", n)
+	}
 }
 
 // replayIntoMariaDB pipes mysqlbinlog's output of files into the MariaDB
