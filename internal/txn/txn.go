@@ -73,11 +73,9 @@ type Txn struct {
 	savepoints []savepoint
 	stmtMark   int
 	inStmt     bool
-	// changes collects row images for the binary log (nil when it is off
-	// or nothing was written); stmtChanges is its statement mark.
-	changes     RowChanges
-	stmtChanges int
-	noBinlog    bool // sql_log_bin=0
+	// bl is the transaction's binary log state (binlog.go): nil when the
+	// log is off or the transaction wrote no logged row.
+	bl *txnBinlog
 
 	done   bool
 	locked bool // holds at least one lock
@@ -131,8 +129,8 @@ func (t *Txn) snapshot() *kv.Snapshot {
 func (t *Txn) BeginStatement() {
 	t.stmtMark = len(t.undo)
 	t.inStmt = true
-	if t.changes != nil {
-		t.stmtChanges = t.changes.Len()
+	if t.bl != nil {
+		t.bl.markStatement()
 	}
 	if t.iso == ReadCommitted && t.snap != nil {
 		_ = t.snap.Close()
@@ -160,8 +158,8 @@ func (t *Txn) EndStatement() {
 // statement atomicity); locks stay held, as in InnoDB.
 func (t *Txn) RollbackStatement() {
 	t.rollbackTo(t.stmtMark)
-	if t.changes != nil {
-		t.changes.Truncate(t.stmtChanges)
+	if t.bl != nil {
+		t.bl.rollbackStatement()
 	}
 	t.EndStatement()
 }
@@ -355,8 +353,8 @@ func (t *Txn) RollbackToSavepoint(name string) error {
 	for i := len(t.savepoints) - 1; i >= 0; i-- {
 		if strings.EqualFold(t.savepoints[i].name, name) {
 			t.rollbackTo(t.savepoints[i].mark)
-			if t.changes != nil {
-				t.changes.Truncate(t.savepoints[i].changes)
+			if t.bl != nil {
+				t.bl.truncate(t.savepoints[i].changes)
 			}
 			t.savepoints = t.savepoints[:i+1]
 			return nil
@@ -437,7 +435,7 @@ func (t *Txn) Commit() error {
 			return err == nil
 		})
 		if err == nil {
-			if t.changes != nil {
+			if t.bl != nil && t.bl.changes != nil {
 				ticket, err = t.commitLogged(b)
 			} else {
 				err = t.db.kv.CommitVisible(b, t.db.sync)
@@ -488,9 +486,9 @@ func (t *Txn) finish() {
 		t.buf.Clear(true)
 		t.buf = nil
 	}
-	if t.changes != nil {
-		t.db.binlog.Release(t.changes)
-		t.changes = nil
+	if t.bl != nil {
+		t.bl.release(t.db.binlog)
+		t.bl = nil
 	}
 	t.undo = nil
 	t.savepoints = nil
