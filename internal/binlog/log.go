@@ -329,7 +329,14 @@ func (l *Log) openForAppendIfNeededLocked(r record) error {
 		l.files.f.Close()
 	}
 	l.files.f, l.files.num = f, r.file
-	return nil
+	for _, m := range l.files.nums {
+		if m == r.file {
+			return nil
+		}
+	}
+	// Created before a crash that came before its index entry.
+	l.files.nums = append(l.files.nums, r.file)
+	return l.writeIndexLocked()
 }
 
 // lastGNO reads the GTID number of the last transaction logged up to the
