@@ -183,6 +183,8 @@ func (l *Log) writeLocked(gno uint64, r *pendingRec) error {
 		return fmt.Errorf("binlog write: %w", err)
 	}
 	l.files.untrimmed += len(r.data)
+	l.files.end = r.pos + uint64(len(r.data))
+	defer l.notifyLocked()
 	if r.flags&recRotated != 0 {
 		if err := l.trimThrough(gno); err != nil {
 			return err

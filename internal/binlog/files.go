@@ -124,6 +124,7 @@ func (l *Log) createFileLocked(n uint32, prev uint64, ts uint32) error {
 		l.files.f.Close()
 	}
 	l.files.f, l.files.num = f, n
+	l.files.end = l.headerLen(prev)
 	listed := false
 	for _, m := range l.files.nums {
 		listed = listed || m == n

@@ -80,6 +80,11 @@ type Log struct {
 		pending   map[uint64]*pendingRec
 		untrimmed int
 		broken    error
+		// end is the position after the last event written to the
+		// current file; changed is closed (and replaced) whenever end or
+		// the current file moves (dump.go waits on it).
+		end     uint64
+		changed chan struct{}
 	}
 
 	tables struct {
@@ -126,6 +131,7 @@ func Open(store *kv.DB, opts Options) (*Log, error) {
 	l.expire.Store(opts.ExpireSeconds)
 	l.files.cond = sync.NewCond(&l.files.Mutex)
 	l.files.pending = map[uint64]*pendingRec{}
+	l.files.changed = make(chan struct{})
 	l.tables.m = map[*catalog.Table]*tableInfo{}
 	if err := os.MkdirAll(opts.Dir, 0o750); err != nil {
 		return nil, fmt.Errorf("binlog: %w", err)
@@ -200,6 +206,7 @@ func (l *Log) recover() error {
 		return err
 	}
 	l.files.written = gno
+	l.files.end = pos
 	l.mu.gno, l.mu.file, l.mu.pos = gno, file, pos
 	if len(recs) > 0 {
 		return l.trimLocked()

@@ -12,6 +12,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/binlog"
+	"github.com/strata-db/strata/internal/sql/privilege"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/txn"
 )
@@ -218,4 +219,26 @@ func (s *Session) binlogTxn(tx *txn.Txn) {
 	if v, ok := s.sysVar("sql_log_bin"); ok && v.ToString() == "0" {
 		tx.DisableBinlog()
 	}
+}
+
+// BinlogForDump returns the binary log for a COM_BINLOG_DUMP of this
+// session: the account needs REPLICATION SLAVE, and the log must be on
+// (1236 otherwise, as MySQL).
+func (s *Session) BinlogForDump() (*binlog.Log, error) {
+	if sub := s.subject(); sub != nil {
+		if err := sub.Check(privilege.RuleFor(privilege.KindShowReplicas).Need("", "")); err != nil {
+			return nil, err
+		}
+	}
+	if s.eng.Binlog == nil {
+		return nil, sqlerr.New(sqlerr.MasterFatalReadingBinlog, sqlerror.SSUnknownSQLState, "Binary log is not open")
+	}
+	return s.eng.Binlog, nil
+}
+
+// UserVar returns the session's user variable name (lower case), as a
+// replica sets @master_heartbeat_period before its dump.
+func (s *Session) UserVar(name string) (sqltypes.Value, bool) {
+	v, ok := s.userVars[name]
+	return v, ok
 }
