@@ -114,11 +114,11 @@ func (c *Changes) add(def *catalog.Table, kind byte, before, row []sqltypes.Valu
 func (c *Changes) bodyLen(stmt *Statement) int {
 	if stmt != nil {
 		e := encoder{}
-		e.query(stmt.ThreadID, stmt.DB, stmt.Query, stmt.SQLMode, true)
+		e.query(stmt.ThreadID, stmt.DB, stmt.Query, stmt.SQLMode, stmt.charsets(), true)
 		return len(e.buf)
 	}
 	e := encoder{}
-	e.query(0, "", "BEGIN", 0, false)
+	e.query(0, "", "BEGIN", 0, nil, false)
 	n := len(e.buf)
 	mapped := map[*tableInfo]bool{}
 	for i := range c.segs {

@@ -50,7 +50,22 @@ type Statement struct {
 	DB       string
 	Query    string
 	ThreadID uint32
-	SQLMode  uint64
+	// SQLMode is the session's sql_mode as MySQL's bits (SQLModeBits).
+	SQLMode uint64
+	// Charsets are the collation ids of character_set_client,
+	// collation_connection and collation_server; zero: 255
+	// (utf8mb4_0900_ai_ci) for each.
+	Charsets [3]uint16
+}
+
+func (s *Statement) charsets() *[3]uint16 {
+	cs := s.Charsets
+	for i := range cs {
+		if cs[i] == 0 {
+			cs[i] = 255
+		}
+	}
+	return &cs
 }
 
 // Commit adds the transaction's binlog record to b and applies b with
@@ -90,9 +105,9 @@ func (l *Log) Commit(b *kv.Batch, c *Changes, stmt *Statement, apply func(*kv.Ba
 	txLen := uint64(bodyLen) + g
 	e.gtid(l.uuid, gno, l.mu.seq, uint64(now.UnixMicro()), txLen, stmt != nil)
 	if stmt != nil {
-		e.query(stmt.ThreadID, stmt.DB, stmt.Query, stmt.SQLMode, true)
+		e.query(stmt.ThreadID, stmt.DB, stmt.Query, stmt.SQLMode, stmt.charsets(), true)
 	} else {
-		e.query(0, "", "BEGIN", 0, false)
+		e.query(0, "", "BEGIN", 0, nil, false)
 		if err := c.encodeRows(&e); err != nil {
 			l.mu.seq--
 			return 0, err

@@ -146,12 +146,11 @@ const (
 	qTableMapFor = 9
 )
 
-// collationUTF8MB4 is utf8mb4_0900_ai_ci, the charset ids written in
-// QUERY events.
-const collationUTF8MB4 = 255
-
-// query appends a QUERY_EVENT running text in database db.
-func (e *encoder) query(threadID uint32, db, text string, sqlMode uint64, ddl bool) {
+// query appends a QUERY_EVENT running text in database db. A DDL
+// statement carries the session's sql_mode and character set ids
+// (character_set_client, collation_connection, collation_server); BEGIN
+// carries neither (the replica's own apply).
+func (e *encoder) query(threadID uint32, db, text string, sqlMode uint64, charsets *[3]uint16, ddl bool) {
 	s := e.begin(eventQuery)
 	e.buf = binary.LittleEndian.AppendUint32(e.buf, threadID)
 	e.buf = binary.LittleEndian.AppendUint32(e.buf, 0) // exec time
@@ -162,12 +161,16 @@ func (e *encoder) query(threadID uint32, db, text string, sqlMode uint64, ddl bo
 	vars := len(e.buf)
 	e.buf = append(e.buf, qFlags2)
 	e.buf = binary.LittleEndian.AppendUint32(e.buf, 0)
-	e.buf = append(e.buf, qSQLMode)
-	e.buf = binary.LittleEndian.AppendUint64(e.buf, sqlMode)
+	if ddl {
+		e.buf = append(e.buf, qSQLMode)
+		e.buf = binary.LittleEndian.AppendUint64(e.buf, sqlMode)
+	}
 	e.buf = append(e.buf, qCatalogNZ, 3, 's', 't', 'd')
-	e.buf = append(e.buf, qCharset)
-	for i := 0; i < 3; i++ {
-		e.buf = binary.LittleEndian.AppendUint16(e.buf, collationUTF8MB4)
+	if charsets != nil {
+		e.buf = append(e.buf, qCharset)
+		for _, id := range charsets {
+			e.buf = binary.LittleEndian.AppendUint16(e.buf, id)
+		}
 	}
 	if ddl && db != "" {
 		e.buf = append(e.buf, qUpdatedDBs, 1)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
@@ -73,7 +74,28 @@ func (s *Session) logDDL(stmt sqlparser.Statement, sql string) error {
 
 // writeDDL logs a DDL text in the current database.
 func (s *Session) writeDDL(text string) error {
-	err := s.eng.Binlog.LogStatement(binlog.Statement{DB: s.DB, Query: text, ThreadID: s.ConnID})
+	st := binlog.Statement{DB: s.DB, Query: text, ThreadID: s.ConnID}
+	if v, ok := s.sysVar("sql_mode"); ok {
+		st.SQLMode = binlog.SQLModeBits(v.ToString())
+	}
+	env := collations.MySQL8()
+	if v, ok := s.sysVar("character_set_client"); ok {
+		st.Charsets[0] = uint16(env.DefaultCollationForCharset(strings.ToLower(v.ToString())))
+	}
+	for i, name := range []string{"collation_connection", "collation_server"} {
+		if v, ok := s.sysVar(name); ok {
+			st.Charsets[i+1] = uint16(env.LookupByName(strings.ToLower(v.ToString())))
+		}
+	}
+	// character_set_client is written as a collation id of the set, which
+	// a replica reads only for its set: MySQL writes the set's default
+	// (255 for utf8mb4), which MariaDB 10.x replicas do not know; the
+	// connection's collation, when of the same set, says the same to MySQL
+	// and can be read by MariaDB.
+	if c := collations.ID(st.Charsets[1]); c != collations.Unknown && env.LookupCharsetName(c) == env.LookupCharsetName(collations.ID(st.Charsets[0])) {
+		st.Charsets[0] = st.Charsets[1]
+	}
+	err := s.eng.Binlog.LogStatement(st)
 	if err != nil {
 		return sqlerr.New(sqlerr.BinlogLogging, sqlerror.SSUnknownSQLState, "Binary logging not possible. Message: %v", err)
 	}
