@@ -1,6 +1,8 @@
 package binlog
 
 import (
+	"log/slog"
+
 	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/txn"
 )
@@ -24,7 +26,16 @@ func (h txnHook) Commit(b *kv.Batch, c txn.RowChanges, apply func(*kv.Batch) err
 	return h.l.Commit(b, cc, nil, apply)
 }
 
-func (h txnHook) Publish(ticket uint64) error { return h.l.Publish(ticket) }
+// Publish writes the committed transaction's events to the file. Its
+// failure does not fail the commit, which is durable with its record (the
+// next start writes the events): it is logged, and later commits are
+// refused until a restart.
+func (h txnHook) Publish(ticket uint64) error {
+	if err := h.l.Publish(ticket); err != nil {
+		slog.Error("binary log: writing a committed transaction's events failed; commits are refused until a restart writes them from the store", "err", err)
+	}
+	return nil
+}
 
 // LogStatement logs a committed DDL statement as its own transaction.
 func (l *Log) LogStatement(stmt Statement) error {
@@ -34,5 +45,5 @@ func (l *Log) LogStatement(stmt Statement) error {
 	if err != nil {
 		return err
 	}
-	return l.Publish(tk)
+	return txnHook{l}.Publish(tk)
 }

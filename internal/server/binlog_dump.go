@@ -114,10 +114,12 @@ func (h *handler) dump(c *mysql.Conn, logFile string, pos uint64, flags uint16) 
 		return err
 	}
 	opts := binlog.DumpOptions{NonBlock: flags&binlogDumpNonBlock != 0}
-	if v, ok := s.UserVar("master_heartbeat_period"); ok {
-		// Nanoseconds, as replicas send it.
-		if ns, err := strconv.ParseInt(v.ToString(), 10, 64); err == nil && ns > 0 {
-			opts.Heartbeat = time.Duration(ns)
+	for _, name := range []string{"master_heartbeat_period", "source_heartbeat_period"} {
+		if v, ok := s.UserVar(name); ok {
+			// Nanoseconds, as replicas send it.
+			if ns, err := strconv.ParseInt(v.ToString(), 10, 64); err == nil && ns > 0 {
+				opts.Heartbeat = time.Duration(ns)
+			}
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
