@@ -31,8 +31,9 @@
 //
 // A DDL statement's QUERY event commits in a second batch just after the
 // DDL's own: a crash between the two leaves the DDL out of the binlog.
-// JSON and spatial columns have no row image encoder yet: a write to such
-// a table while the log is on fails with 1235 rather than log something a
-// replica would apply wrongly. Temporary tables are not logged (MySQL's
+// JSON is written in MySQL's binary JSON (json.go). A column type without a
+// row image encoder makes a write to its table fail with 1235 while the log
+// is on, rather than log something a replica would apply wrongly.
+// Temporary tables are not logged (MySQL's
 // row format does not log them either).
 package binlog

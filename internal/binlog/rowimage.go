@@ -138,6 +138,15 @@ func (c *column) appendValue(b []byte, v sqltypes.Value) ([]byte, error) {
 		return appendLenBytes(b, raw, c.lenBytes), nil
 	case typeVarchar, typeBlob:
 		return appendLenBytes(b, raw, c.lenBytes), nil
+	case typeJSON:
+		at := len(b)
+		b = append(b, 0, 0, 0, 0)
+		out, err := appendJSONText(b, raw)
+		if err != nil {
+			return b[:at], errBadValue(c.col, v)
+		}
+		binary.LittleEndian.PutUint32(out[at:], uint32(len(out)-at-4))
+		return out, nil
 	}
 	return b, errBadValue(c.col, v)
 }

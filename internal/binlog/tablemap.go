@@ -32,6 +32,7 @@ const (
 	typeNewDecimal = 246
 	typeBlob       = 252
 	typeString     = 254
+	typeJSON       = 245
 )
 
 // Optional metadata field types of TABLE_MAP (binlog_row_metadata=FULL).
@@ -177,6 +178,9 @@ func describe(col *catalog.Column) (column, error) {
 			c.lenBytes = 2
 		}
 		c.typ, c.meta = typeBlob, []byte{byte(c.lenBytes)}
+	case sqltypes.TypeJSON:
+		c.lenBytes = 4
+		c.typ, c.meta = typeJSON, []byte{4}
 	default:
 		return c, sqlerror.NewSQLError(sqlerror.ERNotSupportedYet, sqlerror.SSClientError,
 			fmt.Sprintf("This version of strata doesn't yet support 'binary logging of %s columns (column %s)'", col.TypeName, col.Name))
