@@ -30,6 +30,13 @@ func mustExec(t *testing.T, db *sql.DB, q string, args ...any) {
 	}
 }
 
+func mustExecConn(t *testing.T, c *sql.Conn, q string) {
+	t.Helper()
+	if _, err := c.ExecContext(context.Background(), q); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
+
 func queryString(t *testing.T, db *sql.DB, q string) string {
 	t.Helper()
 	var s string
@@ -215,10 +222,44 @@ func TestBinlogStatementsAndRotation(t *testing.T) {
 	if after := queryString(t, db, "SELECT @@gtid_executed"); after != before {
 		t.Fatalf("unlogged statements moved @@gtid_executed from %q to %q", before, after)
 	}
+	// Savepoint and statement rollbacks take their rows out of the
+	// transaction's events; a rolled-back transaction logs nothing.
+	for _, q := range []string{
+		"BEGIN",
+		"INSERT INTO bl.t VALUES (3001, 'kept', 0, NULL)",
+		"SAVEPOINT s",
+		"INSERT INTO bl.t VALUES (3002, 'rolled back to savepoint', 0, NULL)",
+		"ROLLBACK TO SAVEPOINT s",
+		"INSERT INTO bl.t VALUES (3003, 'kept too', 0, NULL), (3001, 'duplicate: the statement fails', 0, NULL)",
+	} {
+		_, err := conn.ExecContext(ctx, q)
+		if strings.HasPrefix(q, "INSERT INTO bl.t VALUES (3003") {
+			if errCode(err) != 1062 {
+				t.Fatalf("%s: %v, want 1062", q, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	mustExecConn(t, conn, "INSERT INTO bl.t VALUES (3004, 'kept', 0, NULL)")
+	mustExecConn(t, conn, "COMMIT")
+	mustExecConn(t, conn, "BEGIN")
+	mustExecConn(t, conn, "INSERT INTO bl.t VALUES (3005, 'rolled back', 0, NULL)")
+	mustExecConn(t, conn, "ROLLBACK")
+	out = mysqlbinlog(t, binlogFiles(t, srv.DataDir)...)
+	for id, want := range map[int]bool{3001: true, 3002: false, 3003: false, 3004: true, 3005: false} {
+		if got := strings.Contains(out, fmt.Sprintf("###   @1=%d\n", id)); got != want {
+			t.Errorf("id %d in the binlog: %v, want %v", id, got, want)
+		}
+	}
+
 	// JSON is logged in MySQL's binary JSON (internal/binlog's tests
 	// decode it with Vitess; MariaDB's mysqlbinlog cannot read it, as it
 	// cannot read MySQL 8.0's).
 	mustExec(t, db, "CREATE TABLE bl.j (id INT PRIMARY KEY, doc JSON)")
+	before = queryString(t, db, "SELECT @@gtid_executed")
 	mustExec(t, db, `INSERT INTO bl.j VALUES (1, '{"a": [1, 2.5, "x"], "b": null}')`)
 	if after := queryString(t, db, "SELECT @@gtid_executed"); after == before {
 		t.Fatalf("the JSON insert was not logged")
