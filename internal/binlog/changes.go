@@ -120,11 +120,9 @@ func (c *Changes) bodyLen(stmt *Statement) int {
 	e := encoder{}
 	e.query(0, "", "BEGIN", 0, nil, false)
 	n := len(e.buf)
-	mapped := map[*tableInfo]bool{}
 	for i := range c.segs {
 		s := &c.segs[i]
-		if !mapped[s.ti] {
-			mapped[s.ti] = true
+		if c.firstOf(i) {
 			n += headerLen + len(s.ti.body) + checksumLen
 		}
 		n += headerLen + rowsPostHeader(s.ti) + (s.end - s.start) + checksumLen
@@ -143,15 +141,9 @@ func rowsPostHeader(ti *tableInfo) int {
 
 // encodeRows appends the TABLE_MAP and ROWS events.
 func (c *Changes) encodeRows(e *encoder) error {
-	var mapped []*tableInfo
 	for i := range c.segs {
 		s := &c.segs[i]
-		seen := false
-		for _, t := range mapped {
-			seen = seen || t == s.ti
-		}
-		if !seen {
-			mapped = append(mapped, s.ti)
+		if c.firstOf(i) {
 			st := e.begin(eventTableMap)
 			e.buf = append(e.buf, s.ti.body...)
 			e.end(st, 0)
@@ -188,4 +180,15 @@ func (c *Changes) encodeRows(e *encoder) error {
 		e.end(st, 0)
 	}
 	return nil
+}
+
+// firstOf reports whether segment i is its table's first: the TABLE_MAP
+// goes before it.
+func (c *Changes) firstOf(i int) bool {
+	for j := 0; j < i; j++ {
+		if c.segs[j].ti == c.segs[i].ti {
+			return false
+		}
+	}
+	return true
 }

@@ -122,7 +122,8 @@ func (l *Log) Commit(b *kv.Batch, c *Changes, stmt *Statement, apply func(*kv.Ba
 	}
 	c.out = append(c.out[:recHdrLen], e.buf...)
 	c.out[recHdrLen-1] = flags
-	if err := b.Set(recordKey(gno), c.out); err != nil {
+	var kb [13]byte
+	if err := b.Set(appendRecordKey(kb[:0], gno), c.out); err != nil {
 		return 0, fmt.Errorf("binlog record: %w", err)
 	}
 	if err := apply(b); err != nil {

@@ -26,8 +26,10 @@ const (
 	recHdrLen  = 13
 )
 
-func recordKey(gno uint64) []byte {
-	k := binary.BigEndian.AppendUint32(make([]byte, 0, 13), RecordIndexID)
+func recordKey(gno uint64) []byte { return appendRecordKey(make([]byte, 0, 13), gno) }
+
+func appendRecordKey(k []byte, gno uint64) []byte {
+	k = binary.BigEndian.AppendUint32(k, RecordIndexID)
 	k = append(k, 'R')
 	return binary.BigEndian.AppendUint64(k, gno)
 }
