@@ -201,6 +201,9 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 			} else {
 				v = s.sessionSysVar(n)
 			}
+			if n == "gtid_executed" || n == "gtid_purged" {
+				v = s.gtidVar(n) // live (binlog.go)
+			}
 			rows = append(rows, []string{n, vtable.VarText(n, v)})
 		}
 		return textResult([]string{"Variable_name", "Value"}, rows), nil

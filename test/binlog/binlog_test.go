@@ -102,6 +102,10 @@ func TestBinlogStatementsAndRotation(t *testing.T) {
 	if got, want := queryString(t, db, "SELECT @@gtid_executed"), fmt.Sprintf("%s:1-%d", uuid, txns); got != want {
 		t.Fatalf("@@gtid_executed = %q, want %q", got, want)
 	}
+	var vname, vvalue string
+	if err := db.QueryRow("SHOW GLOBAL VARIABLES LIKE 'gtid_executed'").Scan(&vname, &vvalue); err != nil || vvalue != fmt.Sprintf("%s:1-%d", uuid, txns) {
+		t.Fatalf("SHOW VARIABLES gtid_executed = %q (%v)", vvalue, err)
+	}
 	if got := queryString(t, db, "SELECT @@server_id"); got != "7" {
 		t.Fatalf("@@server_id = %s", got)
 	}
