@@ -73,8 +73,11 @@ func (s *Session) logDDL(stmt sqlparser.Statement, sql string) error {
 }
 
 // writeDDL logs a DDL text in the current database.
-func (s *Session) writeDDL(text string) error {
-	st := binlog.Statement{DB: s.DB, Query: text, ThreadID: s.ConnID}
+func (s *Session) writeDDL(text string) error { return s.writeDDLIn(s.DB, text) }
+
+// writeDDLIn logs a DDL text to run in database db.
+func (s *Session) writeDDLIn(db, text string) error {
+	st := binlog.Statement{DB: db, Query: text, ThreadID: s.ConnID}
 	if v, ok := s.sysVar("sql_mode"); ok {
 		st.SQLMode = binlog.SQLModeBits(v.ToString())
 	}

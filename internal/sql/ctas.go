@@ -122,7 +122,9 @@ func (s *Session) createTableSelect(ctx context.Context, st *sqlparser.CreateTab
 			// The table is logged as created, its rows as the row events
 			// of the insert that follows (MySQL's row format).
 			s.ddlLogged = true
-			err = s.writeDDL(coltype.ShowCreateTable(def, 0))
+			// SHOW CREATE TABLE's text names the table unqualified:
+			// it runs in the table's database.
+			err = s.writeDDLIn(db, coltype.ShowCreateTable(def, 0))
 		}
 	}
 	if err != nil {

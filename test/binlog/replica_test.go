@@ -79,6 +79,11 @@ func TestMariaDBReplica(t *testing.T) {
 	mustExec(t, rep, "UPDATE t SET v = 'updated', e = 'x' WHERE id % 3 = 0")
 	mustExec(t, rep, "DELETE FROM t WHERE id > 15")
 	mustExec(t, rep, "INSERT INTO t VALUES (100, NULL, NULL, NULL, NULL)")
+	// From a connection without a current database: the DDL text is
+	// qualified, CREATE TABLE ... SELECT runs its CREATE in rep.
+	mustExec(t, db, "CREATE TABLE rep.c AS SELECT id, v FROM rep.t WHERE id < 5")
+	mustExec(t, db, "CREATE TABLE rep.other (a INT PRIMARY KEY)")
+	mustExec(t, db, "INSERT INTO rep.other VALUES (1), (2)")
 
 	var file string
 	var pos uint64
@@ -141,6 +146,18 @@ func TestMariaDBReplica(t *testing.T) {
 	}
 	if got, want := dump(replica), dump(db); got != want {
 		t.Fatalf("replica rows:\n%s\nstrata rows:\n%s", got, want)
+	}
+	for _, q := range []string{"SELECT COUNT(*), SUM(id) FROM rep.c", "SELECT COUNT(*), SUM(a) FROM rep.other"} {
+		var n1, s1, n2, s2 int
+		if err := replica.QueryRow(q).Scan(&n1, &s1); err != nil {
+			t.Fatalf("replica %s: %v", q, err)
+		}
+		if err := db.QueryRow(q).Scan(&n2, &s2); err != nil {
+			t.Fatal(err)
+		}
+		if n1 != n2 || s1 != s2 {
+			t.Fatalf("%s: replica %d/%d, strata %d/%d", q, n1, s1, n2, s2)
+		}
 	}
 	mustExec(t, replica, "STOP SLAVE")
 }
