@@ -214,7 +214,9 @@ func (s *Session) purgeBinaryLogs(st *sqlparser.PurgeBinaryLogs) (*sqltypes.Resu
 	}
 	t, err := time.Parse("2006-01-02 15:04:05", normalizeBefore(st.Before))
 	if err != nil {
-		return nil, sqlerr.New(sqlerror.ERWrongValue, sqlerror.SSUnknownSQLState, "Incorrect DATETIME value: '%s'", st.Before)
+		// MySQL takes UNIX_TIMESTAMP() of the value: 0 for a value that
+		// is not a datetime, which purges nothing.
+		return &sqltypes.Result{}, nil
 	}
 	unix, _ := s.zone().ToUnix(t.Unix())
 	if err := l.PurgeBefore(unix); err != nil {
