@@ -200,6 +200,7 @@ func (l *Log) writeLocked(gno uint64, r *pendingRec) error {
 	}
 	l.files.untrimmed += len(r.data)
 	l.files.end = r.pos + uint64(len(r.data))
+	l.files.lastSeq = recordSeq(r.data)
 	defer l.notifyLocked()
 	if r.flags&recRotated != 0 {
 		if err := l.trimThrough(gno); err != nil {
@@ -239,7 +240,7 @@ func (l *Log) trimThrough(gno uint64) error {
 	if err := b.DeleteRange(recordKey(0), recordKey(gno+1)); err != nil {
 		return err
 	}
-	st := state{gno: gno, file: l.files.num, pos: uint64(fi.Size())}
+	st := state{gno: gno, file: l.files.num, pos: uint64(fi.Size()), seq: l.files.lastSeq}
 	if err := b.Set(stateKey(), st.encode()); err != nil {
 		return err
 	}

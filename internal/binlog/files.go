@@ -125,6 +125,7 @@ func (l *Log) createFileLocked(n uint32, prev uint64, ts uint32) error {
 	}
 	l.files.f, l.files.num = f, n
 	l.files.end = l.headerLen(prev)
+	l.files.lastSeq = 0
 	listed := false
 	for _, m := range l.files.nums {
 		listed = listed || m == n

@@ -77,6 +77,7 @@ type Log struct {
 		num       uint32
 		nums      []uint32
 		written   uint64 // last gno written to the files
+		lastSeq   int64  // its sequence_number (kept in the state)
 		pending   map[uint64]*pendingRec
 		untrimmed int
 		broken    error
@@ -171,19 +172,31 @@ func (l *Log) recover() error {
 	}
 	gno := st.gno
 	file, pos := st.file, st.pos
+	// seq is the logical clock's last sequence_number in the current file:
+	// it goes on across restarts (a file's numbers never repeat).
+	seq := int64(-1)
 	if len(recs) == 0 && len(nums) > 0 {
 		// Everything is in the files: continue the last one.
-		file = nums[len(nums)-1]
-		fi, err := os.Stat(l.filePath(file))
+		last := nums[len(nums)-1]
+		fi, err := os.Stat(l.filePath(last))
 		if err != nil {
 			return fmt.Errorf("binlog: %w", err)
 		}
-		pos = uint64(fi.Size())
-		if gno == 0 {
-			gno, err = l.lastGNO(file)
+		if last == st.file {
+			seq = st.seq
+		} else if st.file != 0 {
+			seq = 0 // rotated after the last trim: a fresh file
+		}
+		file, pos = last, uint64(fi.Size())
+		if gno == 0 || seq < 0 {
+			g, sq, err := l.lastGTID(file)
 			if err != nil {
 				return err
 			}
+			if gno == 0 {
+				gno = g
+			}
+			seq = sq
 		}
 	}
 	for _, r := range recs {
@@ -192,9 +205,14 @@ func (l *Log) recover() error {
 		}
 		gno = r.gno
 		file, pos = r.file, r.pos+uint64(len(r.data))
+		seq = recordSeq(r.data)
 		if r.flags&recRotated != 0 {
 			file, pos = file+1, l.headerLen(gno)
+			seq = 0
 		}
+	}
+	if seq < 0 {
+		seq = 0
 	}
 	if file == 0 {
 		file = 1
@@ -207,7 +225,8 @@ func (l *Log) recover() error {
 	}
 	l.files.written = gno
 	l.files.end = pos
-	l.mu.gno, l.mu.file, l.mu.pos = gno, file, pos
+	l.mu.gno, l.mu.file, l.mu.pos, l.mu.seq = gno, file, pos, seq
+	l.files.lastSeq = seq
 	if len(recs) > 0 {
 		return l.trimLocked()
 	}
@@ -346,22 +365,25 @@ func (l *Log) openForAppendIfNeededLocked(r record) error {
 	return l.writeIndexLocked()
 }
 
-// lastGNO reads the GTID number of the last transaction logged up to the
-// end of file n (its PREVIOUS_GTIDS plus the GTID events in it).
-func (l *Log) lastGNO(n uint32) (uint64, error) {
+// lastGTID reads the GTID number of the last transaction logged up to the
+// end of file n (its PREVIOUS_GTIDS plus the GTID events in it) and the
+// last sequence_number in the file.
+func (l *Log) lastGTID(n uint32) (uint64, int64, error) {
 	var last uint64
+	var seq int64
 	err := l.scanFile(l.filePath(n), 4, func(ev Event) bool {
 		switch ev.Type {
 		case eventPrevGTIDs:
 			last = prevGTIDsEnd(ev.Body, l.uuid)
 		case eventGTID:
-			if len(ev.Body) >= 25 {
+			if len(ev.Body) >= gtidSeqOffset-headerLen+8 {
 				last = leUint64(ev.Body[17:])
+				seq = int64(leUint64(ev.Body[gtidSeqOffset-headerLen:]))
 			}
 		}
 		return true
 	})
-	return last, err
+	return last, seq, err
 }
 
 // ServerID returns @@server_id as the log writes it.

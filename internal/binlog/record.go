@@ -11,7 +11,8 @@ import (
 //	record-key = RecordIndexID(4) 'R' gno(8, big-endian)
 //	record     = file-number(4) position(8) flags(1) event-bytes
 //	state-key  = RecordIndexID(4) 'S'
-//	state      = gno(8) file-number(4) position(8)   (the last trimmed record)
+//	state      = gno(8) file-number(4) position(8) seq(8)   (the last trimmed record;
+//	             seq its GTID event's sequence_number; older states lack it)
 //
 // A record's bytes belong in binlog file file-number at position; flag
 // recRotated says they end with a ROTATE event, so the next file starts
@@ -71,17 +72,36 @@ type state struct {
 	gno  uint64
 	file uint32
 	pos  uint64
+	seq  int64 // -1: unknown
 }
 
 func (s state) encode() []byte {
 	b := binary.BigEndian.AppendUint64(nil, s.gno)
 	b = binary.BigEndian.AppendUint32(b, s.file)
-	return binary.BigEndian.AppendUint64(b, s.pos)
+	b = binary.BigEndian.AppendUint64(b, s.pos)
+	return binary.BigEndian.AppendUint64(b, uint64(s.seq))
 }
 
 func decodeState(v []byte) (state, error) {
-	if len(v) != 20 {
+	if len(v) != 20 && len(v) != 28 {
 		return state{}, fmt.Errorf("binlog: bad state record")
 	}
-	return state{gno: binary.BigEndian.Uint64(v), file: binary.BigEndian.Uint32(v[8:]), pos: binary.BigEndian.Uint64(v[12:])}, nil
+	st := state{gno: binary.BigEndian.Uint64(v), file: binary.BigEndian.Uint32(v[8:]), pos: binary.BigEndian.Uint64(v[12:]), seq: -1}
+	if len(v) == 28 {
+		st.seq = int64(binary.BigEndian.Uint64(v[20:]))
+	}
+	return st, nil
+}
+
+// gtidSeqOffset is where a record's first event, its GTID event, holds
+// sequence_number: header, flags(1) sid(16) gno(8) lt_type(1)
+// last_committed(8).
+const gtidSeqOffset = headerLen + 1 + 16 + 8 + 1 + 8
+
+// recordSeq returns the sequence_number of a record's GTID event.
+func recordSeq(data []byte) int64 {
+	if len(data) < gtidSeqOffset+8 || data[4] != eventGTID {
+		return 0
+	}
+	return int64(binary.LittleEndian.Uint64(data[gtidSeqOffset:]))
 }

@@ -73,19 +73,30 @@ func TestRecoverWritesMissingEvents(t *testing.T) {
 	if got := l.GTIDExecuted(); got != testUUID+":1-7" {
 		t.Fatalf("gtid_executed after clean restart %q", got)
 	}
+	commitRows(t, k, l, func(c *Changes) {
+		must(t, c.Insert(def, row("8", "v", "1.00", "NULL", "a", "00:00:00", "0")))
+	})
 	must(t, l.Close())
 	must(t, k.Close())
 
-	// Every file decodes; together they hold the 7 transactions in order.
+	// Every file decodes; together they hold the 8 transactions in order,
+	// and within a file the logical clock's sequence numbers go up across
+	// the restarts.
 	var gnos []uint64
 	for _, f := range l.Files() {
+		var last int64
 		for _, raw := range readEvents(t, filepath.Join(dir, f.Name)) {
 			if raw[4] == eventGTID {
 				gnos = append(gnos, leUint64(raw[headerLen+17:]))
+				seq := recordSeq(raw)
+				if seq != last+1 {
+					t.Fatalf("%s: sequence_number %d after %d", f.Name, seq, last)
+				}
+				last = seq
 			}
 		}
 	}
-	if fmt.Sprint(gnos) != "[1 2 3 4 5 6 7]" {
+	if fmt.Sprint(gnos) != "[1 2 3 4 5 6 7 8]" {
 		t.Fatalf("GTIDs in the files %v", gnos)
 	}
 }
