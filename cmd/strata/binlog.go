@@ -74,6 +74,10 @@ func (b *binlogFlags) open(datadir string, tdb *txn.DB, eng *sql.Engine) (*binlo
 	if *b.serverID > 1<<32-1 {
 		return nil, fmt.Errorf("--server-id %d out of range", *b.serverID)
 	}
+	if *b.serverID == 0 && b.logBin.on {
+		// Replicas refuse a source with server id 0 (MySQL's rule).
+		return nil, fmt.Errorf("--server-id must be 1 or more with --log-bin")
+	}
 	eng.SetServerIdentity(uint32(*b.serverID), uuid)
 	if !b.logBin.on {
 		return nil, nil
