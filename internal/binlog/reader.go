@@ -10,6 +10,9 @@ import (
 	"strings"
 )
 
+// ErrBadOffset: a read started at a position that is not an event's.
+var ErrBadOffset = errors.New("binlog: no event starts")
+
 // Event is one event read back from a file.
 type Event struct {
 	Type     byte
@@ -33,6 +36,10 @@ func (l *Log) scanFile(path string, from uint64, fn func(Event) bool) error {
 	if from < 4 {
 		from = 4
 	}
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("binlog read: %w", err)
+	}
 	if _, err := f.Seek(int64(from), io.SeekStart); err != nil {
 		return fmt.Errorf("binlog read: %w", err)
 	}
@@ -47,8 +54,11 @@ func (l *Log) scanFile(path string, from uint64, fn func(Event) bool) error {
 			return fmt.Errorf("binlog read: %w", err)
 		}
 		size := binary.LittleEndian.Uint32(hdr[9:])
-		if size < headerLen+checksumLen {
-			return fmt.Errorf("binlog read: bad event at %d", pos)
+		if end := uint64(binary.LittleEndian.Uint32(hdr[13:])); size < headerLen+checksumLen || end != pos+uint64(size) {
+			return fmt.Errorf("%w at %d", ErrBadOffset, pos)
+		}
+		if pos+uint64(size) > uint64(fi.Size()) {
+			return nil // torn tail, or an event being written
 		}
 		body := make([]byte, size-headerLen)
 		if _, err := io.ReadFull(r, body); err != nil {

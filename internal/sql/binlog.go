@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -171,6 +172,9 @@ func (s *Session) showBinlogEvents(ctx context.Context, sh *sqlparser.ShowBinlog
 	rows, err := l.ShowEvents(sh.LogName, uint64(from), offset, limit)
 	if err == binlog.ErrUnknownFile {
 		return nil, sqlerr.New(sqlerr.ErrorWhenExecutingCm, sqlerror.SSUnknownSQLState, "Error when executing command SHOW BINLOG EVENTS: Could not find target log")
+	}
+	if errors.Is(err, binlog.ErrBadOffset) {
+		return nil, sqlerr.New(sqlerr.ErrorWhenExecutingCm, sqlerror.SSUnknownSQLState, "Error when executing command SHOW BINLOG EVENTS: Wrong offset or I/O error")
 	}
 	if err != nil {
 		return nil, err

@@ -158,6 +158,9 @@ func TestBinlogStatementsAndRotation(t *testing.T) {
 	if _, err := db.Exec("SHOW BINLOG EVENTS IN 'binlog.999999'"); errCode(err) != 1220 {
 		t.Fatalf("SHOW BINLOG EVENTS of an unknown file: %v, want 1220", err)
 	}
+	if _, err := db.Exec("SHOW BINLOG EVENTS IN '" + listed[0] + "' FROM 5"); errCode(err) != 1220 {
+		t.Fatalf("SHOW BINLOG EVENTS from inside an event: %v, want 1220", err)
+	}
 
 	out := mysqlbinlog(t, files...)
 	if n := strings.Count(out, "### INSERT INTO `bl`.`t`"); n != 60 {
