@@ -4,6 +4,8 @@
 // Usage:
 //
 //	strata serve [--datadir DIR] [--port N] [--bind ADDR] [--root-password PW]
+//	strata backup --to DIR [flags]
+//	strata restore --from DIR --datadir DIR
 //	strata stress [flags]
 //	strata bench WORKLOAD [flags]
 //	strata version
@@ -33,6 +35,7 @@ import (
 
 	"vitess.io/vitess/go/sqltypes"
 
+	"github.com/strata-db/strata/internal/backup"
 	"github.com/strata-db/strata/internal/bench"
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/kv"
@@ -50,6 +53,9 @@ const usage = `strata — a MySQL-compatible SQL server on a write- and space-op
 
 Usage:
   strata serve [flags]     start the server (strata serve --help)
+  strata backup --to DIR  online backup of a running server (strata backup --help)
+  strata restore --from DIR --datadir D
+                           restore a backup into a new data directory
   strata stress [flags]    crash-loop test: kill -9 a server repeatedly and verify (strata stress --help)
   strata bench WORKLOAD    compare strata with MariaDB InnoDB and MyRocks
                            (workloads: sysbench, seed, tpch, tpcc; see strata bench --help)
@@ -79,6 +85,9 @@ const serveFlags = `  --datadir DIR            data directory (default ./strata-
                            required when --bind is not a loopback address
   --memory BYTES           memory budget for caches (default: cgroup limit or RAM)
   --pprof ADDR             serve Go profiling endpoints on ADDR (default off)
+  --admin-addr ADDR        serve /metrics (Prometheus) and /healthz on ADDR,
+                           e.g. 127.0.0.1:9104 (default off: the endpoints
+                           have no authentication)
   --tls-cert FILE          PEM certificate: clients may connect with TLS
   --tls-key FILE           PEM private key of --tls-cert
   --secure-file-priv DIR   the only directory SELECT ... INTO OUTFILE may
@@ -86,6 +95,11 @@ const serveFlags = `  --datadir DIR            data directory (default ./strata-
                            at start); "" allows any directory, NULL none
   --default-time-zone TZ   the global time_zone sessions start with (default
                            SYSTEM): a zone name or an offset such as +00:00
+  --slow-query-log         write statements slower than --long-query-time
+                           to the slow query log (default off; also SET
+                           GLOBAL slow_query_log = ON)
+  --slow-query-log-file F  the slow query log (default DATADIR/HOST-slow.log)
+  --long-query-time SECS   the global long_query_time (default 10)
   --warmup=false           do not warm the block cache after start (by
                            default it loads, in the background, the reads
                            recorded before the last shutdown)
@@ -138,6 +152,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return bench.Main(args[1:], stdout, stderr)
 	case "stress":
 		return stress.Main(args[1:], stdout, stderr)
+	case "backup":
+		return backupCmd(args[1:], stdout, stderr)
+	case "restore":
+		return restoreCmd(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "strata: unknown command %q\n\n%s", args[0], usage)
 	return 2
@@ -163,6 +181,10 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	rootPW := fs.String("root-password", "", "root password")
 	memory := fs.Int64("memory", 0, "memory budget in bytes")
 	pprofAddr := fs.String("pprof", "", "serve Go profiling endpoints on this loopback address (off by default)")
+	adminAddr := fs.String("admin-addr", "", "serve /metrics and /healthz on this address (off by default)")
+	slowLog := fs.Bool("slow-query-log", false, "write slow statements to the slow query log")
+	slowLogFile := fs.String("slow-query-log-file", "", "slow query log file")
+	longQueryTime := fs.Float64("long-query-time", 10, "seconds after which a statement is slow")
 	tlsCert := fs.String("tls-cert", "", "PEM certificate file; enables TLS")
 	tlsKey := fs.String("tls-key", "", "PEM private key file for --tls-cert")
 	securePriv := fs.String("secure-file-priv", "", "directory for SELECT ... INTO OUTFILE")
@@ -236,6 +258,15 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		_ = db.Close()
 		return 1
 	}
+	eng.BackupOptions.StrataVersion = version
+	if err := backup.ClearStaging(*datadir); err != nil {
+		logger.Warn("cannot remove an interrupted backup's staging directory", "err", err)
+	}
+	if err := configureSlowLog(eng, *datadir, *slowLog, *slowLogFile, *longQueryTime); err != nil {
+		logger.Error("bad slow query log settings", "err", err)
+		_ = db.Close()
+		return 2
+	}
 	blog, err := blFlags.open(*datadir, tdb, eng)
 	if err != nil {
 		logger.Error("cannot open the binary log", "err", err)
@@ -282,6 +313,15 @@ func serve(args []string, stdout, stderr io.Writer) int {
 			}
 		}()
 	}
+	var admin *http.Server
+	if *adminAddr != "" {
+		if admin, err = serveAdmin(*adminAddr, eng, logger); err != nil {
+			logger.Error("cannot listen", "admin-addr", *adminAddr, "err", err)
+			srv.Close()
+			_ = db.Close()
+			return 1
+		}
+	}
 	go srv.Serve()
 	eng.StartBackground()
 	if *warmup {
@@ -299,6 +339,9 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	s := <-sig
 	logger.Info("shutting down", "signal", s.String())
 	srv.Close()
+	if admin != nil {
+		_ = admin.Close()
+	}
 	eng.Close()
 	if blog != nil {
 		if err := blog.Close(); err != nil {

@@ -27,6 +27,8 @@ func TestHelp(t *testing.T) {
 		{[]string{"version", "--help"}, "Usage: strata version"},
 		{[]string{"version", "-h"}, "Usage: strata version"},
 		{[]string{"stress", "--help"}, "Usage: strata stress [flags]"},
+		{[]string{"backup", "--help"}, "Usage: strata backup --to DIR"},
+		{[]string{"restore", "-h"}, "Usage: strata restore --from DIR"},
 		{[]string{"stress", "-h"}, "--kills N"},
 		{[]string{"bench", "--help"}, "strata bench sysbench [flags]"},
 		{[]string{"bench", "sysbench", "--help"}, "--threads LIST"},

@@ -12,7 +12,9 @@
 // Main is the command entry point. Five workloads exist: "sysbench" (the
 // eight oltp_* scripts at a list of thread counts), "seed" (the MyRocks
 // seed study's grid of parallel clients × disk-noise levels running
-// write-heavy scripts), "tpch" (the 22 TPC-H queries over generated data,
+// write-heavy scripts, then Redmine 5 on each engine driven through its
+// REST API, with the database's share of each operation measured by a
+// timing proxy), "tpch" (the 22 TPC-H queries over generated data,
 // results compared between engines; package tpch) and "tpcc" (the TPC-C
 // transaction mix with consistency checks; package tpcc) and "pageviews"
 // (issue 13's bulk-load workflow over a generated page_views CSV: LOAD
@@ -24,7 +26,9 @@
 // # Caveats
 //
 // The tool needs root to install missing Debian packages (mariadb-server,
-// mariadb-plugin-rocksdb, sysbench, fio) and to write cgroups. Latency
+// mariadb-plugin-rocksdb, sysbench, fio; redmine, ruby-mysql2, puma for
+// the seed's Redmine load, which also runs Redmine as www-data) and to
+// write cgroups. Latency
 // figures come from sysbench's per-second reports; see docs/benchmarks.md for
 // how each figure is derived.
 package bench

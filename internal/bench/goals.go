@@ -439,13 +439,36 @@ func (g growth) String() string {
 // strata's p95 growth from no noise to x4 noise ÷ each peer's growth.
 func (r *Results) seedGrowthRows(g goal) []GoalRow {
 	idx := index(r.Aggs)
-	grow := func(e, script string, clients int) growth {
-		n, ok1 := aggSpread(idx[CellKey{Engine: e, Script: script, Threads: clients, Noise: "none"}], "p95")
-		x, ok2 := aggSpread(idx[CellKey{Engine: e, Script: script, Threads: clients, Noise: "x4"}], "p95")
+	grow := func(e, script string, clients int, kind string) growth {
+		n, ok1 := aggSpread(idx[CellKey{Engine: e, Script: script, Threads: clients, Noise: "none", Kind: kind}], "p95")
+		x, ok2 := aggSpread(idx[CellKey{Engine: e, Script: script, Threads: clients, Noise: "x4", Kind: kind}], "p95")
 		return growth{none: n.Median, x4: x.Median, ok: ok1 && ok2}
 	}
-	scripts, clients := r.scriptsOf(), r.threadsOf()
-	if len(scripts) == 0 || len(clients) == 0 {
+	// family is one load's rows: its scripts (Redmine: operations) and
+	// client counts, the step kind and how a row is named.
+	type family struct {
+		scripts []string
+		clients []int
+		kind    string
+		name    func(script string, clients int) string
+	}
+	families := []family{
+		{r.scriptsOf(), r.threadsOf(), KindGrid, func(sc string, cl int) string {
+			return fmt.Sprintf("p95 growth, no noise → x4 disk noise: %s, %d client(s)", sc, cl)
+		}},
+		{r.redmineOpsOf(), r.redmineClientsOf(), KindRedmine, func(op string, cl int) string {
+			return fmt.Sprintf("Redmine %s p95 growth, no noise → x4 disk noise, %d process(es)", op, cl)
+		}},
+	}
+	var rows []GoalRow
+	for _, f := range families {
+		for _, sc := range f.scripts {
+			for _, cl := range f.clients {
+				rows = append(rows, growthRow(g, f.name(sc, cl), func(e string) growth { return grow(e, sc, cl, f.kind) }))
+			}
+		}
+	}
+	if len(rows) == 0 {
 		row := GoalRow{Goal: "p95 latency growth from no noise to x4 disk noise", Strata: notMeasured}
 		for _, peer := range goalPeers {
 			b := g.bound(peer)
@@ -453,32 +476,32 @@ func (r *Results) seedGrowthRows(g goal) []GoalRow {
 		}
 		return []GoalRow{row}
 	}
-	var rows []GoalRow
-	for _, sc := range scripts {
-		for _, cl := range clients {
-			s := grow(EngineStrata, sc, cl)
-			row := GoalRow{Goal: fmt.Sprintf("p95 growth, no noise → x4 disk noise: %s, %d client(s)", sc, cl), Strata: s.String()}
-			for _, peer := range goalPeers {
-				b := g.bound(peer)
-				p := grow(peer, sc, cl)
-				c := goalCell{Figure: p.String(), Ratio: "—", Target: b.String() + " the peer's growth"}
-				switch {
-				case !s.ok || !p.ok:
-					c.Status = statusMissing
-				case p.delta() <= 0:
-					c.Status = statusNA
-					c.Ratio = fmt.Sprintf("%s's p95 did not grow (%+.3g ms)", EngineLabel(peer), p.delta())
-				default:
-					ratio := s.delta() / p.delta()
-					c.Ratio = fmt.Sprintf("%.2f×", ratio)
-					c.Status = b.judge(ratio)
-				}
-				row.Peers = append(row.Peers, c)
-			}
-			rows = append(rows, row)
-		}
-	}
 	return rows
+}
+
+// growthRow is one seed growth row: strata's p95 growth ÷ each peer's,
+// with grow giving an engine's growth.
+func growthRow(g goal, name string, grow func(engine string) growth) GoalRow {
+	s := grow(EngineStrata)
+	row := GoalRow{Goal: name, Strata: s.String()}
+	for _, peer := range goalPeers {
+		b := g.bound(peer)
+		p := grow(peer)
+		c := goalCell{Figure: p.String(), Ratio: "—", Target: b.String() + " the peer's growth"}
+		switch {
+		case !s.ok || !p.ok:
+			c.Status = statusMissing
+		case p.delta() <= 0:
+			c.Status = statusNA
+			c.Ratio = fmt.Sprintf("%s's p95 did not grow (%+.3g ms)", EngineLabel(peer), p.delta())
+		default:
+			ratio := s.delta() / p.delta()
+			c.Ratio = fmt.Sprintf("%.2f×", ratio)
+			c.Status = b.judge(ratio)
+		}
+		row.Peers = append(row.Peers, c)
+	}
+	return row
 }
 
 // goalsTable renders the Goals rows.
@@ -510,7 +533,7 @@ func goalsBlocks(r *Results) []block {
 	}
 	text := "The project's goals: strata's figure ÷ each peer's, from this run. Throughput rows use the grid cell named in the row; “not measured” means this run has no such figure (e.g. a thread count or noise level outside its grid)."
 	if r.isSeed() {
-		text = "The project's goal for the seed study: the growth of strata's p95 latency from no disk noise to x4 noise, ÷ each peer's growth (growth = p95(x4) − p95(none), with p95(x4) ÷ p95(none) in brackets). A peer whose p95 did not grow gives no ratio."
+		text = "The project's goal for the seed study: the growth of strata's p95 latency from no disk noise to x4 noise, ÷ each peer's growth (growth = p95(x4) − p95(none), with p95(x4) ÷ p95(none) in brackets), for every sysbench script and every Redmine operation at each client count. A peer whose p95 did not grow gives no ratio."
 	} else {
 		text += fmt.Sprintf(" Bytes written per transaction come from the write-amplification step (restart on the same data with a small cache; valid only when every engine's table files are ≥ %d× its cache); on-disk size is the table files after `prepare`, before any step.", minDataPerCache)
 	}

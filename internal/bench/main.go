@@ -174,8 +174,13 @@ func (r *runner) run() error {
 	case "pageviews":
 		return r.runPageViews()
 	}
-	if err := r.in.ensure("sysbench", "sysbench", func() bool { _, ok := lookPath("sysbench"); return ok }); err != nil {
-		return err
+	sysbench := o.Workload != "seed" || o.HasSeedLoad("sysbench")
+	redmine := o.Workload == "seed" && o.HasSeedLoad("redmine")
+	if sysbench {
+		if err := r.in.ensure("sysbench", "sysbench", func() bool { _, ok := lookPath("sysbench"); return ok }); err != nil {
+			return err
+		}
+		r.res.Tools["sysbench"] = toolVersion("sysbench", "--version")
 	}
 	if o.Workload == "seed" {
 		if err := r.in.ensure("fio", "fio", func() bool { _, ok := lookPath("fio"); return ok }); err != nil {
@@ -183,7 +188,12 @@ func (r *runner) run() error {
 		}
 		r.res.Tools["fio"] = toolVersion("fio", "--version")
 	}
-	r.res.Tools["sysbench"] = toolVersion("sysbench", "--version")
+	if redmine {
+		if err := ensureRedmine(r.in); err != nil {
+			return err
+		}
+		r.res.Tools["redmine"] = redmineVersion()
+	}
 	if err := r.setup(); err != nil {
 		return err
 	}
@@ -193,8 +203,17 @@ func (r *runner) run() error {
 		cells *= len(o.Noise)
 		r.prog.plan(1, o.Calibrate+3*time.Second)
 	}
-	r.prog.plan(len(o.Engines), r.loadPlan())
-	r.prog.plan(len(o.Engines)*cells, r.stepPlan())
+	if sysbench {
+		r.prog.plan(len(o.Engines), r.loadPlan())
+		r.prog.plan(len(o.Engines)*cells, r.stepPlan())
+	}
+	if redmine {
+		if !sysbench {
+			r.prog.plan(len(o.Engines), engineStartPlan)
+		}
+		r.prog.plan(len(o.Engines), redmineSetupPlan)
+		r.prog.plan(len(o.Engines)*r.redmineCells(), r.redmineStepPlan())
+	}
 	if o.Conns > 0 {
 		r.prog.plan(len(o.Engines)*o.Reps, r.connsPlan())
 		// sysbench needs a socket per connection, the engines as many more.
@@ -218,7 +237,11 @@ func (r *runner) run() error {
 	driver := sysbenchLoad{tables: o.Tables, tableSize: o.TableSize}
 	var errs []error
 	for _, e := range o.Engines {
-		if err := r.runEngine(e, driver, cells); err != nil {
+		run := func() error { return r.runEngine(e, driver, cells) }
+		if !sysbench {
+			run = func() error { return r.runRedmineOnly(e) }
+		}
+		if err := run(); err != nil {
 			if r.ctx.Err() != nil {
 				return fmt.Errorf("interrupted: %w", err)
 			}
@@ -342,6 +365,11 @@ func (r *runner) runEngine(engine string, d Driver, cells int) (err error) {
 	}
 	r.res.Loads[li].DataDirBytesAfter, _ = DiskUsage(s.DataDir, nil)
 	r.res.Loads[li].TableBytesAfter, _ = DiskUsage(s.DataDir, s.tableFiles)
+	if o.Workload == "seed" && o.HasSeedLoad("redmine") {
+		// After the sysbench grid and its size figures, on the same
+		// server: Redmine's database is a second schema beside sbtest.
+		return r.runRedmine(s)
+	}
 	if o.WACacheBytes <= 0 {
 		return nil
 	}

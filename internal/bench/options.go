@@ -24,6 +24,10 @@ var SysbenchScripts = []string{
 // SeedScripts are the write-heavy scripts the seed workload runs.
 var SeedScripts = []string{"oltp_update_index", "oltp_write_only"}
 
+// SeedLoads are the loads of the seed workload: sysbench's write-heavy
+// scripts and Redmine's two operations through its REST API.
+var SeedLoads = []string{"sysbench", "redmine"}
+
 // Workloads are the workloads of `strata bench`.
 var Workloads = []string{"sysbench", "seed", "tpch", "tpcc", "pageviews"}
 
@@ -48,8 +52,8 @@ type Options struct {
 	// (engines restarted on the same data, oltp_update_index at 4 threads);
 	// 0 skips it. Sysbench only.
 	WACacheBytes int64         `json:"wa_cache_bytes,omitempty"`
-	Noise        []string      `json:"noise,omitempty"`     // seed only
-	SeedLoad     string        `json:"seed_load,omitempty"` // seed only: "sysbench" (Redmine later)
+	Noise        []string      `json:"noise,omitempty"`      // seed only
+	SeedLoads    []string      `json:"seed_loads,omitempty"` // seed only: SeedLoads, default both
 	Limits       Limits        `json:"limits"`
 	StrataBin    string        `json:"strata_bin,omitempty"`
 	WorkDir      string        `json:"workdir"`
@@ -93,7 +97,8 @@ Usage:
 
 A default sysbench run took 27 minutes on a 2-core VM (per engine: load 1M rows,
 8 scripts × 4 thread counts × 15 s, the connections step and the write-amplification
-step); a default seed run about 47 minutes (32 with --time 20); --quick runs 4–6 minutes.
+step); the sysbench part of a default seed run about 47 minutes (32 with --time 20), the
+Redmine part comes on top; --quick runs in minutes.
 
 Common flags:
   --engines LIST      engines to compare (default strata,innodb,myrocks;
@@ -127,7 +132,10 @@ sysbench flags:
 seed flags:
   --clients LIST      parallel clients (default 1,2,4; quick 1,4)
   --noise LIST        disk noise levels (default none,25%,x1,x2,x4; quick none,x1)
-  --load NAME         workload under noise: sysbench (default; redmine: not yet)
+  --loads LIST        loads under noise (default sysbench,redmine): sysbench's scripts,
+                      and Redmine 5 (Debian's package, puma 2 workers × 2 threads) on each
+                      engine driven through its REST API: create an issue + assign +
+                      10 comments; move 10 issues In Progress → Resolved, reassigned
   --fio-calibrate S   seconds of the solo fio run that sizes "25%" (default 5)
   --fio-size SIZE     size of the fio noise file (default 1G; quick 256M)
 
@@ -188,7 +196,7 @@ func parseOptions(workload string, args []string, stderr io.Writer) (*Options, e
 	case "seed":
 		clients = fs.String("clients", "1,2,4", "")
 		noise = fs.String("noise", strings.Join(NoiseLevels, ","), "")
-		load = fs.String("load", "sysbench", "")
+		load = fs.String("loads", strings.Join(SeedLoads, ","), "")
 		calib = fs.Int("fio-calibrate", 5, "")
 		fioSize = fs.String("fio-size", "1G", "")
 	case "pageviews":
@@ -307,9 +315,18 @@ func parseOptions(workload string, args []string, stderr io.Writer) (*Options, e
 				return nil, err
 			}
 		}
-		o.SeedLoad = *load
-		if o.SeedLoad != "sysbench" {
-			return nil, fmt.Errorf("--load %q: only sysbench is available (the Redmine workload is not implemented yet)", o.SeedLoad)
+		for _, l := range splitList(strings.ToLower(*load)) {
+			switch l {
+			case "sysbench", "redmine":
+				if !o.HasSeedLoad(l) {
+					o.SeedLoads = append(o.SeedLoads, l)
+				}
+			default:
+				return nil, fmt.Errorf("--loads: unknown load %q (want sysbench, redmine)", l)
+			}
+		}
+		if len(o.SeedLoads) == 0 {
+			return nil, fmt.Errorf("--loads: empty list")
 		}
 		o.Calibrate = time.Duration(*calib) * time.Second
 		o.FioSize = *fioSize
@@ -329,6 +346,17 @@ func parseOptions(workload string, args []string, stderr io.Writer) (*Options, e
 		o.Scripts[i] = s
 	}
 	return o, nil
+}
+
+// HasSeedLoad reports whether the seed run includes load ("sysbench" or
+// "redmine").
+func (o *Options) HasSeedLoad(load string) bool {
+	for _, l := range o.SeedLoads {
+		if l == load {
+			return true
+		}
+	}
+	return false
 }
 
 // parsePageViewsOptions fills the pageviews options in o (set tells

@@ -99,6 +99,9 @@ func writeCSVs(dir string, res *Results) error {
 	if len(res.PageViewsRuns) > 0 {
 		files["pageviews.csv"] = pageViewsCSV(res)
 	}
+	for name, rows := range redmineCSVs(res) {
+		files[name] = rows
+	}
 	if len(res.TPCH) == 0 && len(res.TPCC) == 0 && res.PageViews == nil { // sysbench steps
 		files["steps.csv"], files["samples.csv"], files["aggregates.csv"] = steps, samples, aggs
 	}
@@ -308,6 +311,9 @@ func buildDoc(r *Results) []block {
 	if o := r.Options; o != nil {
 		p := fmt.Sprintf("Data: %d table(s) × %d rows; %s per step; %d repetition(s); cache budget %s per engine.",
 			o.Tables, o.TableSize, o.Time, o.Reps, fmtBytes(float64(o.CacheBytes)))
+		if o.Workload == "seed" && len(o.SeedLoads) > 0 {
+			p += " Loads: " + strings.Join(o.SeedLoads, ", ") + " (Redmine: see its section)."
+		}
 		if o.Quick {
 			p = "**Quick run** (reduced data, steps and grid; figures are indicative only). " + p
 		}
@@ -332,9 +338,15 @@ func buildDoc(r *Results) []block {
 	}
 	d = append(d, connsBlocks(r)...)
 	d = append(d, writeAmpBlocks(r)...)
+	d = append(d, redmineBlocks(r)...)
+	var charts []*chart
 	if len(rows) > 0 {
+		charts = buildCharts(r)
+	}
+	charts = append(charts, redmineCharts(r)...)
+	if len(charts) > 0 {
 		d = append(d, block{Heading: "Charts", Level: 2})
-		for _, c := range buildCharts(r) {
+		for _, c := range charts {
 			d = append(d, block{Chart: c})
 		}
 	}
@@ -453,6 +465,9 @@ func errorBlock(r *Results) block {
 		t.Header = []string{"engine", "script", "clients", "noise", "ignored errors", "reconnects", "failed steps", "first error"}
 	}
 	for _, a := range r.Aggs {
+		if a.Kind == KindRedmine { // the Redmine section has its own
+			continue
+		}
 		if a.IgnoredErrors == 0 && a.Reconnects == 0 && a.Failed == 0 && a.Errors == 0 {
 			continue
 		}

@@ -22,10 +22,12 @@ type Results struct {
 	TPCC     []TPCCRun    `json:"tpcc,omitempty"` // tpcc: per engine
 	// PageViews describes the pageviews workload's data; PageViewsRuns
 	// are its per-engine results.
-	PageViews     *PageViewsData    `json:"pageviews,omitempty"`
-	PageViewsRuns []PageViewsRun    `json:"pageviews_runs,omitempty"`
-	Aggs          []Aggregate       `json:"aggregates"`
-	Tools         map[string]string `json:"tools"`
+	PageViews     *PageViewsData `json:"pageviews,omitempty"`
+	PageViewsRuns []PageViewsRun `json:"pageviews_runs,omitempty"`
+	// Redmine records the seed's Redmine setup per engine.
+	Redmine []RedmineSetup    `json:"redmine,omitempty"`
+	Aggs    []Aggregate       `json:"aggregates"`
+	Tools   map[string]string `json:"tools"`
 }
 
 // EngineInfo describes how an engine was run.
@@ -71,6 +73,10 @@ const (
 	// with a small cache (--wa-cache-mb), measuring bytes written per
 	// transaction with data larger than the cache.
 	KindWriteAmp = "write-amp"
+	// KindRedmine is a step of the seed's Redmine load: one operation
+	// (Script: create_issue or process_10_issues) repeated by Threads
+	// parallel clients through Redmine's REST API.
+	KindRedmine = "redmine"
 )
 
 // Step is one sysbench run of one engine.
@@ -97,7 +103,10 @@ type Step struct {
 	LoadAvg      float64         `json:"loadavg_1m"` // machine load after the step (other work shows here)
 	Metrics      Metrics         `json:"metrics"`
 	Output       *SysbenchOutput `json:"sysbench,omitempty"`
-	Error        string          `json:"error,omitempty"`
+	// Redmine is the raw record of a KindRedmine step (Script is the
+	// operation).
+	Redmine *RedmineStep `json:"redmine,omitempty"`
+	Error   string       `json:"error,omitempty"`
 }
 
 // DataPerCache is the table files ÷ the cache of a KindWriteAmp step.
@@ -135,6 +144,14 @@ type Metrics struct {
 	IgnoredErrors    int64   `json:"ignored_errors"`
 	Reconnects       int64   `json:"reconnects"`
 	Errors           int     `json:"errors"` // fatal errors (the run failed)
+	// DBPerOp and DBShare are set on KindRedmine steps: the database time
+	// per operation (ms; see dbProxy) and its share of the operations'
+	// latency.
+	DBPerOp float64 `json:"db_ms_per_op,omitempty"`
+	DBShare float64 `json:"db_share,omitempty"`
+	// AppCPUPerOp is the application's (Redmine's puma) CPU seconds per
+	// successful operation (KindRedmine).
+	AppCPUPerOp float64 `json:"app_cpu_s_per_op,omitempty"`
 }
 
 // ComputeMetrics derives a step's figures from sysbench's output, the
@@ -189,6 +206,9 @@ type Aggregate struct {
 	LatP99           Spread `json:"lat_p99_ms"`
 	CPUPerTxn        Spread `json:"cpu_s_per_txn"`
 	WriteBytesPerTxn Spread `json:"write_bytes_per_txn"`
+	DBPerOp          Spread `json:"db_ms_per_op"`
+	DBShare          Spread `json:"db_share"`
+	AppCPUPerOp      Spread `json:"app_cpu_s_per_op"`
 	IgnoredErrors    int64  `json:"ignored_errors"`
 	Reconnects       int64  `json:"reconnects"`
 	Errors           int    `json:"errors"`
@@ -210,7 +230,7 @@ func AggregateSteps(steps []Step) []Aggregate {
 	out := make([]Aggregate, 0, len(order))
 	for _, k := range order {
 		a := Aggregate{CellKey: k}
-		var tps, qps, lm, l95, l99, cpu, wb []float64
+		var tps, qps, lm, l95, l99, cpu, wb, dbo, dbs, app []float64
 		for _, s := range groups[k] {
 			a.Reps++
 			a.IgnoredErrors += s.Metrics.IgnoredErrors
@@ -228,7 +248,11 @@ func AggregateSteps(steps []Step) []Aggregate {
 			m := s.Metrics
 			tps, qps, lm, l95 = append(tps, m.TPS), append(qps, m.QPS), append(lm, m.LatMean), append(l95, m.LatP95)
 			l99, cpu, wb = append(l99, m.LatP99), append(cpu, m.CPUPerTxn), append(wb, m.WriteBytesPerTxn)
+			if s.Kind == KindRedmine {
+				dbo, dbs, app = append(dbo, m.DBPerOp), append(dbs, m.DBShare), append(app, m.AppCPUPerOp)
+			}
 		}
+		a.DBPerOp, a.DBShare, a.AppCPUPerOp = SpreadOf(dbo), SpreadOf(dbs), SpreadOf(app)
 		a.TPS, a.QPS, a.LatMean, a.LatP95 = SpreadOf(tps), SpreadOf(qps), SpreadOf(lm), SpreadOf(l95)
 		a.LatP99, a.CPUPerTxn, a.WriteBytesPerTxn = SpreadOf(l99), SpreadOf(cpu), SpreadOf(wb)
 		out = append(out, a)

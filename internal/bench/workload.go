@@ -10,10 +10,10 @@ import (
 	"time"
 )
 
-// Driver is implemented by what drives an engine during a step. The seed
-// workload runs one under disk noise; today that is sysbench, and the
-// Redmine workload (a Rails application's request mix) is meant to plug in
-// here later, reporting per-second samples in the same SysbenchOutput shape.
+// Driver is implemented by what drives an engine during a step: sysbench.
+// The seed's Redmine load does not fit this shape (an application in
+// front of the engine, per-operation latencies instead of per-second
+// samples) and has its own runner (redmine_load.go).
 type Driver interface {
 	// Name is the load's name in reports ("sysbench").
 	Name() string

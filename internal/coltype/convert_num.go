@@ -47,11 +47,16 @@ func toInteger(n number) (neg bool, mag uint64, over bool) {
 
 func (c *conv) toInt(v sqltypes.Value) (sqltypes.Value, error) {
 	ii := intInfoOf(c.col)
-	n, err := c.numberOf(v, "integer")
-	if err != nil {
-		return sqltypes.Value{}, err
+	neg, mag, over := false, uint64(0), false
+	if d, ok := digitText(v); ok {
+		mag = d // plain digits, as a loaded file's fields mostly are
+	} else {
+		n, err := c.numberOf(v, "integer")
+		if err != nil {
+			return sqltypes.Value{}, err
+		}
+		neg, mag, over = toInteger(n)
 	}
-	neg, mag, over := toInteger(n)
 	var buf [24]byte
 	var out []byte
 	if c.col.Unsigned {
@@ -89,6 +94,26 @@ func (c *conv) toInt(v sqltypes.Value) (sqltypes.Value, error) {
 		out = strconv.AppendInt(buf[:0], x, 10)
 	}
 	return sqltypes.MakeTrusted(c.col.Type, append([]byte(nil), out...)), nil
+}
+
+// digitText returns the value of a text value of 1 to 19 ASCII digits
+// (nothing else: no sign, space or point), which fits a uint64.
+func digitText(v sqltypes.Value) (uint64, bool) {
+	if !v.IsText() {
+		return 0, false
+	}
+	b := v.Raw()
+	if len(b) == 0 || len(b) > 19 {
+		return 0, false
+	}
+	var x uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		x = x*10 + uint64(c-'0')
+	}
+	return x, true
 }
 
 // decimalMax returns the largest DECIMAL(m,d) value.

@@ -1,6 +1,7 @@
 package coltype
 
 import (
+	"encoding/binary"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -76,7 +77,10 @@ func (c *conv) toCharset(b []byte, binaryIn bool) ([]byte, error) {
 	var ok func(r rune) bool
 	switch name {
 	case "utf8mb4", "binary", "":
-		ok = func(r rune) bool { return true }
+		if utf8.Valid(b) {
+			return b, nil
+		}
+		return c.fixString(b, func(r rune) bool { return true })
 	case "utf8mb3":
 		ok = func(r rune) bool { return r <= 0xFFFF }
 	default:
@@ -84,6 +88,9 @@ func (c *conv) toCharset(b []byte, binaryIn bool) ([]byte, error) {
 			var tmp [4]byte
 			return cs.EncodeRune(tmp[:], r) > 0
 		}
+	}
+	if asciiPrefix(b, len(b)) == len(b) {
+		return b, nil // every character set has ASCII
 	}
 	if utf8.Valid(b) {
 		good := true
@@ -135,10 +142,31 @@ func allSpaces(b []byte) bool {
 
 // cutChars returns the length in bytes of the first n characters of b.
 func cutChars(b []byte, n int) int {
-	i := 0
-	for ; n > 0 && i < len(b); n-- {
+	// ASCII characters are a byte each.
+	i := asciiPrefix(b, n)
+	if i == n || i == len(b) {
+		return i
+	}
+	for n -= i; n > 0 && i < len(b); n-- {
 		_, size := utf8.DecodeRune(b[i:])
 		i += size
+	}
+	return i
+}
+
+// asciiPrefix returns the length of b's leading run of ASCII bytes, at
+// most n.
+func asciiPrefix(b []byte, n int) int {
+	if n < len(b) {
+		b = b[:n]
+	}
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; i < len(b) && b[i] < utf8.RuneSelf; i++ {
 	}
 	return i
 }

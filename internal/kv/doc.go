@@ -18,6 +18,10 @@
 // block cache after a start within byte, time and rate budgets
 // (warmup.go explains what is loaded and why).
 //
+// For operations it reports the LSM tree's shape (lsm.go: EngineStats,
+// TableFiles) and makes online consistent copies of the open store
+// (Checkpoint), which internal/backup turns into backups.
+//
 // Batch, Snapshot and Iterator are defined types over Pebble's own, so
 // converting costs nothing: no allocation per batch or iterator and no
 // interface dispatch per key. Errors are wrapped with the operation that

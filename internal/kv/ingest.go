@@ -8,6 +8,7 @@ import (
 	"github.com/cockroachdb/errors/oserror"
 	"github.com/cockroachdb/pebble/v2/objstorage/objstorageprovider"
 	"github.com/cockroachdb/pebble/v2/sstable"
+	"github.com/cockroachdb/pebble/v2/sstable/block"
 )
 
 // SSTWriter writes one sorted table file for Ingest, in the database's own
@@ -54,6 +55,53 @@ func (w *SSTWriter) Path() string { return w.path }
 func (w *SSTWriter) Close() error {
 	if err := w.w.Close(); err != nil {
 		return fmt.Errorf("kv: finish sstable %s: %w", w.path, err)
+	}
+	return nil
+}
+
+// ReadSST calls fn with every key and value of a table file written by an
+// SSTWriter (not yet ingested), in key order. The slices are valid only
+// during the call.
+func (db *DB) ReadSST(path string, fn func(key, value []byte) error) (err error) {
+	f, err := db.fs.Open(path)
+	if err != nil {
+		return fmt.Errorf("kv: open sstable %s: %w", path, err)
+	}
+	readable, err := sstable.NewSimpleReadable(f)
+	if err != nil {
+		_ = f.Close()
+		return fmt.Errorf("kv: open sstable %s: %w", path, err)
+	}
+	o := db.opts.Clone()
+	o.EnsureDefaults()
+	r, err := sstable.NewReader(context.Background(), readable, o.MakeReaderOptions())
+	if err != nil {
+		_ = readable.Close()
+		return fmt.Errorf("kv: open sstable %s: %w", path, err)
+	}
+	defer func() {
+		if cerr := r.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("kv: close sstable %s: %w", path, cerr)
+		}
+	}()
+	it, err := r.NewIter(block.NoTransforms, nil, nil, sstable.AssertNoBlobHandles)
+	if err != nil {
+		return fmt.Errorf("kv: read sstable %s: %w", path, err)
+	}
+	var buf []byte
+	for kv := it.First(); kv != nil; kv = it.Next() {
+		v, _, verr := kv.Value(buf[:0])
+		if verr != nil {
+			_ = it.Close()
+			return fmt.Errorf("kv: read sstable %s: %w", path, verr)
+		}
+		if err := fn(kv.K.UserKey, v); err != nil {
+			_ = it.Close()
+			return err
+		}
+	}
+	if err := it.Close(); err != nil {
+		return fmt.Errorf("kv: read sstable %s: %w", path, err)
 	}
 	return nil
 }

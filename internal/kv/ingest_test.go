@@ -124,3 +124,27 @@ func TestSplitPoints(t *testing.T) {
 		t.Fatalf("below the threshold: cuts %q", cuts)
 	}
 }
+
+func TestReadSST(t *testing.T) {
+	db := openMem(t)
+	writeSST(t, db, "/r.sst", 0, 2000)
+	n := 0
+	err := db.ReadSST("/r.sst", func(k, v []byte) error {
+		if want := key(n); string(k) != string(want) || string(v) != "v"+string(want) {
+			return fmt.Errorf("entry %d: %q=%q", n, k, v)
+		}
+		n++
+		return nil
+	})
+	if err != nil || n != 2000 {
+		t.Fatalf("read %d entries: %v", n, err)
+	}
+	// fn's error ends the read and is returned.
+	stop := fmt.Errorf("stop")
+	if err := db.ReadSST("/r.sst", func(k, v []byte) error { return stop }); err != stop {
+		t.Fatalf("got %v, want fn's error", err)
+	}
+	if err := db.ReadSST("/missing.sst", func(k, v []byte) error { return nil }); err == nil {
+		t.Fatal("missing file read")
+	}
+}

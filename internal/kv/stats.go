@@ -1,5 +1,7 @@
 package kv
 
+import "github.com/cockroachdb/pebble/v2"
+
 // Stats are the storage engine's cumulative counters and current sizes, as
 // the server reports them in SHOW STATUS (MyRocks reports the same kind of
 // figures as rocksdb_* status variables).
@@ -18,8 +20,10 @@ type Stats struct {
 }
 
 // Stats returns the store's counters.
-func (db *DB) Stats() Stats {
-	m := db.pdb.Metrics()
+func (db *DB) Stats() Stats { return statsOf(db.pdb.Metrics()) }
+
+// statsOf extracts Stats from Pebble's metrics.
+func statsOf(m *pebble.Metrics) Stats {
 	s := Stats{
 		Flushes:          m.Flush.Count,
 		Compactions:      m.Compact.Count,

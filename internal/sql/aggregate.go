@@ -277,9 +277,28 @@ func (p *selectPlan) rewriteAggs(e sqlparser.Expr) (sqlparser.Expr, error) {
 	// pre-order: a replaced aggregate's arguments are not visited; returning
 	// false from a post function would stop the whole rewrite after the first
 	// aggregate (MAX(a) <> 2 * COUNT(*)).
+	// subs are the subqueries the cursor is in. An aggregate written in a
+	// subquery belongs to the subquery, as in MySQL, even when the same
+	// text is an aggregate of this query (COUNT(*)): it is not replaced by
+	// this query's value (an Offset there would index the subquery's row).
+	// One whose columns are all qualified with tables the subqueries do
+	// not name is MySQL's outer aggregate ((SELECT SUM(a.x) FROM b) over
+	// a), which strata does not compute: 1235 rather than a wrong value.
+	var subs []*sqlparser.Subquery
+	var failed error
 	out := sqlparser.Rewrite(e, func(cur *sqlparser.Cursor) bool {
 		var key string
 		var orig sqlparser.Expr
+		if sq, ok := cur.Node().(*sqlparser.Subquery); ok {
+			subs = append(subs, sq)
+			return true
+		}
+		if af, ok := cur.Node().(sqlparser.AggrFunc); ok && len(subs) > 0 {
+			if outerAggregate(af, subs) && failed == nil {
+				failed = sqlerr.Unsupported("an aggregate of the outer query's columns inside a subquery (%s)", sqlparser.String(af))
+			}
+			return false
+		}
 		if e, ok := cur.Node().(sqlparser.Expr); ok && p.rollupExpr(e) {
 			key, orig = "rollup:"+sqlparser.String(e), e
 		} else if fe, ok := cur.Node().(*sqlparser.FuncExpr); ok && fe.Name.Lowered() == "grouping" && fe.Qualifier.IsEmpty() {
@@ -300,8 +319,60 @@ func (p *selectPlan) rewriteAggs(e sqlparser.Expr) (sqlparser.Expr, error) {
 			}
 		}
 		return false
-	}, nil)
+	}, func(cur *sqlparser.Cursor) bool {
+		if _, ok := cur.Node().(*sqlparser.Subquery); ok {
+			subs = subs[:len(subs)-1]
+		}
+		return true
+	})
+	if failed != nil {
+		return nil, failed
+	}
 	return out.(sqlparser.Expr), nil
+}
+
+// outerAggregate reports whether the aggregate af, written inside the
+// subqueries subs, belongs to the enclosing query: it reads columns, and
+// each is qualified with a table name no FROM of subs names (an unqualified
+// column may be the subquery's own, so it keeps the aggregate there).
+func outerAggregate(af sqlparser.AggrFunc, subs []*sqlparser.Subquery) bool {
+	cols := 0
+	inner := false
+	_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
+		cn, ok := node.(*sqlparser.ColName)
+		if !ok {
+			return !inner, nil
+		}
+		cols++
+		if cn.Qualifier.IsEmpty() || namesTable(subs, cn.Qualifier.Name.String()) {
+			inner = true
+		}
+		return false, nil
+	}, af)
+	return cols > 0 && !inner
+}
+
+// namesTable reports whether a FROM clause in subs (or in subqueries
+// within them) names table or alias t.
+func namesTable(subs []*sqlparser.Subquery, t string) bool {
+	found := false
+	for _, sq := range subs {
+		_ = sqlparser.Walk(func(node sqlparser.SQLNode) (bool, error) {
+			if ate, ok := node.(*sqlparser.AliasedTableExpr); ok {
+				name := ate.As.String()
+				if name == "" {
+					if tn, ok := ate.Expr.(sqlparser.TableName); ok {
+						name = tn.Name.String()
+					}
+				}
+				if strings.EqualFold(name, t) {
+					found = true
+				}
+			}
+			return !found, nil
+		}, sq)
+	}
+	return found
 }
 
 // aggState accumulates one aggregate for one group.

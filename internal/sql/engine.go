@@ -10,6 +10,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 	"vitess.io/vitess/go/vt/vtenv"
 
+	"github.com/strata-db/strata/internal/backup"
 	"github.com/strata-db/strata/internal/binlog"
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/sysvar"
@@ -88,6 +89,13 @@ type Engine struct {
 	// an online index build; 0 means loadBulkMemory.
 	BulkLoadMemory int
 
+	// BackupOptions configure CLONE LOCAL DATA DIRECTORY (clone.go): the
+	// version recorded in a backup's manifest and the binary log's hook
+	// (backup.Options.BinlogPosition).
+	BackupOptions backup.Options
+	// slow is the slow query log (slowlog.go).
+	slow slowLog
+
 	// autoAnalyze is the background statistics refresh (nil until
 	// StartBackground).
 	autoAnalyze *table.AutoAnalyzer
@@ -103,6 +111,7 @@ func (e *Engine) StartBackground() {
 
 // Close stops the background work; call it before closing the store.
 func (e *Engine) Close() {
+	e.slow.close()
 	if e.autoAnalyze != nil {
 		e.autoAnalyze.Stop()
 		e.autoAnalyze = nil

@@ -153,9 +153,11 @@ func (s *Session) query(ctx context.Context, sql string) (*sqltypes.Result, erro
 	s.setStatementText(sql)
 	ctx, cancel := s.statementContext(ctx, sql)
 	defer s.endStatementContext(cancel)
+	s.slowStart()
 	for attempt := 0; ; attempt++ {
 		res, err := s.queryOnce(ctx, sql)
 		if !s.retryStale(err, attempt) {
+			s.slowEnd(sql, res)
 			return res, err
 		}
 	}
@@ -263,9 +265,11 @@ func (s *Session) executePrepared(ctx context.Context, sql string, bv map[string
 	s.setStatementText(sql)
 	ctx, cancel := s.statementContext(ctx, sql)
 	defer s.endStatementContext(cancel)
+	s.slowStart()
 	for attempt := 0; ; attempt++ {
 		res, err := s.runPrepared(ctx, sql, bv)
 		if !s.retryStale(err, attempt) {
+			s.slowEnd(sql, res)
 			return res, err
 		}
 	}
@@ -468,6 +472,7 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 		s.tx = s.eng.DB.Begin(ctx, s.takeIso(), s.lockTimeout)
 		s.binlogTxn(s.tx)
 		s.explicit = true
+		s.publishTxn()
 		for _, c := range st.TxAccessModes {
 			if c == sqlparser.ReadOnly {
 				s.readOnlyTx = true
@@ -638,6 +643,9 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 		return res, true, err
 	}
 	if res, handled, err := s.execAnalyzeSQL(ctx, sql); handled {
+		return res, true, err
+	}
+	if res, handled, err := s.execClone(ctx, sql); handled {
 		return res, true, err
 	}
 	if res, handled, err := s.loadStatement(ctx, sql); handled {

@@ -424,6 +424,7 @@ func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*s
 	tbl := s.eng.Store.Open(t)
 	b := &rowBuilder{s: s, ex: ex, t: t, tbl: tbl, strict: s.strict(), ignore: p.ignore, now: time.Now()}
 	lr := s.newLoadRows(ex, p, b, r)
+	defer lr.close()
 	s.load.progress.Store(&loadProgress{rd: lr.rd, size: size})
 	defer s.load.progress.Store(nil)
 	checks, err := s.compileChecks(t)

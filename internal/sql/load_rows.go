@@ -31,6 +31,9 @@ type loadRows struct {
 	p  *loadPlan
 	b  *rowBuilder
 	rd *loaddata.Reader
+	// pf reads rd's rows ahead on its own goroutine, from the first row
+	// on (after IGNORE n LINES); close stops it.
+	pf *loaddata.Prefetch
 
 	row     Row
 	given   []bool
@@ -92,7 +95,10 @@ func (lr *loadRows) skip() (bool, error) {
 // last.
 func (lr *loadRows) next() (Row, error) {
 	p, t, b := lr.p, lr.p.t, lr.b
-	fields, cut, err := lr.rd.Next(len(p.targets))
+	if lr.pf == nil {
+		lr.pf = loaddata.NewPrefetch(lr.rd, len(p.targets))
+	}
+	fields, cut, err := lr.pf.Next()
 	if err == io.EOF {
 		return nil, err
 	}
@@ -102,7 +108,7 @@ func (lr *loadRows) next() (Row, error) {
 	if err := lr.ex.Context().Err(); err != nil {
 		return nil, err
 	}
-	lr.read, lr.cut, lr.rowNum = true, cut, int(lr.rd.Row())
+	lr.read, lr.cut, lr.rowNum = true, cut, int(lr.pf.Row())
 	row, given := lr.row, lr.given
 	for i := range row {
 		row[i], given[i] = sqltypes.NULL, false
@@ -176,6 +182,13 @@ func (lr *loadRows) next() (Row, error) {
 		}
 	}
 	return row, nil
+}
+
+// close stops the reading ahead; the stream is the caller's again.
+func (lr *loadRows) close() {
+	if lr.pf != nil {
+		lr.pf.Close()
+	}
 }
 
 // missing handles target ti of a row whose line had too few fields

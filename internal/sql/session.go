@@ -79,6 +79,14 @@ type Session struct {
 	errorCount      int
 	clientFoundRows bool
 
+	// slowExamined is the rows read before the statement began, while the
+	// slow query log is on (slowlog.go).
+	slowExamined uint64
+	// shownTxn and shownTxnStart publish the open transaction's id (0:
+	// none) and start for INNODB_TRX (transactions.go).
+	shownTxn      atomic.Uint64
+	shownTxnStart atomic.Int64
+
 	// planSet caches the settings plans depend on (plan()); valid while
 	// planOK and the globals are at version planGlobals.
 	planSet     *planSettings
@@ -302,6 +310,7 @@ func (s *Session) txnForStatement(ctx context.Context) *txn.Txn {
 		s.tx = s.eng.DB.Begin(ctx, s.takeIso(), s.lockTimeout)
 		s.binlogTxn(s.tx)
 		s.explicit = !s.autocommit
+		s.publishTxn()
 	}
 	s.tx.SetContext(ctx)
 	s.tx.LockTimeout = s.lockTimeout
@@ -389,6 +398,7 @@ func (s *Session) commit() error {
 	if s.tx != nil {
 		err = s.tx.Commit()
 		s.tx = nil
+		s.shownTxn.Store(0)
 	}
 	s.explicit = false
 	s.readOnlyTx = false
@@ -407,6 +417,7 @@ func (s *Session) rollback() {
 	if s.tx != nil {
 		s.tx.Rollback()
 		s.tx = nil
+		s.shownTxn.Store(0)
 	}
 	s.explicit = false
 	s.readOnlyTx = false

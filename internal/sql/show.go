@@ -89,7 +89,7 @@ func (s *Session) execShow(ctx context.Context, st *sqlparser.Show) (*sqltypes.R
 	case *sqlparser.ShowCreate:
 		return s.showCreate(ctx, sh)
 	case *sqlparser.ShowEngine:
-		return textResult([]string{"Type", "Name", "Status"}, [][]string{{"InnoDB", "", ""}}), nil
+		return s.showEngine(sh)
 	case *sqlparser.ShowGrants:
 		// Reached when the account statement parser did not take the text
 		// (a leading comment, USING): the same listing.

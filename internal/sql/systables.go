@@ -122,6 +122,12 @@ func (x *sysSource) NextAutoIncrement(t *catalog.Table) (uint64, bool) {
 
 func (x *sysSource) StartTime() time.Time { return x.s.eng.StartTime }
 
+func (x *sysSource) Storage() vtable.Storage { return x.s.eng.DB.KV() }
+
+func (x *sysSource) Transactions() []vtable.Trx { return x.s.transactions() }
+
+func (x *sysSource) LockWaits() []vtable.LockWait { return x.s.lockWaits() }
+
 // TimeZone is the session's time zone (timezone.go).
 func (x *sysSource) TimeZone() *time.Location { return x.s.zone().Location() }
 

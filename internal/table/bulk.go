@@ -35,20 +35,24 @@ import (
 // lock), and only for a table it saw empty: the merge checks the loaded
 // rows against each other, not against stored ones.
 type BulkLoader struct {
-	t      *Table
-	kv     *kv.DB
-	dir    string
-	sst    uint64
-	sorter *extsort.Sorter
-	tx     *txn.Txn
-	rows   int64
+	t    *Table
+	kv   *kv.DB
+	dir  string
+	sst  uint64
+	tx   *txn.Txn
+	rows int64
 	// idx are the secondary indexes written (all of the table's for a
 	// load; the new ones for an index build).
 	idx []*catalog.Index
 	// index by id, for the merge to know what a key belongs to.
 	byID map[uint32]*catalog.Index
 
-	pk, val, kb, tag []byte
+	// entrySink holds the sort of every entry added through the loader;
+	// parts are the sorts of its IndexParts.
+	entrySink
+	parts  []*extsort.Sorter
+	budget int
+	pk     []byte
 
 	// KeepFirst, when set, makes a duplicate primary key keep the row
 	// added first: the others are skipped (with their secondary entries)
@@ -57,6 +61,11 @@ type BulkLoader struct {
 	// those would have had its primary entry written already).
 	KeepFirst func(*DupKeyError)
 	skipped   int64
+
+	// direct writes the primary entries of a load while they come in
+	// key order (bulk_direct.go); unsorted once one did not.
+	direct   *directWriter
+	unsorted bool
 }
 
 // Skipped is the number of rows Finish skipped for KeepFirst.
@@ -84,7 +93,7 @@ func (t *Table) NewBulkLoader(tx *txn.Txn, o BulkOptions) *BulkLoader {
 		o.SSTSize = 128 << 20
 	}
 	l := &BulkLoader{t: t, kv: t.store.db.KV(), dir: o.Dir, sst: o.SSTSize, tx: tx,
-		sorter: extsort.New(o.Dir, o.MemoryBudget), byID: map[uint32]*catalog.Index{}, idx: t.Def.Indexes[1:]}
+		entrySink: entrySink{sorter: extsort.New(o.Dir, o.MemoryBudget)}, budget: o.MemoryBudget, byID: map[uint32]*catalog.Index{}, idx: t.Def.Indexes[1:]}
 	for _, ix := range t.Def.Indexes {
 		l.byID[ix.ID] = ix
 	}
@@ -122,11 +131,7 @@ func (l *BulkLoader) Add(row []sqltypes.Value) error {
 	if l.val, err = t.rc.EncodeRow(l.val[:0], row); err != nil {
 		return err
 	}
-	// Sort keys carry a tag byte: primary entries (0) sort before every
-	// secondary one (1), so a duplicate primary key is met first, with
-	// its row at hand for the error.
-	l.tag = append(append(l.tag[:0], 0), l.pk...)
-	if err := l.sorter.Add(l.tag, l.val); err != nil {
+	if ok, err := l.addDirect(row); err != nil || !ok {
 		return err
 	}
 	if err := l.AddEntries(row, l.pk); err != nil {
@@ -136,31 +141,126 @@ func (l *BulkLoader) Add(row []sqltypes.Value) error {
 	return nil
 }
 
+// addDirect adds the primary entry of row (key l.pk, value l.val): to the
+// direct path while keys increase, else to the sort. It reports false for
+// a row skipped as a duplicate (KeepFirst).
+func (l *BulkLoader) addDirect(row []sqltypes.Value) (bool, error) {
+	if !l.unsorted {
+		if l.direct == nil {
+			l.direct = newDirectWriter(l.kv, l.dir, l.sst, fmt.Sprintf("%p", l))
+		}
+		switch l.direct.order(l.pk) {
+		case 1:
+			return true, l.direct.add(l.pk, l.val)
+		case 0:
+			dup := l.t.dupError(l.t.Def.Primary(), row)
+			if l.KeepFirst == nil {
+				return false, dup
+			}
+			l.KeepFirst(dup.(*DupKeyError))
+			l.rows++
+			l.skipped++
+			return false, nil
+		}
+		if err := l.undirect(); err != nil {
+			return false, err
+		}
+	}
+	// Sort keys carry a tag byte: primary entries (0) sort before every
+	// secondary one (1), so a duplicate primary key is met first, with
+	// its row at hand for the error.
+	l.tag = append(append(l.tag[:0], 0), l.pk...)
+	return true, l.sorter.Add(l.tag, l.val)
+}
+
+// undirect ends the direct path: the entries it wrote go into the sort,
+// before any later one (so the first of duplicates stays first).
+func (l *BulkLoader) undirect() error {
+	d := l.direct
+	l.direct, l.unsorted = nil, true
+	files, err := d.finish()
+	defer d.remove()
+	if err != nil {
+		return err
+	}
+	var tag []byte
+	for _, f := range files {
+		err := l.kv.ReadSST(f, func(k, v []byte) error {
+			tag = append(append(tag[:0], 0), k...)
+			return l.sorter.Add(tag, v)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // AddEntries adds the entries of the loader's secondary indexes for row,
 // stored under the primary key pk.
 func (l *BulkLoader) AddEntries(row []sqltypes.Value, pk []byte) error {
+	return l.addEntries(&l.entrySink, row, pk)
+}
+
+// entrySink is a sort that secondary entries go into, with the scratch
+// buffers of their keys and values.
+type entrySink struct {
+	sorter       *extsort.Sorter
+	kb, val, tag []byte
+}
+
+// addEntries adds the entries of the loader's secondary indexes for row
+// (stored under pk) to sink.
+func (l *BulkLoader) addEntries(sink *entrySink, row []sqltypes.Value, pk []byte) error {
 	t := l.t
 	var err error
 	for _, ix := range l.idx {
 		var n int
 		var hasNull bool
-		l.kb, n, hasNull, err = t.secondaryKey(l.kb[:0], ix, row, pk)
+		sink.kb, n, hasNull, err = t.secondaryKey(sink.kb[:0], ix, row, pk)
 		if err != nil {
 			return err
 		}
-		l.val = l.val[:0]
+		sink.val = sink.val[:0]
 		if ix.Unique && !hasNull {
 			// The merge needs the unique prefix's length, and the 1062
 			// text, which the key alone cannot give back.
-			l.val = binary.AppendUvarint(l.val, uint64(n))
-			l.val = append(l.val, dupEntry(ix, row)...)
+			sink.val = binary.AppendUvarint(sink.val, uint64(n))
+			sink.val = append(sink.val, dupEntry(ix, row)...)
 		}
-		l.tag = append(append(l.tag[:0], 1), l.kb...)
-		if err := l.sorter.Add(l.tag, l.val); err != nil {
+		sink.tag = append(append(sink.tag[:0], 1), sink.kb...)
+		if err := sink.sorter.Add(sink.tag, sink.val); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// IndexPart takes the secondary entries of one part of an index build's
+// rows into a sort of its own, so that several parts can be read and
+// added at once, each on its own goroutine (Parts). Finish merges them.
+type IndexPart struct {
+	l    *BulkLoader
+	sink entrySink
+}
+
+// Parts returns n parts for concurrent AddEntries calls, splitting the
+// loader's memory budget between them and the loader itself (which keeps
+// its share for entries added through it).
+func (l *BulkLoader) Parts(n int) []*IndexPart {
+	budget := l.budget / (n + 1)
+	l.sorter.SetBudget(budget)
+	parts := make([]*IndexPart, n)
+	for i := range parts {
+		parts[i] = &IndexPart{l: l, sink: entrySink{sorter: extsort.New(l.dir, budget)}}
+		l.parts = append(l.parts, parts[i].sink.sorter)
+	}
+	return parts
+}
+
+// AddEntries adds the index entries of row, stored under pk.
+func (p *IndexPart) AddEntries(row []sqltypes.Value, pk []byte) error {
+	return p.l.addEntries(&p.sink, row, pk)
 }
 
 // Finish writes and ingests the loaded rows, or returns the first
@@ -171,12 +271,20 @@ func (l *BulkLoader) Finish() (err error) {
 			err = cerr
 		}
 	}()
-	it, err := l.sorter.Iter()
+	var files []string
+	if l.direct != nil {
+		// The direct path's files (removed by Close).
+		direct, err := l.direct.finish()
+		if err != nil {
+			return err
+		}
+		files = append(files, direct...)
+	}
+	it, err := extsort.Merge(append([]*extsort.Sorter{l.sorter}, l.parts...)...)
 	if err != nil {
 		return err
 	}
 	var (
-		files   []string
 		w       *kv.SSTWriter
 		prev    []byte
 		prevN   int // unique prefix length of prev (0: not a unique entry)
@@ -295,5 +403,16 @@ func (l *BulkLoader) Finish() (err error) {
 // Close drops the loader's temporary files; a loader closed before Finish
 // loads nothing.
 func (l *BulkLoader) Close() error {
-	return l.sorter.Close()
+	if d := l.direct; d != nil {
+		l.direct = nil
+		_, _ = d.finish()
+		d.remove()
+	}
+	err := l.sorter.Close()
+	for _, p := range l.parts {
+		if perr := p.Close(); err == nil {
+			err = perr
+		}
+	}
+	return err
 }

@@ -249,3 +249,96 @@ func TestBulkLoadKeepFirst(t *testing.T) {
 		t.Fatalf("row 1: %v %v %v", row, ok, err)
 	}
 }
+
+// TestBulkLoadSortedThenNot: rows in key order go to table files directly
+// (several files, several hand-offs to the writing goroutine); a row out of
+// order then moves them into the sort, so a duplicate of a row written
+// directly is still found — an error without KeepFirst (nothing loaded),
+// the directly written row kept with it; an adjacent duplicate is found on
+// the direct path.
+func TestBulkLoadSortedThenNot(t *testing.T) {
+	const n = 60000
+	for _, c := range []struct {
+		name      string
+		keepFirst bool
+		tail      []int // rows added after 0..n-1
+		want      string
+		skipped   int64
+	}{
+		{"sorted", false, nil, "", 0},
+		{"sorted, adjacent duplicate", false, []int{n - 1}, "Duplicate entry '59999' for key 't.PRIMARY'", 0},
+		{"sorted, adjacent duplicate kept first", true, []int{n - 1, n - 1}, "", 2},
+		{"then unsorted", false, []int{n + 5, n + 2, n + 9}, "", 0},
+		{"then unsorted, duplicate", false, []int{n + 5, 17}, "Duplicate entry '17' for key 't.PRIMARY'", 0},
+		{"then unsorted, duplicate kept first", true, []int{n + 5, 17, n + 1, 40000}, "", 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e, dir := openDiskEnv(t)
+			def := e.createBulkTable(t, "t")
+			tb := e.store.Open(def)
+			tx := e.db.Begin(context.Background(), txn.RepeatableRead, time.Second)
+			defer tx.Rollback()
+			l := tb.NewBulkLoader(tx, table.BulkOptions{Dir: dir, MemoryBudget: 1 << 16, SSTSize: 64 << 10})
+			var kept []string
+			if c.keepFirst {
+				l.KeepFirst = func(d *table.DupKeyError) { kept = append(kept, d.Entry) }
+			}
+			var err error
+			add := func(i, a int) {
+				r := bulkRow(i)
+				r[1] = intv(a) // tells the copies of a row apart
+				if err == nil {
+					err = l.Add(r)
+				}
+			}
+			for i := range n {
+				add(i, 1)
+			}
+			for _, i := range c.tail {
+				add(i, 2)
+			}
+			if err == nil {
+				err = l.Finish()
+			} else {
+				_ = l.Close()
+			}
+			if c.want != "" {
+				if err == nil || err.Error() != c.want {
+					t.Fatalf("got %v, want %s", err, c.want)
+				}
+				if got := countIndex(t, e, tb, def.Indexes[0]); got != 0 {
+					t.Fatalf("%d rows after a failed load", got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Skipped() != c.skipped || int64(len(kept)) != c.skipped {
+				t.Fatalf("skipped %d, reported %v", l.Skipped(), kept)
+			}
+			want := n + len(c.tail) - int(c.skipped)
+			for _, ix := range def.Indexes {
+				if got := countIndex(t, e, tb, ix); got != want {
+					t.Errorf("index %s: %d entries, want %d", ix.Name, got, want)
+				}
+			}
+			tx2 := e.db.Begin(context.Background(), txn.RepeatableRead, time.Second)
+			defer tx2.Rollback()
+			for _, i := range c.tail {
+				pk, _ := tb.PKKey(nil, []sqltypes.Value{intv(i)}, 0)
+				row, ok, err := tb.Get(tx2, pk, false, nil)
+				wantA := "2"
+				if i < n {
+					wantA = "1" // the first row of the key stays
+				}
+				if err != nil || !ok || row[1].ToString() != wantA {
+					t.Fatalf("row %d: %v %v %v, want a=%s", i, row, ok, err, wantA)
+				}
+			}
+			if m, _ := filepath.Glob(filepath.Join(dir, "strata-sort-*")); len(m) != 0 {
+				t.Errorf("temporary files left: %v", m)
+			}
+		})
+	}
+}

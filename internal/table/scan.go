@@ -120,3 +120,31 @@ func (t *Table) CountEntries(tx *txn.Txn, ix *catalog.Index, parallel int) (int6
 	lo := IndexPrefix(nil, ix)
 	return tx.CountRange(lo, encoding.PrefixEnd(IndexPrefix(nil, ix)), parallel)
 }
+
+// ScanParts returns scanners over up to n parts of index ix that together
+// cover it in order, cut where its table files end (kv.SplitPoints), for
+// reading the parts on goroutines of their own; one scanner for a small
+// index (under minBytes, or in fewer files than parts). The scanners must be created and closed on the transaction's
+// goroutine, and the transaction must have no writes (every part reads its
+// snapshot).
+func (t *Table) ScanParts(tx *txn.Txn, ix *catalog.Index, n int, minBytes uint64) ([]*Scanner, error) {
+	lo := IndexPrefix(nil, ix)
+	hi := encoding.PrefixEnd(IndexPrefix(nil, ix))
+	cuts, err := t.store.db.KV().SplitPoints(lo, hi, n, minBytes)
+	if err != nil {
+		return nil, err
+	}
+	bounds := append(append([][]byte{lo}, cuts...), hi)
+	scans := make([]*Scanner, 0, len(bounds)-1)
+	for i := range len(bounds) - 1 {
+		sc, err := t.NewScan(tx, ix, bounds[i], bounds[i+1], false, false)
+		if err != nil {
+			for _, s := range scans {
+				_ = s.Close()
+			}
+			return nil, err
+		}
+		scans = append(scans, sc)
+	}
+	return scans, nil
+}

@@ -157,6 +157,7 @@ var privMatrix = []privCase{
 	{kind: privilege.KindCheckTable, name: "CHECK TABLE", priv: "UPDATE", stmt: "CHECK TABLE m.t", want: [4]uint16{1142, 0, 0, 0}},
 	{kind: privilege.KindChecksumTable, name: "CHECKSUM TABLE", priv: "SELECT", stmt: "CHECKSUM TABLE m.t", want: [4]uint16{1142, 0, 0, 0}},
 	{kind: privilege.KindChecksumTable, name: "CHECKSUM TABLE needs SELECT", priv: "UPDATE", stmt: "CHECKSUM TABLE m.t", want: [4]uint16{1142, 1142, 1142, 1142}},
+	{kind: privilege.KindClone, name: "CLONE LOCAL needs BACKUP_ADMIN", priv: "BACKUP_ADMIN", low: "ALL", stmt: "CLONE LOCAL DATA DIRECTORY = '/nonexistent-parent/c{n}'", want: [4]uint16{1227, 1227, 1227, 1006}},
 	{kind: privilege.KindFlush, name: "FLUSH", priv: "RELOAD", low: "ALL", stmt: "FLUSH TABLES", want: [4]uint16{1227, 1227, 1227, 0}},
 
 	// Accounts.

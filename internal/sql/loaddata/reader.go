@@ -86,6 +86,10 @@ type Reader struct {
 	// fieldTerm and lineTerm are the terminators' first bytes (-1: none).
 	fieldTerm, lineTerm int
 	lineTermS           string
+	// special marks the bytes a field's bytes are read one at a time
+	// for: the escape and enclosure characters and the terminators'
+	// first bytes. A run of other bytes is copied at once (plain).
+	special [256]bool
 
 	row       []byte  // the current row's field bytes
 	bounds    []int   // end of each field in row
@@ -114,7 +118,31 @@ func NewReader(r io.Reader, f Format) *Reader {
 	if rd.lineTermS != "" {
 		rd.lineTerm = int(rd.lineTermS[0])
 	}
+	for _, c := range []int{rd.fieldTerm, rd.lineTerm, f.Escape, f.Enclosed} {
+		if c >= 0 && c <= 0xff {
+			rd.special[c] = true
+		}
+	}
 	return rd
+}
+
+// plain copies the run of bytes at the read position that are none of
+// the special ones into the current field (what the byte-at-a-time loop
+// of readField would do with them), within MaxRowBytes.
+func (rd *Reader) plain() {
+	if len(rd.push) > 0 {
+		return
+	}
+	b := rd.buf[rd.pos:rd.end]
+	if rd.MaxRowBytes > 0 {
+		b = b[:min(len(b), max(0, rd.MaxRowBytes-len(rd.row)))]
+	}
+	n := 0
+	for n < len(b) && !rd.special[b[n]] {
+		n++
+	}
+	rd.row = append(rd.row, b[:n]...)
+	rd.pos += n
 }
 
 // BytesRead is the number of bytes taken from the stream so far; it may be
@@ -380,6 +408,7 @@ func (rd *Reader) readField() (ok, enclosed bool, err error) {
 		rd.unget(c)
 	}
 	for {
+		rd.plain()
 		c = rd.get()
 		if c == eof {
 			rd.atEOF = true

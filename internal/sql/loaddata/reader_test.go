@@ -1,6 +1,7 @@
 package loaddata
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -10,7 +11,9 @@ import (
 // render reads every row of in and renders it as lines of fields joined
 // by |, NULL as \N, an enclosed field in <>, a short row marked "short",
 // a truncated one "cut".
-func render(t testing.TB, f Format, in string, n int, skip uint64, r io.Reader) string {
+// With prefetch the rows come through a Prefetch (in batches the test's
+// small inputs fit in one of; see TestPrefetchBatches for many).
+func render(t testing.TB, f Format, in string, n int, skip uint64, r io.Reader, prefetch ...bool) string {
 	if r == nil {
 		r = strings.NewReader(in)
 	}
@@ -21,8 +24,14 @@ func render(t testing.TB, f Format, in string, n int, skip uint64, r io.Reader) 
 			t.Fatalf("skip: %v", err)
 		}
 	}
+	next := func() ([]Field, bool, error) { return rd.Next(n) }
+	if len(prefetch) > 0 && prefetch[0] {
+		p := NewPrefetch(rd, n)
+		defer p.Close()
+		next = p.Next
+	}
 	for {
-		fs, cut, err := rd.Next(n)
+		fs, cut, err := next()
 		if err == io.EOF {
 			break
 		}
@@ -112,6 +121,10 @@ func TestReader(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s (one byte reads): got\n%q\nwant\n%q", tc.name, got, tc.want)
 		}
+		got = render(t, tc.f, tc.in, tc.n, tc.skip, nil, true)
+		if got != tc.want {
+			t.Errorf("%s (prefetched): got\n%q\nwant\n%q", tc.name, got, tc.want)
+		}
 	}
 }
 
@@ -181,7 +194,49 @@ func FuzzReader(f *testing.F) {
 		if a != b {
 			t.Fatalf("whole %q vs one-byte %q", a, b)
 		}
+		if c := render(t, fm, in, want, uint64(skip%3), nil, true); a != c {
+			t.Fatalf("whole %q vs prefetched %q", a, c)
+		}
 	})
+}
+
+// TestPrefetchBatches: rows spread over many batches (and rows larger
+// than a batch) come out as the reader gives them, with their numbers;
+// the reader's error ends them; Close mid-stream stops the goroutine.
+func TestPrefetchBatches(t *testing.T) {
+	var in strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&in, "%d\t%s\t\\N\n", i, strings.Repeat("x", i%97))
+		if i == 2500 {
+			fmt.Fprintf(&in, "big\t%s\n", strings.Repeat("y", 3*batchBytes))
+		}
+	}
+	want := render(t, DefaultFormat, in.String(), 3, 0, nil)
+	if got := render(t, DefaultFormat, in.String(), 3, 0, nil, true); got != want {
+		t.Fatalf("prefetched rows differ (%d vs %d bytes)", len(got), len(want))
+	}
+	p := NewPrefetch(NewReader(strings.NewReader(in.String()), DefaultFormat), 3)
+	for i := 1; i <= 3000; i++ {
+		if _, _, err := p.Next(); err != nil || p.Row() != int64(i) {
+			t.Fatalf("row %d: number %d, %v", i, p.Row(), err)
+		}
+	}
+	p.Close()
+	p.Close()
+	bad := NewPrefetch(NewReader(iotest.TimeoutReader(strings.NewReader("1\t2\n3\t4\n")), DefaultFormat), 2)
+	defer bad.Close()
+	for {
+		_, _, err := bad.Next()
+		if err == io.EOF {
+			t.Fatal("the stream's error was lost")
+		}
+		if err != nil {
+			if err != iotest.ErrTimeout {
+				t.Fatalf("got %v", err)
+			}
+			break
+		}
+	}
 }
 
 // BenchmarkReader reads page-view-like rows: no allocation per row or

@@ -83,6 +83,9 @@ const (
 	// Loading data (after the others, so their numbers stay).
 	KindLoadData
 
+	// Backups (CLONE LOCAL DATA DIRECTORY).
+	KindClone
+
 	numKinds
 )
 
@@ -150,6 +153,8 @@ var rules = [numKinds]Rule{
 		Doc: "FILE (global), plus SELECT on the tables read."},
 	KindInsert: {Name: "INSERT", Level: Table, Privs: Insert, Deny: DenyTable,
 		Doc: "INSERT on the target's columns listed (all without a list); SELECT on tables read (INSERT ... SELECT, subqueries); ON DUPLICATE KEY UPDATE adds UPDATE on the columns assigned and SELECT on the target columns its expressions read (1143 per column)."},
+	KindClone: {Name: "CLONE", Level: Global, Privs: BackupAdmin, Deny: DenySpecific, Names: "BACKUP_ADMIN",
+		Doc: "BACKUP_ADMIN (global)."},
 	KindLoadData: {Name: "LOAD DATA", Level: Table, Privs: Insert, Deny: DenyTable,
 		Doc: "FILE (global; not with LOCAL) first, refused with 1045; then INSERT on the table, and DELETE too with REPLACE (1142)."},
 	KindReplace: {Name: "REPLACE", Level: Table, Privs: Insert | Delete, Deny: DenyTable,

@@ -5,6 +5,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/strata-db/strata/internal/catalog"
@@ -248,34 +251,66 @@ func (e *Env) buildImage(ctx context.Context, def *catalog.Table, progress *Prog
 	tx := e.DB.Begin(ctx, txn.RepeatableRead, e.LockTimeout)
 	defer tx.Rollback()
 	t := e.Store.Open(def)
-	sc, err := t.NewScan(tx, def.Primary(), nil, nil, false, false)
+	// The rows are read in parts on goroutines of their own (one per
+	// core), each adding its entries to a sort of its own.
+	scans, err := t.ScanParts(tx, def.Primary(), runtime.GOMAXPROCS(0), buildPartMin)
 	if err != nil {
 		return fmt.Errorf("index build %s.%s: %w", def.DB, def.Name, err)
 	}
-	defer sc.Close()
+	defer func() {
+		for _, sc := range scans {
+			_ = sc.Close()
+		}
+	}()
 	var total int64 // the statistics' row count, for a percentage
 	if st := e.Cat.Stats(def); st != nil {
 		total = st.RowCount()
 	}
 	b := t.NewIndexBuilder(def.Building, table.BulkOptions{Dir: e.TmpDir, MemoryBudget: e.SortMemory})
 	defer b.Close()
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		row, pk, ok, err := sc.Next()
+	parts := b.Parts(len(scans))
+	var (
+		rows   atomic.Int64
+		failed atomic.Bool // a part failed: the others stop
+		wg     sync.WaitGroup
+	)
+	errs := make([]error, len(scans))
+	for i, sc := range scans {
+		part := parts[i]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 1; ; n++ {
+				if n%1024 == 0 && (failed.Load() || ctx.Err() != nil) {
+					errs[i] = ctx.Err()
+					return
+				}
+				row, pk, ok, err := sc.Next()
+				if err == nil && ok {
+					err = part.AddEntries(row, pk)
+				}
+				if err != nil {
+					errs[i] = err
+					failed.Store(true)
+					return
+				}
+				if !ok {
+					return
+				}
+				if r := rows.Add(1); r%8192 == 0 {
+					e.stage(readStage(r, total))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	progress.Rows += rows.Load()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, err := range errs {
 		if err != nil {
 			return err
-		}
-		if !ok {
-			break
-		}
-		if err := b.AddEntries(row, pk); err != nil {
-			return err
-		}
-		progress.Rows++
-		if progress.Rows%8192 == 0 {
-			e.stage(readStage(progress.Rows, total))
 		}
 	}
 	e.stage("altering table (merge sort and ingest)")
@@ -288,6 +323,10 @@ func (e *Env) buildImage(ctx context.Context, def *catalog.Table, progress *Prog
 	}
 	return nil
 }
+
+// buildPartMin is the smallest table an index build reads in parallel
+// parts (a variable for tests).
+var buildPartMin uint64 = 32 << 20
 
 // hasIndexData reports whether index id holds any key.
 func (e *Env) hasIndexData(id uint32) (bool, error) {

@@ -162,7 +162,11 @@ var defs = func() map[string]Def {
 		intVar("sort_buffer_size", 262144, Both),
 		intVar("join_buffer_size", 262144, Both),
 		intVar("read_buffer_size", 131072, Both),
-		intVar("long_query_time", 10, Both),
+		// The slow query log (sql/slowlog.go): long_query_time in
+		// seconds, fractions allowed, shown with six decimals as MySQL.
+		{Name: "long_query_time", Default: sqltypes.MakeTrusted(sqltypes.Float64, []byte("10.000000")), Scope: Both, Kind: Double},
+		boolVar("slow_query_log", false, Global),
+		strVar("slow_query_log_file", "", Global),
 		intVar("innodb_buffer_pool_size", 134217728, Global),
 		// strata's warm restart (--warmup, --warmup-record; kv/warmup.go).
 		roVar(boolVar("innodb_buffer_pool_load_at_startup", true, Global)),
@@ -172,12 +176,10 @@ var defs = func() map[string]Def {
 		intVar("innodb_flush_log_at_trx_commit", 1, Global),
 		intVar("sync_binlog", 1, Global),
 		roVar(boolVar("log_bin", false, Global)),
-		// strata keeps no general or slow query log: the switches read
-		// OFF and cannot be turned on (1238) rather than be set and ignored.
+		// strata keeps no general query log: the switch reads OFF and
+		// cannot be turned on (1238) rather than be set and ignored.
 		roVar(boolVar("general_log", false, Global)),
 		roVar(strVar("general_log_file", "", Global)),
-		roVar(boolVar("slow_query_log", false, Global)),
-		roVar(strVar("slow_query_log_file", "", Global)),
 		roVar(strVar("log_output", "FILE", Global)),
 		strVar("binlog_format", "ROW", Both),
 		roVar(intVar("server_id", 1, Global)),
@@ -333,6 +335,9 @@ func Normalize(d Def, v sqltypes.Value) (sqltypes.Value, error) {
 		if name == "time_zone" {
 			return normalizeTimeZone(v)
 		}
+		if name == "long_query_time" {
+			return normalizeSeconds(name, v)
+		}
 		if v.IsNull() {
 			return sqltypes.NewVarChar(""), nil
 		}
@@ -356,6 +361,22 @@ func Normalize(d Def, v sqltypes.Value) (sqltypes.Value, error) {
 		}
 		return sqltypes.NewVarChar(s), nil
 	}
+}
+
+// normalizeSeconds stores a number of seconds with microsecond precision
+// (long_query_time): a number, negative values raised to 0 as MySQL does.
+func normalizeSeconds(name string, v sqltypes.Value) (sqltypes.Value, error) {
+	if v.IsNull() || !(v.IsIntegral() || v.IsFloat() || v.IsDecimal()) {
+		return v, sqlerr.New(sqlerror.ERWrongTypeForVar, sqlerror.SSClientError, "Incorrect argument type to variable '%s'", name)
+	}
+	f, err := strconv.ParseFloat(v.ToString(), 64)
+	if err != nil {
+		return v, sqlerr.New(sqlerror.ERWrongTypeForVar, sqlerror.SSClientError, "Incorrect argument type to variable '%s'", name)
+	}
+	if f < 0 {
+		f = 0
+	}
+	return sqltypes.MakeTrusted(sqltypes.Float64, strconv.AppendFloat(nil, f, 'f', 6, 64)), nil
 }
 
 // NormalizeSQLMode upper-cases, expands combination modes and deduplicates.

@@ -30,9 +30,14 @@
 //     SESSION_/GLOBAL_VARIABLES, SESSION_/GLOBAL_STATUS, the privilege
 //     tables; performance_schema's session_/global_variables and
 //     session_/global_status; mysql.user and mysql.db.
+//   - storage.go: STRATA_LSM_LEVELS, STRATA_SST_FILES, STRATA_COMPACTIONS
+//     (the storage engine, through Source.Storage).
+//   - transactions.go: INNODB_TRX and STRATA_LOCK_WAITS (open
+//     transactions and the waits-for graph, through Source.Transactions and
+//     Source.LockWaits).
 //
 // Table.Rows runs the generator: it adds rows to a Rows sink (Rows.Add takes
-// one Go value per column — nil, string, int, int64, uint64, bool — and
+// one Go value per column — nil, string, int, int64, uint64, float64, bool — and
 // converts it to the column's type) reading the engine and the asking
 // session only through a Source.
 //

@@ -102,7 +102,7 @@ func define(schemaName, name string, cols []string, rows Generator) {
 
 // column builds a column from "NAME type[?]". Types: sN varchar(N),
 // t text, lt longtext, i int, iu int unsigned, b bigint, bu bigint unsigned,
-// dt datetime, dt2 datetime(2), bin0 binary(0). A trailing ? makes the column nullable.
+// f double, dt datetime, dt2 datetime(2), bin0 binary(0). A trailing ? makes the column nullable.
 func column(spec string) catalog.Column {
 	name, typ, _ := strings.Cut(spec, " ")
 	c := catalog.Column{Name: name, Collation: collations.CollationBinaryID}
@@ -123,6 +123,8 @@ func column(spec string) catalog.Column {
 		c.Type, c.TypeName = sqltypes.Int64, "bigint"
 	case typ == "bu":
 		c.Type, c.TypeName, c.Unsigned = sqltypes.Uint64, "bigint", true
+	case typ == "f":
+		c.Type, c.TypeName = sqltypes.Float64, "double"
 	case typ == "dt":
 		c.Type, c.TypeName = sqltypes.Datetime, "datetime"
 	case typ == "dt2":

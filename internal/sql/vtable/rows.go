@@ -22,7 +22,7 @@ func (r *Rows) Rows() [][]sqltypes.Value { return r.rows }
 
 // Add appends a row. It takes one value per column (it panics otherwise:
 // a generator that disagrees with its definition is a programming error):
-// nil is NULL; string, int, int64, uint64 and bool (as 0/1) are converted
+// nil is NULL; string, int, int64, uint64, float64 and bool (as 0/1) are converted
 // to the column's type.
 func (r *Rows) Add(vals ...any) {
 	if len(vals) != len(r.def.Columns) {
@@ -48,6 +48,8 @@ func value(t sqltypes.Type, v any) sqltypes.Value {
 		return sqltypes.MakeTrusted(t, strconv.AppendInt(nil, x, 10))
 	case uint64:
 		return sqltypes.MakeTrusted(t, strconv.AppendUint(nil, x, 10))
+	case float64:
+		return sqltypes.MakeTrusted(t, strconv.AppendFloat(nil, x, 'g', -1, 64))
 	case bool:
 		if x {
 			return sqltypes.MakeTrusted(t, []byte("1"))

@@ -7,6 +7,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/sql/privilege"
 )
 
@@ -59,9 +60,57 @@ type Source interface {
 	// StartTime is when the server started (the CREATE_TIME of the system
 	// views).
 	StartTime() time.Time
+	// Storage is the storage engine, for the STRATA_* tables.
+	Storage() Storage
+	// Transactions lists the open transactions of the sessions the
+	// session may see (its own, or every one with PROCESS), by id.
+	Transactions() []Trx
+	// LockWaits lists, for the waiting transactions the session may see,
+	// one row per transaction each waits for.
+	LockWaits() []LockWait
+
 	// TimeZone is the session's time zone, which TIMESTAMP columns
 	// (CREATE_TIME, a trigger's CREATED) are shown in.
 	TimeZone() *time.Location
+}
+
+// Storage is the storage engine's state the STRATA_* tables show
+// (*kv.DB implements it).
+type Storage interface {
+	// EngineStats returns the LSM tree's current figures.
+	EngineStats() kv.EngineStats
+	// TableFiles lists the table files of the current version.
+	TableFiles() ([]kv.TableFile, error)
+}
+
+// Trx is an open transaction (INNODB_TRX).
+type Trx struct {
+	// ID is the transaction's id; Started when the statement that began it
+	// started; ThreadID its connection.
+	ID       uint64
+	Started  time.Time
+	ThreadID uint32
+	// Query is the statement the connection runs now, "" for none.
+	Query string
+	// Waiting is true while it waits for a row lock: WaitMode ("S", "X")
+	// on the key WaitKey since WaitStarted.
+	Waiting     bool
+	WaitStarted time.Time
+	WaitMode    string
+	WaitKey     []byte
+}
+
+// LockWait is one edge of the waits-for graph (STRATA_LOCK_WAITS).
+type LockWait struct {
+	// Requesting waits for Blocking; the threads are their connections
+	// (0 when the transaction has no connection, such as a background one).
+	Requesting, Blocking             uint64
+	RequestingThread, BlockingThread uint32
+	// Mode is the requested mode ("S", "X"), Key the row's key, Since
+	// when the wait began.
+	Mode  string
+	Key   []byte
+	Since time.Time
 }
 
 // Thread is a connection as PROCESSLIST shows it.

@@ -58,6 +58,9 @@ func (f *fakeSource) TableRows(*catalog.Table) uint64 {
 func (f *fakeSource) View(*catalog.View) ViewInfo                     { return ViewInfo{} }
 func (f *fakeSource) NextAutoIncrement(*catalog.Table) (uint64, bool) { return 42, true }
 func (f *fakeSource) StartTime() time.Time                            { return time.Unix(0, 0) }
+func (f *fakeSource) Storage() Storage                                { return nil }
+func (f *fakeSource) Transactions() []Trx                             { return nil }
+func (f *fakeSource) LockWaits() []LockWait                           { return nil }
 func (f *fakeSource) TimeZone() *time.Location                        { return time.UTC }
 
 // newFakeSource builds a catalog with databases shown (tables p, c, secret)

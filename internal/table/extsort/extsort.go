@@ -22,7 +22,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // FilePrefix starts the name of the temporary file; sql's PrepareTempDir
@@ -62,6 +64,12 @@ type Sorter struct {
 	size   int64
 	runs   []run
 	hdr    [2 * binary.MaxVarintLen64]byte
+	// lcp is the length of the prefix every buffered key shares (keys of
+	// one index share its id, and often much more: a url's scheme and
+	// host); the sort compares what follows it.
+	lcp int
+	// chunks are the ends of the sorted parts of recs (sortMem).
+	chunks []int
 }
 
 // New returns a sorter that spills to a file in dir once its buffered
@@ -77,6 +85,17 @@ func (s *Sorter) Add(key, value []byte) error {
 			return err
 		}
 	}
+	if len(s.recs) == 0 {
+		s.lcp = len(key)
+	} else if s.lcp > 0 {
+		first := s.key(s.recs[0])
+		n := min(s.lcp, len(key))
+		i := 0
+		for i < n && first[i] == key[i] {
+			i++
+		}
+		s.lcp = i
+	}
 	off := len(s.arena)
 	s.arena = append(s.arena, key...)
 	s.arena = append(s.arena, value...)
@@ -85,30 +104,71 @@ func (s *Sorter) Add(key, value []byte) error {
 	return nil
 }
 
+// SetBudget changes the bytes buffered before a spill (from the next Add).
+func (s *Sorter) SetBudget(budget int) { s.budget = max(budget, 1<<16) }
+
 // Runs is the number of runs spilled to disk so far.
 func (s *Sorter) Runs() int { return len(s.runs) }
 
 func (s *Sorter) key(r rec) []byte { return s.arena[r.off : r.off+r.klen] }
 
+// parallelSortMin is the number of records from which sortMem sorts
+// parts of the buffer on several cores.
+const parallelSortMin = 1 << 16
+
 // sortMem sorts the buffered records by key and, for equal keys, by the
 // order they were added (their arena offsets grow with it): a total order,
-// so the faster unstable sort keeps duplicates in their added order.
+// so the faster unstable sort keeps duplicates in their added order. A
+// large buffer is cut into one part per core, each sorted on its own
+// goroutine; s.chunks holds the parts' ends, which are merged as separate
+// sources (each part's records were added after the previous part's, so
+// ranking the parts in order keeps duplicates in their added order).
 func (s *Sorter) sortMem() {
-	slices.SortFunc(s.recs, func(a, b rec) int {
+	lcp := s.lcp
+	if lcp > 0 {
+		// The key prefixes from after the shared prefix.
+		for i := range s.recs {
+			r := &s.recs[i]
+			r.p0, r.p1 = keyPrefix(s.arena[r.off+lcp : r.off+r.klen])
+		}
+	}
+	cmp := func(a, b rec) int {
 		switch {
 		case a.p0 != b.p0:
 			return cmpUint(a.p0, b.p0)
 		case a.p1 != b.p1:
 			return cmpUint(a.p1, b.p1)
 		}
-		if c := bytes.Compare(s.key(a), s.key(b)); c != 0 {
+		if c := bytes.Compare(s.arena[a.off+lcp:a.off+a.klen], s.arena[b.off+lcp:b.off+b.klen]); c != 0 {
 			return c
 		}
 		return a.off - b.off
-	})
+	}
+	n := len(s.recs)
+	parts := 1
+	if n >= parallelSortMin {
+		parts = min(runtime.GOMAXPROCS(0), 8)
+	}
+	s.chunks = s.chunks[:0]
+	var wg sync.WaitGroup
+	for i := range parts {
+		lo, hi := n*i/parts, n*(i+1)/parts
+		s.chunks = append(s.chunks, hi)
+		if parts == 1 {
+			slices.SortFunc(s.recs[lo:hi], cmp)
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slices.SortFunc(s.recs[lo:hi], cmp)
+		}()
+	}
+	wg.Wait()
 }
 
-// spill sorts the buffered records and appends them to the file as a run.
+// spill sorts the buffered records and appends each sorted part to the
+// file as a run.
 func (s *Sorter) spill() error {
 	if s.f == nil {
 		f, err := os.CreateTemp(s.dir, FilePrefix)
@@ -118,8 +178,21 @@ func (s *Sorter) spill() error {
 		s.f, s.w = f, bufio.NewWriterSize(f, 1<<20)
 	}
 	s.sortMem()
+	lo := 0
+	for _, hi := range s.chunks {
+		if err := s.writeRun(s.recs[lo:hi]); err != nil {
+			return err
+		}
+		lo = hi
+	}
+	s.arena, s.recs = s.arena[:0], s.recs[:0]
+	return nil
+}
+
+// writeRun appends sorted records to the file as a run.
+func (s *Sorter) writeRun(recs []rec) error {
 	start := s.size
-	for _, r := range s.recs {
+	for _, r := range recs {
 		n := binary.PutUvarint(s.hdr[:], uint64(r.klen))
 		n += binary.PutUvarint(s.hdr[n:], uint64(r.vlen))
 		if _, err := s.w.Write(s.hdr[:n]); err != nil {
@@ -134,7 +207,6 @@ func (s *Sorter) spill() error {
 		return fmt.Errorf("extsort: write run: %w", err)
 	}
 	s.runs = append(s.runs, run{off: start, size: s.size - start})
-	s.arena, s.recs = s.arena[:0], s.recs[:0]
 	return nil
 }
 
@@ -155,24 +227,39 @@ func (s *Sorter) Close() error {
 
 // Iter returns an iterator over every record in key order. No record may
 // be added afterwards.
-func (s *Sorter) Iter() (*Iter, error) {
-	s.sortMem()
+func (s *Sorter) Iter() (*Iter, error) { return Merge(s) }
+
+// Merge returns an iterator over the records of several sorters, in key
+// order; of equal keys, those of a sorter come before those of the
+// sorters after it (and within one sorter in the order they were added).
+// No record may be added to any of them afterwards.
+func Merge(ss ...*Sorter) (*Iter, error) {
 	it := &Iter{}
-	for i, r := range s.runs {
-		sr := &source{rank: i, rd: bufio.NewReaderSize(io.NewSectionReader(s.f, r.off, r.size), 256<<10)}
-		if err := sr.next(); err != nil {
-			return nil, err
+	rank := 0
+	for _, s := range ss {
+		s.sortMem()
+		for _, r := range s.runs {
+			sr := &source{rank: rank, rd: bufio.NewReaderSize(io.NewSectionReader(s.f, r.off, r.size), 256<<10)}
+			rank++
+			if err := sr.next(); err != nil {
+				return nil, err
+			}
+			if sr.ok {
+				it.h = append(it.h, sr)
+			}
 		}
-		if sr.ok {
-			it.h = append(it.h, sr)
+		lo := 0
+		for _, hi := range s.chunks {
+			mem := &source{rank: rank, mem: s, i: lo, end: hi}
+			rank++
+			lo = hi
+			if err := mem.next(); err != nil {
+				return nil, err
+			}
+			if mem.ok {
+				it.h = append(it.h, mem)
+			}
 		}
-	}
-	mem := &source{rank: len(s.runs), mem: s}
-	if err := mem.next(); err != nil {
-		return nil, err
-	}
-	if mem.ok {
-		it.h = append(it.h, mem)
 	}
 	heap.Init(&it.h)
 	return it, nil
@@ -229,7 +316,7 @@ type source struct {
 	rank     int // run order: ties go to the lower rank (added earlier)
 	rd       *bufio.Reader
 	mem      *Sorter
-	i        int
+	i, end   int // the part of mem.recs left to merge
 	buf      []byte
 	key, val []byte
 	ok       bool
@@ -237,7 +324,7 @@ type source struct {
 
 func (r *source) next() error {
 	if r.mem != nil {
-		if r.i >= len(r.mem.recs) {
+		if r.i >= r.end {
 			r.ok = false
 			return nil
 		}

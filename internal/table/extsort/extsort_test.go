@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -153,4 +154,49 @@ func TestSortLongKeys(t *testing.T) {
 		}
 	}
 	_ = s.Close()
+}
+
+// TestSortSharedPrefixParallel: many records whose keys share a long
+// prefix (compared past it) and repeat (kept in their added order), sorted
+// in parts on several goroutines, in memory and spilled.
+func TestSortSharedPrefixParallel(t *testing.T) {
+	for _, budget := range []int{64 << 20, 4 << 20} {
+		s := New(t.TempDir(), budget)
+		rng := rand.New(rand.NewPCG(7, 8))
+		const n = 3 * parallelSortMin
+		type kv struct {
+			k string
+			v int
+		}
+		var all []kv
+		for i := range n {
+			k := fmt.Sprintf("\x01\x00\x00\x00\x07https://www.example.com/%s/%d", []string{"a", "b", "c"}[rng.IntN(3)], rng.IntN(n/4))
+			if i%1000 == 0 {
+				k = "\x01\x00\x00\x00\x07https://www.example.com/" // a key that is all prefix
+			}
+			all = append(all, kv{k, i})
+			if err := s.Add([]byte(k), fmt.Appendf(nil, "%d", i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		slices.SortStableFunc(all, func(a, b kv) int { return strings.Compare(a.k, b.k) })
+		it, err := s.Iter()
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := 0
+		for it.Next() {
+			if i >= n || string(it.Key()) != all[i].k || string(it.Value()) != fmt.Sprint(all[i].v) {
+				t.Fatalf("budget %d: record %d: %q=%s, want %q=%d", budget, i, it.Key(), it.Value(), all[i].k, all[i].v)
+			}
+			i++
+		}
+		if it.Err() != nil || i != n {
+			t.Fatalf("budget %d: %d records, %v", budget, i, it.Err())
+		}
+		if budget < 8<<20 && s.Runs() < 2 {
+			t.Fatalf("budget %d: %d runs, want spills", budget, s.Runs())
+		}
+		_ = s.Close()
+	}
 }

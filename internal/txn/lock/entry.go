@@ -2,6 +2,7 @@ package lock
 
 import (
 	"sync"
+	"time"
 	"unsafe"
 )
 
@@ -68,6 +69,10 @@ type waiter struct {
 	// mark is the last deadlock search that visited this waiter; guarded
 	// by registry.mu.
 	mark uint64
+	// key (a copy) and since say what the waiter waits for and since when
+	// (Manager.Waits); set before it is registered, then read-only.
+	key   []byte
+	since time.Time
 }
 
 // newEntryLocked takes an entry from the free list (or allocates one), sets

@@ -20,7 +20,8 @@ func (m *Manager) waitLocked(ctx context.Context, s *shard, e *entry, txn TxnID,
 		m.unreserve(upgrade)
 		return err
 	}
-	w := &waiter{txn: txn, mode: mode, upgrade: upgrade, ch: make(chan struct{}, 1)}
+	w := &waiter{txn: txn, mode: mode, upgrade: upgrade, ch: make(chan struct{}, 1),
+		key: append([]byte(nil), e.key...), since: time.Now()}
 	pos := len(e.waiters)
 	if upgrade {
 		pos = e.upgradeInsertPos()
