@@ -175,6 +175,21 @@ func (l *Log) recover() error {
 	// seq is the logical clock's last sequence_number in the current file:
 	// it goes on across restarts (a file's numbers never repeat).
 	seq := int64(-1)
+	if len(nums) == 0 && (len(recs) > 0 || st.gno > 0) {
+		// The store logged transactions, but no binlog file is here: a
+		// data directory restored from a backup (the files are not part
+		// of it). Its records cannot complete files that are gone: drop
+		// them and start a new file after the last one, numbering GTIDs
+		// on (never reusing one); earlier ones read as purged.
+		for _, r := range recs {
+			gno, file = max(gno, r.gno), max(file, r.file)
+		}
+		if err := l.dropRecords(); err != nil {
+			return err
+		}
+		recs = nil
+		file, pos, seq = file+1, 0, 0
+	}
 	if len(recs) == 0 && len(nums) > 0 {
 		// Everything is in the files: continue the last one.
 		last := nums[len(nums)-1]
@@ -229,6 +244,19 @@ func (l *Log) recover() error {
 	l.files.lastSeq = seq
 	if len(recs) > 0 {
 		return l.trimLocked()
+	}
+	return nil
+}
+
+// dropRecords deletes every record and the state (durably).
+func (l *Log) dropRecords() error {
+	b := l.kv.NewBatch()
+	defer b.Close()
+	if err := b.DeleteRange(recordKey(0), append(recordKey(0)[:5:5], 'S'+1)); err != nil {
+		return err
+	}
+	if err := b.Commit(true); err != nil {
+		return fmt.Errorf("binlog: drop records: %w", err)
 	}
 	return nil
 }

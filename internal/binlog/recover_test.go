@@ -100,3 +100,40 @@ func TestRecoverWritesMissingEvents(t *testing.T) {
 		t.Fatalf("GTIDs in the files %v", gnos)
 	}
 }
+
+// TestRecoverWithoutFiles: a store whose binlog files are gone (a data
+// directory restored from a backup) starts a new file after the last one
+// and numbers GTIDs on.
+func TestRecoverWithoutFiles(t *testing.T) {
+	dir := t.TempDir()
+	k, l := openTest(t, dir, 0)
+	def := testDef()
+	for i := 1; i <= 3; i++ {
+		commitRows(t, k, l, func(c *Changes) {
+			must(t, c.Insert(def, row(fmt.Sprint(i), "v", "1.00", "NULL", "a", "00:00:00", "0")))
+		})
+	}
+	commitUnpublished(t, k, l, 4)
+	l.closeFile()
+	files, err := filepath.Glob(filepath.Join(dir, "binlog.*"))
+	must(t, err)
+	for _, f := range files {
+		must(t, os.Remove(f))
+	}
+	l, err = Open(k, Options{Dir: dir, ServerUUID: testUUID, Version: "8.0.40-strata"})
+	must(t, err)
+	if got := l.Files(); len(got) != 1 || got[0].Name != "binlog.000002" {
+		t.Fatalf("files %v, want a new binlog.000002", got)
+	}
+	if got := l.GTIDPurged(); got != testUUID+":1-4" {
+		t.Fatalf("gtid_purged %q", got)
+	}
+	commitRows(t, k, l, func(c *Changes) {
+		must(t, c.Insert(def, row("5", "v", "1.00", "NULL", "a", "00:00:00", "0")))
+	})
+	if got := l.GTIDExecuted(); got != testUUID+":1-5" {
+		t.Fatalf("gtid_executed %q", got)
+	}
+	must(t, l.Close())
+	must(t, k.Close())
+}
