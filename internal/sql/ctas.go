@@ -162,6 +162,12 @@ func (s *Session) createTableSelect(ctx context.Context, st *sqlparser.CreateTab
 		if derr := s.schemaEnv().DropTables(ctx, tableNames([]*catalog.Table{def}), nil); derr != nil {
 			return nil, fmt.Errorf("CREATE TABLE ... SELECT: dropping %s.%s after %v: %w", db, name, err, derr)
 		}
+		if s.ddlLogged {
+			// The binlog has the CREATE: it gets the DROP too.
+			if lerr := s.writeDDLIn(db, "DROP TABLE IF EXISTS `"+strings.ReplaceAll(name, "`", "``")+"`"); lerr != nil {
+				return nil, lerr
+			}
+		}
 		return nil, err
 	}
 	return res, nil
