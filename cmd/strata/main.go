@@ -107,6 +107,13 @@ const serveFlags = `  --datadir DIR            data directory (default ./strata-
                            saved to DATADIR/warmup every 5 minutes and at
                            shutdown)
   --warmup-time DURATION   stop the warmup after this long (default 1m)
+  --log-bin[=NAME]         write the binary log (default off): row-based,
+                           GTIDs, files DATADIR/NAME.NNNNNN (default binlog)
+  --server-id N            @@server_id (default 1)
+  --max-binlog-size BYTES  rotate binary log files at this size (default 1 GiB)
+  --binlog-expire-logs-seconds N
+                           purge binary log files older than this (default
+                           2592000, 30 days; 0 never)
 `
 
 // versionUsage is printed by strata version --help.
@@ -185,6 +192,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	warmup := fs.Bool("warmup", true, "warm the block cache at start from the recorded reads")
 	warmupRecord := fs.Bool("warmup-record", true, "record a sample of reads for the next start's warmup")
 	warmupTime := fs.Duration("warmup-time", time.Minute, "time budget of the warmup")
+	blFlags := addBinlogFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, serveUsage)
@@ -260,6 +268,12 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		_ = db.Close()
 		return 2
 	}
+	blog, err := blFlags.open(*datadir, tdb, eng)
+	if err != nil {
+		logger.Error("cannot open the binary log", "err", err)
+		_ = db.Close()
+		return 1
+	}
 	eng.Globals.Set("port", sqltypes.NewInt64(int64(*port)))
 	eng.Globals.Set("time_zone", sqltypes.NewVarChar(zone.Name()))
 	eng.Globals.Set("tmpdir", sqltypes.NewVarChar(eng.TmpDir))
@@ -330,6 +344,11 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		_ = admin.Close()
 	}
 	eng.Close()
+	if blog != nil {
+		if err := blog.Close(); err != nil {
+			logger.Error("closing the binary log", "err", err)
+		}
+	}
 	if err := db.Close(); err != nil {
 		logger.Error("closing the store", "err", err)
 		return 1
