@@ -41,6 +41,7 @@ var (
 		"Strata_plan_cache_misses": {desc("plan_cache_misses_total", "Statements that had to be planned."), prometheus.CounterValue},
 		"Strata_plan_cache_plans":  {desc("plan_cache_plans", "Idle plans held by the plan cache."), prometheus.GaugeValue},
 		"Strata_bulk_loads":        {desc("bulk_loads_total", "LOAD DATA statements that took the bulk (ingest) path."), prometheus.CounterValue},
+		"Strata_commits":           {desc("commits_total", "Transactions committed with writes, autocommit statements included (Strata_commits)."), prometheus.CounterValue},
 		"Strata_bulk_load_rows":    {desc("bulk_load_rows_total", "Rows those bulk loads ingested."), prometheus.CounterValue},
 		"Uptime":                   {desc("uptime_seconds", "Seconds since the server started (Uptime)."), prometheus.GaugeValue},
 	}

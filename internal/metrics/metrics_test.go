@@ -69,6 +69,9 @@ func TestScrape(t *testing.T) {
 	if d := value(t, after, `strata_commands_total{command="insert"}`) - value(t, before, `strata_commands_total{command="insert"}`); d != 1 {
 		t.Errorf("commands_total{insert} grew by %v, want 1", d)
 	}
+	if d := value(t, after, "strata_commits_total") - value(t, before, "strata_commits_total"); d < 1 {
+		t.Errorf("commits_total grew by %v: the autocommit INSERT was not counted", d)
+	}
 	if value(t, after, `strata_handler_reads_total{kind="key"}`) < 1 {
 		t.Error("handler_reads_total{kind=key} did not count the point read")
 	}

@@ -381,6 +381,7 @@ func (s *Session) storageStatus() [][]string {
 	return [][]string{
 		{"Strata_block_cache_hits", i(st.BlockCacheHits)},
 		{"Strata_block_cache_misses", i(st.BlockCacheMisses)},
+		{"Strata_commits", u(s.eng.DB.Commits())},
 		{"Strata_compaction_bytes_written", u(st.BytesCompacted)},
 		{"Strata_compactions", i(st.Compactions)},
 		{"Strata_flush_bytes_written", u(st.BytesFlushed)},

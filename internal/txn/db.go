@@ -41,7 +41,13 @@ type DB struct {
 	bufNodes *btree.FreeListG[*item]
 	// binlog is the binary log, nil when off (binlog.go).
 	binlog Binlog
+	// commits counts the commits that wrote something (Commits).
+	commits atomic.Uint64
 }
+
+// Commits is the number of transactions committed with writes since the
+// database was opened (a commit that fails is not counted).
+func (db *DB) Commits() uint64 { return db.commits.Load() }
 
 // bufNodeCache bounds the write-buffer nodes kept for reuse (each holds up
 // to 63 entries; an OLTP transaction uses one or two).

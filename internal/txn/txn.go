@@ -456,6 +456,9 @@ func (t *Txn) Commit() error {
 		if err == nil && ticket != 0 {
 			err = t.db.binlog.Publish(ticket)
 		}
+		if err == nil {
+			t.db.commits.Add(1)
+		}
 	}
 	if err != nil {
 		err = fmt.Errorf("txn commit: %w", err)
