@@ -171,6 +171,11 @@ type Session struct {
 	insertSource *sqltypes.Result
 	// temps holds the session's temporary tables (temporary.go).
 	temps tempTables
+	// replicaApplier: the replica's applier, which read_only does not
+	// stop; ro, sro cache read_only and super_read_only as of the global
+	// variables' version roVersion (replica.go).
+	replicaApplier, roLoaded, ro, sro bool
+	roVersion                         uint64
 }
 
 type mdlRef struct{ db, table string }
