@@ -91,8 +91,8 @@ type applier struct {
 	// lastTS is the source timestamp of the event being applied.
 	lastTS uint32
 
-	buf  []byte
-	vals []sqltypes.Value
+	buf   []byte
+	vals  []sqltypes.Value
 	bvals []sqltypes.Value
 }
 

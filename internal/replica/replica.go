@@ -27,9 +27,9 @@ const (
 	errWasRunning       sqlerror.ErrorCode = 3083 // ER_REPLICA_CHANNEL_WAS_RUNNING
 	errWasNotRunning    sqlerror.ErrorCode = 3084 // ER_REPLICA_CHANNEL_WAS_NOT_RUNNING
 	errWrongArguments   sqlerror.ErrorCode = 1210 // ER_WRONG_ARGUMENTS
-	errIOFatal          = 1593                    // ER_SLAVE_FATAL_ERROR
-	errSourceFatalRead  = 1236                    // ER_MASTER_FATAL_ERROR_READING_BINLOG
-	errConnectingSource = 2003                    // CR_CONN_HOST_ERROR
+	errIOFatal                             = 1593 // ER_SLAVE_FATAL_ERROR
+	errSourceFatalRead                     = 1236 // ER_MASTER_FATAL_ERROR_READING_BINLOG
+	errConnectingSource                    = 2003 // CR_CONN_HOST_ERROR
 )
 
 // Replica is strata's replica side: the settings, the running pipeline
@@ -46,17 +46,17 @@ type Replica struct {
 		// run is the running pipeline (nil when stopped).
 		run *run
 		// what the threads last reported
-		ioState, sqlState         string
-		ioRunning, sqlRunning     string // "Yes", "No", "Connecting"
-		readFile                  string
-		readPos                   uint64
-		ioErrno, sqlErrno         int
-		ioErr, sqlErr             string
-		ioErrTime, sqlErrTime     time.Time
-		sourceServerID            uint32
-		sourceUUID                string
-		lastTS                    uint32
-		waiting                   bool
+		ioState, sqlState     string
+		ioRunning, sqlRunning string // "Yes", "No", "Connecting"
+		readFile              string
+		readPos               uint64
+		ioErrno, sqlErrno     int
+		ioErr, sqlErr         string
+		ioErrTime, sqlErrTime time.Time
+		sourceServerID        uint32
+		sourceUUID            string
+		lastTS                uint32
+		waiting               bool
 	}
 }
 
