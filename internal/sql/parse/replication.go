@@ -116,6 +116,9 @@ func ParseReplica(sql string) (st *ReplicaStmt, ok bool, err error) {
 			name = "SOURCE_" + name[len("MASTER_"):]
 		}
 		v := toks[n+2]
+		if !v.quoted && (v.text == "," || v.text == "=") {
+			return nil, true, syntaxNear(sql, v)
+		}
 		st.Options = append(st.Options, ReplicaOption{Name: name, Value: v.text, Quoted: v.quoted})
 		n += 3
 	}
