@@ -60,9 +60,7 @@ func (s *Session) WriteInTransaction(key, value []byte) error {
 // execReplica runs a replication statement; handled is false for any
 // other statement.
 func (s *Session) execReplica(ctx context.Context, sql string) (*sqltypes.Result, bool, error) {
-	switch sql[0] | 0x20 {
-	case 'c', 's', 'r', ' ', '\t', '\n', '\r':
-	default:
+	if !maybeReplicaStatement(sql) {
 		return nil, false, nil
 	}
 	st, ok, perr := parse.ParseReplica(sql)
@@ -119,6 +117,31 @@ func (s *Session) execReplica(ctx context.Context, sql string) (*sqltypes.Result
 		return nil, true, err
 	}
 	return &sqltypes.Result{}, true, nil
+}
+
+// maybeReplicaStatement is a cheap test, without allocating, that sql
+// starts with CHANGE, START, STOP or RESET followed by REPLICATION,
+// MASTER, REPLICA or SLAVE, or with SHOW REPLICA or SHOW SLAVE: every text
+// statement passes here.
+func maybeReplicaStatement(sql string) bool {
+	i := skipSpace(sql, 0)
+	j := wordEnd(sql, i)
+	switch w := sql[i:j]; {
+	case strings.EqualFold(w, "change"), strings.EqualFold(w, "start"), strings.EqualFold(w, "stop"),
+		strings.EqualFold(w, "reset"), strings.EqualFold(w, "show"):
+	default:
+		return false
+	}
+	k := skipSpace(sql, j)
+	w := sql[k:wordEnd(sql, k)]
+	return strings.EqualFold(w, "replica") || strings.EqualFold(w, "slave") || strings.EqualFold(w, "master") || strings.EqualFold(w, "replication")
+}
+
+func wordEnd(sql string, i int) int {
+	for i < len(sql) && (sql[i]|0x20 >= 'a' && sql[i]|0x20 <= 'z') {
+		i++
+	}
+	return i
 }
 
 // replicaStatusResult is SHOW REPLICA STATUS (legacy: SHOW SLAVE STATUS,
