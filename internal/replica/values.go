@@ -25,7 +25,13 @@ import (
 func checkColumn(typ byte, meta uint16, col *catalog.Column) error {
 	real := typ
 	if typ == binlog.TypeString && meta>>8 != 0 {
+		// The real type (STRING, ENUM, SET) is the metadata's high byte;
+		// a CHAR longer than 255 bytes keeps bits 8-9 of its length in
+		// that byte's bits 4-5, inverted (MySQL's Field_string).
 		real = byte(meta >> 8)
+		if real&0x30 != 0x30 {
+			real |= 0x30
+		}
 	}
 	ok := false
 	switch col.Type {

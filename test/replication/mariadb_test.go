@@ -165,7 +165,7 @@ func load(t *testing.T, db *sql.DB, rng *rand.Rand, n int) {
 					[]byte{byte(rng.Intn(256)), 0, byte(rng.Intn(256))}, float64(rng.Intn(1000))/8,
 					fmt.Sprintf("2020-06-%02d 10:00:00", 1+rng.Intn(28)), 1990+rng.Intn(50), rng.Intn(32))
 			case 1:
-				_, err = tx.Exec("UPDATE d.t SET n = n + 1, s = CONCAT(s, 'u'), dt = NULL WHERE id = ?", id)
+				_, err = tx.Exec("UPDATE d.t SET n = n + 1, s = CONCAT(s, 'u'), dt = NULL, c = REPEAT('é', 1 + id % 90) WHERE id = ?", id)
 			case 2:
 				_, err = tx.Exec("DELETE FROM d.t WHERE id = ?", id)
 			}
@@ -251,7 +251,7 @@ func TestReplicaOfMariaDB(t *testing.T) {
 	mustExec(t, primary, "CREATE DATABASE d")
 	mustExec(t, primary, `CREATE TABLE d.t (id INT PRIMARY KEY, n BIGINT, u INT UNSIGNED, s VARCHAR(40),
 		dec1 DECIMAL(12,2), dt DATETIME(3), d DATE, e ENUM('a','b','c'), st SET('x','y','z'),
-		bl VARBINARY(10), f DOUBLE, ts TIMESTAMP NULL, y YEAR, bt BIT(5))`)
+		bl VARBINARY(10), f DOUBLE, ts TIMESTAMP NULL, y YEAR, bt BIT(5), c CHAR(100))`)
 	rng := rand.New(rand.NewSource(1))
 	load(t, primary, rng, 50)
 
