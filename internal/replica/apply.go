@@ -2,6 +2,7 @@ package replica
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -88,6 +89,8 @@ type applier struct {
 	gtids   replication.GTIDSet
 	pending replication.GTID
 	inGroup bool
+	// groupRows: the open group applied rows already.
+	groupRows bool
 	// lastTS is the source timestamp of the event being applied.
 	lastTS uint32
 
@@ -143,7 +146,7 @@ func (a *applier) event(ev mysql.BinlogEvent) error {
 	f := a.format
 	switch {
 	case ev.IsRotate():
-		file, pos, err := ev.NextLogFile(f)
+		file, pos, err := parseRotate(ev.Bytes(), f.HeaderLength)
 		if err != nil {
 			return sqlErrorf(errRelayLogRead, "Relay log read failure: could not parse a rotate event: %v", err)
 		}
@@ -205,6 +208,21 @@ func (a *applier) event(ev mysql.BinlogEvent) error {
 	return sqlErrorf(errNotSupported, "binary log event type %d is not supported by this replica", typ)
 }
 
+// passed moves the applied position past an event applied outside a
+// group (format descriptions, GTID lists, checkpoints...), in memory:
+// the next group's commit stores it, and a restart before that reads
+// those events again, which changes nothing. Rotates set it themselves;
+// heartbeats only report the source's position.
+func (a *applier) passed(ev mysql.BinlogEvent) {
+	if a.inGroup || ev.IsRotate() || ev.IsHeartbeat() || ev.IsGTID() || ev.Bytes()[4] == evAnonymousGTID {
+		// A GTID event starts a group even when no BEGIN follows (DDL).
+		return
+	}
+	if next := ev.NextPosition(); next != 0 && a.file != "" {
+		a.pos.File, a.pos.Pos = a.file, next
+	}
+}
+
 func (a *applier) begin() error {
 	if a.inGroup {
 		return sqlErrorf(errRelayLogRead, "Relay log read failure: a transaction began inside another")
@@ -212,7 +230,7 @@ func (a *applier) begin() error {
 	if _, err := a.sess.Query(a.ctx, "BEGIN"); err != nil {
 		return a.fromSQL(err, "BEGIN")
 	}
-	a.inGroup = true
+	a.inGroup, a.groupRows = true, false
 	return nil
 }
 
@@ -292,6 +310,11 @@ func (a *applier) query(ev mysql.BinlogEvent, q mysql.Query) error {
 		a.abandon()
 		return a.commit(ev)
 	case "CREATE", "ALTER", "DROP", "RENAME", "TRUNCATE", "GRANT", "REVOKE", "ANALYZE", "OPTIMIZE", "FLUSH":
+		if a.inGroup && word == "CREATE" && !a.groupRows {
+			// CREATE TABLE … SELECT: the CREATE opens the group, its rows
+			// follow, the group's commit ends it.
+			return a.ddl(q)
+		}
 		if a.inGroup {
 			return sqlErrorf(errNotSupported, "Error executing a query event: DDL inside a transaction: '%s'", truncate(q.SQL))
 		}
@@ -400,6 +423,7 @@ func (a *applier) rows(ev mysql.BinlogEvent) error {
 			return err
 		}
 	}
+	a.groupRows = true
 	verb := "Write_rows"
 	switch {
 	case ev.IsUpdateRows():
@@ -600,6 +624,17 @@ func (a *applier) appendWhere(b []byte, ti *tableInfo, cols mysql.Bitmap, vals [
 		b = append(b, "1"...)
 	}
 	return append(b, " LIMIT 1"...)
+}
+
+// parseRotate reads a ROTATE event whose checksum, if any, is already
+// stripped (Vitess's NextLogFile always drops 4 bytes, a checksum or
+// not).
+func parseRotate(b []byte, headerLen byte) (file string, pos uint64, err error) {
+	if len(b) < int(headerLen)+8 {
+		return "", 0, errors.New("rotate event too short")
+	}
+	d := b[headerLen:]
+	return string(d[8:]), binary.LittleEndian.Uint64(d[:8]), nil
 }
 
 func firstWord(s string) string {

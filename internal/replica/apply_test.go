@@ -230,3 +230,27 @@ func TestApplyDDL(t *testing.T) {
 func (e *events) query(db, q string) mysql.BinlogEvent {
 	return mysql.NewQueryEvent(e.f, e.s, mysql.Query{Database: db, SQL: q})
 }
+
+// TestApplyCreateSelect: MariaDB logs CREATE TABLE … SELECT as one group:
+// the CREATE, then the rows, then the commit.
+func TestApplyCreateSelect(t *testing.T) {
+	eng, a, e := setup(t)
+	e.tm.Name = "c"
+	err := apply(t, a, e.gtid(3), e.query("d", "CREATE TABLE c (id INT PRIMARY KEY, s VARCHAR(20))"),
+		e.tableMap(), e.write(1, "x"), e.at(900).xid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := eng.NewSession("root", "localhost")
+	defer s.Close()
+	res, err := s.Query(context.Background(), "SELECT COUNT(*) FROM d.c")
+	if err != nil || res.Rows[0][0].ToString() != "1" {
+		t.Fatalf("d.c after CREATE … SELECT: %v %v", res, err)
+	}
+	// Other DDL inside a group that applied rows is refused.
+	err = apply(t, a, e.gtid(4), e.tableMap(), e.write(2, "y"), e.query("d", "DROP TABLE c"))
+	var se *SQLError
+	if !errors.As(err, &se) || se.Code != errNotSupported {
+		t.Fatalf("DDL after rows in a group: %v, want 1235", err)
+	}
+}

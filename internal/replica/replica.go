@@ -2,6 +2,8 @@ package replica
 
 import (
 	"context"
+	"encoding/binary"
+	"hash/crc32"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -536,15 +538,24 @@ func (r *Replica) stream(ctx context.Context, ru *run, src Source, a *applier) e
 				return &SQLError{Code: errRelayLogRead, Msg: fmt.Sprintf("Relay log read failure: format description: %v", err)}
 			}
 			a.format = f
+			a.passed(ev)
 			continue
 		}
 		if a.format.IsZero() {
 			// Before the format description only the source's fake
 			// rotate comes (header layout common to all versions).
 			if ev.IsRotate() {
+				// The source's fake rotate carries a checksum when
+				// checksums were negotiated: strip it when it is one.
 				f := mysql.NewMySQL56BinlogFormat()
-				f.ChecksumAlgorithm = 0
-				file, _, err := ev.NextLogFile(f)
+				f.ChecksumAlgorithm = mysql.BinlogChecksumAlgOff
+				if b := ev.Bytes(); len(b) > 19+8+4 && checksumOK(b) {
+					f.ChecksumAlgorithm = mysql.BinlogChecksumAlgCRC32
+					if ev, _, err = ev.StripChecksum(f); err != nil {
+						return &SQLError{Code: errRelayLogRead, Msg: fmt.Sprintf("Relay log read failure: checksum: %v", err)}
+					}
+				}
+				file, _, err := parseRotate(ev.Bytes(), f.HeaderLength)
 				if err == nil && file != "" {
 					a.file = file
 				}
@@ -553,6 +564,9 @@ func (r *Replica) stream(ctx context.Context, ru *run, src Source, a *applier) e
 			}
 			return &SQLError{Code: errRelayLogRead, Msg: "Relay log read failure: an event before the format description"}
 		}
+		if a.format.ChecksumAlgorithm == mysql.BinlogChecksumAlgCRC32 && !checksumOK(ev.Bytes()) {
+			return &ioError{code: 1743, fatal: true, msg: fmt.Sprintf("Replication event checksum verification failed while reading from network (source log %s, event ending at %d)", a.file, ev.NextPosition())}
+		}
 		ev, _, err = ev.StripChecksum(a.format)
 		if err != nil {
 			return &SQLError{Code: errRelayLogRead, Msg: fmt.Sprintf("Relay log read failure: checksum: %v", err)}
@@ -560,12 +574,23 @@ func (r *Replica) stream(ctx context.Context, ru *run, src Source, a *applier) e
 		if err := a.event(ev); err != nil {
 			return err
 		}
+		a.passed(ev)
 		r.noteRead(a.file, ev.NextPosition())
 		r.mu.Lock()
 		r.mu.pos = a.pos
 		r.mu.lastTS = a.lastTS
 		r.mu.Unlock()
 	}
+}
+
+// checksumOK reports whether an event's last 4 bytes are the CRC32 of
+// the bytes before them.
+func checksumOK(b []byte) bool {
+	if len(b) < 4 {
+		return false
+	}
+	n := len(b) - 4
+	return crc32.ChecksumIEEE(b[:n]) == binary.LittleEndian.Uint32(b[n:])
 }
 
 func (r *Replica) noteRead(file string, pos uint64) {

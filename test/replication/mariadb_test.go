@@ -275,10 +275,16 @@ func TestReplicaOfMariaDB(t *testing.T) {
 	mustExec(t, primary, "INSERT INTO d.t2 VALUES (1,'one'),(2,'two')")
 	mustExec(t, primary, "ALTER TABLE d.t2 ADD COLUMN w INT")
 	mustExec(t, primary, "UPDATE d.t2 SET w = id * 10")
-	load(t, primary, rng, 100)
+	mustExec(t, primary, "CREATE TABLE d.t3 AS SELECT id, s FROM d.t")
+	load(t, primary, rng, 50)
+	// The primary moves to new binary log files.
+	mustExec(t, primary, "FLUSH BINARY LOGS")
+	load(t, primary, rng, 50)
+	mustExec(t, primary, "FLUSH BINARY LOGS")
 	waitCaughtUp(t, primary, replica)
 	compare(t, primary, replica, "d.t")
 	compare(t, primary, replica, "d.t2")
+	compare(t, primary, replica, "d.t3")
 
 	// kill -9 of the replica while the primary writes; replication
 	// resumes at restart, exactly after the last committed group.
@@ -288,7 +294,9 @@ func TestReplicaOfMariaDB(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 		srv.Kill()
 	}()
-	load(t, primary, rng, 300)
+	load(t, primary, rng, 150)
+	mustExec(t, primary, "FLUSH BINARY LOGS")
+	load(t, primary, rng, 150)
 	<-done
 	srv.Restart(t)
 	replica = srv.DB(t, "")
