@@ -3,9 +3,9 @@ package replica
 import (
 	"context"
 	"encoding/binary"
-	"hash/crc32"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"log/slog"
 	"strconv"
 	"strings"
