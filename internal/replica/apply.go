@@ -17,7 +17,6 @@ import (
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql"
-	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // Binary log event types the applier names (Vitess keeps its constants
@@ -659,5 +658,3 @@ func truncate(s string) string {
 	}
 	return s
 }
-
-var _ = sqlerr.Unsupported

@@ -254,3 +254,30 @@ func TestApplyCreateSelect(t *testing.T) {
 		t.Fatalf("DDL after rows in a group: %v, want 1235", err)
 	}
 }
+
+// TestApplyNoPrimaryKey: a table without a primary key finds the row of
+// a before image by all its columns, NULL-safe, one row at a time.
+func TestApplyNoPrimaryKey(t *testing.T) {
+	eng, a, e := setup(t)
+	s := eng.NewSession("root", "localhost")
+	defer s.Close()
+	if _, err := s.Query(context.Background(), "CREATE TABLE d.n (id INT, s VARCHAR(20))"); err != nil {
+		t.Fatal(err)
+	}
+	e.tm.Name = "n"
+	err := apply(t, a, e.gtid(1), e.tableMap(), e.write(1, "a"), e.write(1, "a"), e.write(2, "b"), e.xid(),
+		e.gtid(2), e.tableMap(), e.update(1, "a", "z"), e.delete(2, "b"), e.xid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Query(context.Background(), "SELECT id, s FROM d.n ORDER BY s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 2 || res.Rows[0][1].ToString() != "a" || res.Rows[1][1].ToString() != "z" {
+		t.Fatalf("rows = %v, want (1,a) and (1,z)", res.Rows)
+	}
+	if err := apply(t, a, e.gtid(3), e.tableMap(), e.delete(7, "q")); err == nil {
+		t.Fatal("deleting a missing row succeeded")
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"log/slog"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -603,4 +602,3 @@ func (r *Replica) noteRead(file string, pos uint64) {
 }
 
 var _ sql.ReplicaControl = (*Replica)(nil)
-var _ = strconv.Itoa

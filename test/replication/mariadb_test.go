@@ -1,6 +1,7 @@
 package replication
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"math/rand"
@@ -268,6 +269,25 @@ func TestReplicaOfMariaDB(t *testing.T) {
 	mustExec(t, replica, "START SLAVE")
 	waitCaughtUp(t, primary, replica)
 	compare(t, primary, replica, "d.t")
+	// While running: CHANGE is 3021, RESET 3081, START a note 3083.
+	for q, code := range map[string]string{"CHANGE REPLICATION SOURCE TO SOURCE_PORT=1": "3021", "RESET REPLICA": "3081"} {
+		if _, err := replica.Exec(q); err == nil || !strings.Contains(err.Error(), code) {
+			t.Fatalf("%s while running: %v, want %s", q, err, code)
+		}
+	}
+	conn, err := replica.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(context.Background(), "START REPLICA"); err != nil {
+		t.Fatal(err)
+	}
+	var level, msg string
+	var code int
+	if err := conn.QueryRowContext(context.Background(), "SHOW WARNINGS").Scan(&level, &code, &msg); err != nil || code != 3083 {
+		t.Fatalf("START REPLICA while running: warning %d %q (%v), want note 3083", code, msg, err)
+	}
+	conn.Close()
 
 	// DDL mid-stream, and read_only does not stop the applier.
 	mustExec(t, replica, "SET GLOBAL read_only = ON")
