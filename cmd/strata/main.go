@@ -110,6 +110,13 @@ const serveFlags = `  --datadir DIR            data directory (default ./strata-
                            saved to DATADIR/warmup every 5 minutes and at
                            shutdown)
   --warmup-time DURATION   stop the warmup after this long (default 1m)
+  --log-bin[=NAME]         write the binary log (default off): row-based,
+                           GTIDs, files DATADIR/NAME.NNNNNN (default binlog)
+  --server-id N            @@server_id (default 1)
+  --max-binlog-size BYTES  rotate binary log files at this size (default 1 GiB)
+  --binlog-expire-logs-seconds N
+                           purge binary log files older than this (default
+                           2592000, 30 days; 0 never)
 `
 
 // versionUsage is printed by strata version --help.
@@ -188,6 +195,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	warmup := fs.Bool("warmup", true, "warm the block cache at start from the recorded reads")
 	warmupRecord := fs.Bool("warmup-record", true, "record a sample of reads for the next start's warmup")
 	warmupTime := fs.Duration("warmup-time", time.Minute, "time budget of the warmup")
+	blFlags := addBinlogFlags(fs)
 	skipReplicaStart := fs.Bool("skip-replica-start", false, "do not resume replication at start")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -255,6 +263,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	eng.BackupOptions.StrataVersion = version
+	eng.BulkLoadMemory = bulkMemory(*memory)
 	if err := backup.ClearStaging(*datadir); err != nil {
 		logger.Warn("cannot remove an interrupted backup's staging directory", "err", err)
 	}
@@ -262,6 +271,12 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		logger.Error("bad slow query log settings", "err", err)
 		_ = db.Close()
 		return 2
+	}
+	blog, err := blFlags.open(*datadir, tdb, eng)
+	if err != nil {
+		logger.Error("cannot open the binary log", "err", err)
+		_ = db.Close()
+		return 1
 	}
 	eng.Globals.Set("port", sqltypes.NewInt64(int64(*port)))
 	eng.Globals.Set("time_zone", sqltypes.NewVarChar(zone.Name()))
@@ -341,6 +356,11 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	rep.Close()
 	eng.Close()
+	if blog != nil {
+		if err := blog.Close(); err != nil {
+			logger.Error("closing the binary log", "err", err)
+		}
+	}
 	if err := db.Close(); err != nil {
 		logger.Error("closing the store", "err", err)
 		return 1
@@ -398,6 +418,16 @@ func isLoopback(addr string) bool {
 	}
 	ip := net.ParseIP(addr)
 	return ip != nil && ip.IsLoopback()
+}
+
+// bulkMemory is the sort memory of bulk loads and index builds: an eighth
+// of the memory budget (the Go heap's soft limit is half of it, tuneGC),
+// between 16 and 128 MiB.
+func bulkMemory(budget int64) int {
+	if budget <= 0 {
+		budget = kv.MemoryLimit()
+	}
+	return int(min(max(budget/8, 16<<20), 128<<20))
 }
 
 // tuneGC sets the Go garbage collector for a database server: the Go heap

@@ -84,3 +84,15 @@ func TestDataDirInUse(t *testing.T) {
 		t.Errorf("output still shows the raw lock error:\n%s", out)
 	}
 }
+
+// TestBulkMemory: an eighth of the memory budget, between 16 and 128 MiB.
+func TestBulkMemory(t *testing.T) {
+	for budget, want := range map[int64]int{512 << 20: 64 << 20, 64 << 20: 16 << 20, 8 << 30: 128 << 20} {
+		if got := bulkMemory(budget); got != want {
+			t.Errorf("bulkMemory(%d) = %d, want %d", budget, got, want)
+		}
+	}
+	if got := bulkMemory(0); got < 16<<20 || got > 128<<20 {
+		t.Errorf("bulkMemory(0) = %d", got)
+	}
+}

@@ -241,35 +241,45 @@ func (r *Results) metricTable(m metric, rows []rowKey) *table {
 		} else {
 			row = append(row, strconv.Itoa(rk.Threads))
 		}
-		var refV float64
-		for i, e := range engines {
-			a := idx[CellKey{Engine: e, Script: rk.Script, Threads: rk.Threads, Noise: rk.Noise}]
-			if a == nil {
-				row = append(row, "—")
-				if i > 0 {
-					row = append(row, "n/a")
-				}
-				continue
-			}
-			sp := m.get(a)
-			cell := fmtSpread(sp, m.scale)
-			if a.Failed > 0 {
-				cell += fmt.Sprintf(" (%d failed)", a.Failed)
-			}
-			row = append(row, cell)
-			if i == 0 {
-				refV = sp.Median
-			} else {
-				ratio := "n/a"
-				if sp.N > 0 {
-					ratio = Ratio(refV, sp.Median, m.higherBetter, m.worse, m.better)
-				}
-				row = append(row, ratio)
-			}
-		}
+		row = m.engineCells(row, engines, func(e string) *Aggregate {
+			return idx[CellKey{Engine: e, Script: rk.Script, Threads: rk.Threads, Noise: rk.Noise}]
+		})
 		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+// engineCells appends to row each engine's figure of m (agg gives its
+// aggregate, nil when it has none) and, after each engine but the first,
+// how it compares with the first.
+func (m metric) engineCells(row []string, engines []string, agg func(engine string) *Aggregate) []string {
+	var refV float64
+	for i, e := range engines {
+		a := agg(e)
+		if a == nil {
+			row = append(row, "—")
+			if i > 0 {
+				row = append(row, "n/a")
+			}
+			continue
+		}
+		sp := m.get(a)
+		cell := fmtSpread(sp, m.scale)
+		if a.Failed > 0 {
+			cell += fmt.Sprintf(" (%d failed)", a.Failed)
+		}
+		row = append(row, cell)
+		if i == 0 {
+			refV = sp.Median
+		} else {
+			ratio := "n/a"
+			if sp.N > 0 {
+				ratio = Ratio(refV, sp.Median, m.higherBetter, m.worse, m.better)
+			}
+			row = append(row, ratio)
+		}
+	}
+	return row
 }
 
 // introBlocks are the report's title and the paragraph naming the

@@ -91,32 +91,9 @@ func (r *Results) redmineTable(m metric, rows []rowKey) *table {
 	}
 	for _, rk := range rows {
 		row := []string{rk.Script, rk.Noise, strconv.Itoa(rk.Threads)}
-		var refV float64
-		for i, e := range engines {
-			a := idx[CellKey{Engine: e, Script: rk.Script, Threads: rk.Threads, Noise: rk.Noise, Kind: KindRedmine}]
-			if a == nil {
-				row = append(row, "—")
-				if i > 0 {
-					row = append(row, "n/a")
-				}
-				continue
-			}
-			sp := m.get(a)
-			cell := fmtSpread(sp, m.scale)
-			if a.Failed > 0 {
-				cell += fmt.Sprintf(" (%d failed)", a.Failed)
-			}
-			row = append(row, cell)
-			if i == 0 {
-				refV = sp.Median
-			} else {
-				ratio := "n/a"
-				if sp.N > 0 {
-					ratio = Ratio(refV, sp.Median, m.higherBetter, m.worse, m.better)
-				}
-				row = append(row, ratio)
-			}
-		}
+		row = m.engineCells(row, engines, func(e string) *Aggregate {
+			return idx[CellKey{Engine: e, Script: rk.Script, Threads: rk.Threads, Noise: rk.Noise, Kind: KindRedmine}]
+		})
 		t.Rows = append(t.Rows, row)
 	}
 	return t

@@ -131,6 +131,9 @@ type Table struct {
 	// Building are secondary indexes being built online (building.go):
 	// writes maintain them through their delta ids; nothing reads them.
 	Building []*Index `json:"building,omitempty"`
+	// Temporary marks a session's temporary table (never persisted; its
+	// rows are not binlogged).
+	Temporary bool `json:"-"`
 
 	// replaced is set (atomically) once a committed change replaced or
 	// dropped this definition (Replaced).

@@ -56,6 +56,9 @@ type cmdConn struct {
 	// clientCaps are the capability flags of the client's handshake
 	// response (Vitess keeps only two of them).
 	clientCaps uint32
+	// dumpFlags are the flags of the last COM_BINLOG_DUMP, which Vitess's
+	// parser drops (binlog_dump.go).
+	dumpFlags atomic.Uint32
 	// pending holds bytes read from the socket and not yet scanned; pass
 	// bytes scanned and passed but not yet read by Vitess.
 	pending, pass []byte
@@ -191,6 +194,12 @@ func (c *cmdConn) scan(data []byte) (int, scanStop) {
 			}
 			if intercepted(data[i+4]) {
 				return i, scanIntercept
+			}
+			if data[i+4] == comBinlogDump && length >= 7 {
+				if len(data)-i < 11 {
+					return i, scanMore
+				}
+				c.dumpFlags.Store(uint32(data[i+9]) | uint32(data[i+10])<<8)
 			}
 		}
 		c.packets++

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"vitess.io/vitess/go/mysql"
-	"vitess.io/vitess/go/mysql/replication"
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
@@ -135,6 +134,10 @@ type handler struct {
 	mu       sync.Mutex
 	sessions map[uint32]*sql.Session
 	conns    map[uint32]*mysql.Conn
+
+	// dumps holds the cancel functions of running binlog dumps
+	// (binlog_dump.go).
+	dumps sync.Map
 }
 
 func (h *handler) Env() *vtenv.Environment { return h.eng.Env }
@@ -221,6 +224,7 @@ func (h *handler) ConnectionClosed(c *mysql.Conn) {
 }
 
 func (h *handler) closeAll() {
+	h.cancelDumps()
 	h.mu.Lock()
 	conns := make([]*mysql.Conn, 0, len(h.conns))
 	for _, c := range h.conns {
@@ -347,16 +351,4 @@ func (h *handler) ComResetConnection(c *mysql.Conn) {
 		cs.s.ResetConnection()
 		setStatus(c, cs.s)
 	}
-}
-
-func (h *handler) ComRegisterReplica(c *mysql.Conn, replicaHost string, replicaPort uint16, replicaUser string, replicaPassword string) error {
-	return sqlerror.NewSQLError(sqlerror.ERNotSupportedYet, sqlerror.SSClientError, "replication is not supported")
-}
-
-func (h *handler) ComBinlogDump(c *mysql.Conn, logFile string, binlogPos uint32) error {
-	return sqlerror.NewSQLError(sqlerror.ERNotSupportedYet, sqlerror.SSClientError, "replication is not supported")
-}
-
-func (h *handler) ComBinlogDumpGTID(c *mysql.Conn, logFile string, logPos uint64, gtidSet replication.GTIDSet, flags uint16) error {
-	return sqlerror.NewSQLError(sqlerror.ERNotSupportedYet, sqlerror.SSClientError, "replication is not supported")
 }

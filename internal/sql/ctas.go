@@ -118,6 +118,14 @@ func (s *Session) createTableSelect(ctx context.Context, st *sqlparser.CreateTab
 		err = s.putTemporary(def)
 	} else {
 		err = s.putTable(db, name, def)
+		if err == nil && s.eng.Binlog != nil {
+			// The table is logged as created, its rows as the row events
+			// of the insert that follows (MySQL's row format).
+			s.ddlLogged = true
+			// SHOW CREATE TABLE's text names the table unqualified:
+			// it runs in the table's database.
+			err = s.writeDDLIn(db, coltype.ShowCreateTable(def, 0))
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -153,6 +161,12 @@ func (s *Session) createTableSelect(ctx context.Context, st *sqlparser.CreateTab
 		s.rollback()
 		if derr := s.schemaEnv().DropTables(ctx, tableNames([]*catalog.Table{def}), nil); derr != nil {
 			return nil, fmt.Errorf("CREATE TABLE ... SELECT: dropping %s.%s after %v: %w", db, name, err, derr)
+		}
+		if s.ddlLogged {
+			// The binlog has the CREATE: it gets the DROP too.
+			if lerr := s.writeDDLIn(db, "DROP TABLE IF EXISTS `"+strings.ReplaceAll(name, "`", "``")+"`"); lerr != nil {
+				return nil, lerr
+			}
 		}
 		return nil, err
 	}

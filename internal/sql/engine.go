@@ -11,6 +11,7 @@ import (
 	"vitess.io/vitess/go/vt/vtenv"
 
 	"github.com/strata-db/strata/internal/backup"
+	"github.com/strata-db/strata/internal/binlog"
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/sql/sysvar"
 	"github.com/strata-db/strata/internal/table"
@@ -30,6 +31,9 @@ type Engine struct {
 
 	// Globals holds global system variables.
 	Globals *sysvar.Globals
+
+	// Binlog is the binary log, nil when off (binlog.go).
+	Binlog *binlog.Log
 
 	// StartTime is when the engine started (Uptime).
 	StartTime time.Time

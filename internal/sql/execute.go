@@ -475,6 +475,7 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 			return nil, err
 		}
 		s.tx = s.eng.DB.Begin(ctx, s.takeIso(), s.lockTimeout)
+		s.binlogTxn(s.tx)
 		s.explicit = true
 		s.publishTxn()
 		for _, c := range st.TxAccessModes {
@@ -560,7 +561,17 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 			}
 		}
 		s.rowCount = 0
-		return s.execDDL(ctx, stmt, sql)
+		if !s.binlogsDDL(stmt) {
+			return s.execDDL(ctx, stmt, sql)
+		}
+		res, err := s.execDDL(ctx, stmt, sql)
+		if err == nil {
+			err = s.logDDL(stmt, sql)
+		}
+		s.ddlLogged = false
+		return res, err
+	case *sqlparser.PurgeBinaryLogs:
+		return s.purgeBinaryLogs(st)
 	case *sqlparser.Load:
 		return nil, sqlerr.Unsupported("LOAD DATA")
 	case *sqlparser.CallProc:

@@ -24,7 +24,8 @@ import (
 // unique secondary index (a duplicate primary key keeps the first row, as
 // IGNORE does, with its warning; a row skipped for a secondary key could
 // not be taken back), no triggers,
-// no foreign key of the table checked, no explicit transaction. The load
+// no foreign key of the table checked, no explicit transaction, no
+// binary log (the bulk path writes no row events). The load
 // holds the table's exclusive metadata lock (readers and writers of the
 // table wait, as for DDL), so the table stays empty until the ingest.
 // Everything else is as on the ordinary path: conversions, defaults,
@@ -40,7 +41,9 @@ const loadBulkMemory = 128 << 20
 func (s *Session) loadBulk(ex *execCtx, p *loadPlan) (*table.BulkLoader, func(), error) {
 	t := p.t
 	if p.replace || p.ignore && hasUniqueSecondary(t) || s.explicit || ex.tx.HasWrites() || len(t.Triggers) > 0 ||
-		(len(t.ForeignKeys) > 0 && s.fkChecks()) || s.isTemporary(t) {
+		(len(t.ForeignKeys) > 0 && s.fkChecks()) || s.isTemporary(t) || s.eng.Binlog != nil {
+		// With the binary log on every row goes through the row path,
+		// which logs its image.
 		return nil, nil, nil
 	}
 	for _, r := range s.mdl {

@@ -431,6 +431,9 @@ func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*s
 	if err != nil {
 		return nil, err
 	}
+	if lr.enc, err = s.loadEncoder(p, bulk, checks, b, tbl); err != nil {
+		return nil, err
+	}
 	if ok, err := lr.skip(); err != nil || !ok {
 		return loadResult(s, 0, 0, 0, insertIDs{}), err
 	}
@@ -439,7 +442,7 @@ func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*s
 	var ids insertIDs
 	var keyBuf []byte
 	for {
-		row, err := lr.next()
+		row, enc, err := lr.next()
 		if err == io.EOF {
 			break
 		}
@@ -447,6 +450,14 @@ func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*s
 			return nil, err
 		}
 		records++
+		if enc != nil {
+			// Converted and encoded on a worker (load_parallel.go).
+			if err := bulk.AddEncoded(enc); err != nil {
+				return nil, err
+			}
+			copied++
+			continue
+		}
 		if tt != nil && len(tt.progs[trgBefore+trgInsert]) > 0 {
 			if err := s.fire(ex, tt, trgBefore+trgInsert, nil, row); err != nil {
 				return nil, err

@@ -34,6 +34,9 @@ type loadRows struct {
 	// pf reads rd's rows ahead on its own goroutine, from the first row
 	// on (after IGNORE n LINES); close stops it.
 	pf *loaddata.Prefetch
+	// enc, when set, converts and encodes rows on the prefetcher's
+	// workers (load_parallel.go).
+	enc *loadEncoder
 
 	row     Row
 	given   []bool
@@ -91,24 +94,33 @@ func (lr *loadRows) skip() (bool, error) {
 	return ok, nil
 }
 
-// next returns the next row (valid until the next call), io.EOF after the
-// last.
-func (lr *loadRows) next() (Row, error) {
+// next returns the next row (valid until the next call), or its
+// encoding when a worker encoded it (lr.enc), io.EOF after the last.
+func (lr *loadRows) next() (Row, []byte, error) {
 	p, t, b := lr.p, lr.p.t, lr.b
 	if lr.pf == nil {
-		lr.pf = loaddata.NewPrefetch(lr.rd, len(p.targets))
+		if lr.enc != nil {
+			lr.pf = loaddata.NewPrefetchWork(lr.rd, len(p.targets), lr.enc.workers(), lr.enc.work)
+		} else {
+			lr.pf = loaddata.NewPrefetch(lr.rd, len(p.targets))
+		}
 	}
 	fields, cut, err := lr.pf.Next()
 	if err == io.EOF {
-		return nil, err
+		return nil, nil, err
 	}
 	if err != nil {
-		return nil, loadReadErr(err, p)
+		return nil, nil, loadReadErr(err, p)
 	}
 	if err := lr.ex.Context().Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	lr.read, lr.cut, lr.rowNum = true, cut, int(lr.pf.Row())
+	if lr.enc != nil {
+		if enc := encodedRow(lr.pf); enc != nil {
+			return nil, enc, nil
+		}
+	}
 	row, given := lr.row, lr.given
 	for i := range row {
 		row[i], given[i] = sqltypes.NULL, false
@@ -120,7 +132,7 @@ func (lr *loadRows) next() (Row, error) {
 	for k, ti := range p.targets {
 		if k >= len(fields) {
 			if err := lr.missing(ti); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			continue
 		}
@@ -135,7 +147,7 @@ func (lr *loadRows) next() (Row, error) {
 				start := len(lr.arena)
 				if p.cs != nil {
 					if lr.arena, err = charset.Convert(lr.arena, charset.Charset_utf8mb4{}, val, p.cs); err != nil {
-						return nil, sqlerr.New(sqlerror.ERTruncatedWrongValueForField, sqlerror.SSUnknownSQLState, "Invalid %s character string: '%s' at row %d", p.cs.Name(), val, lr.rowNum)
+						return nil, nil, sqlerr.New(sqlerror.ERTruncatedWrongValueForField, sqlerror.SSUnknownSQLState, "Invalid %s character string: '%s' at row %d", p.cs.Name(), val, lr.rowNum)
 					}
 				} else {
 					lr.arena = append(lr.arena, val...)
@@ -153,11 +165,11 @@ func (lr *loadRows) next() (Row, error) {
 			continue // NOT NULL is checked after SET and the triggers (notNull)
 		}
 		if row[ti], err = b.convert(ti, v, lr.rowNum); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if err := b.fillDefaults(row, given, true); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(p.setExprs) > 0 {
 		n := len(t.Columns)
@@ -167,21 +179,21 @@ func (lr *loadRows) next() (Row, error) {
 			var v sqltypes.Value
 			if x := p.setExprs[k]; x == nil {
 				if v, err = b.defaultValue(ci); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			} else {
 				if v, err = lr.ex.Eval(x, lr.evalRow); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				if v, err = b.convert(ci, v, lr.rowNum); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 			row[ci], given[ci] = v, true
 			lr.evalRow[ci] = v
 		}
 	}
-	return row, nil
+	return row, nil, nil
 }
 
 // close stops the reading ahead; the stream is the caller's again.

@@ -171,6 +171,9 @@ type Session struct {
 	insertSource *sqltypes.Result
 	// temps holds the session's temporary tables (temporary.go).
 	temps tempTables
+	// ddlLogged: the running DDL statement wrote its own binlog event
+	// (CREATE TABLE ... SELECT; binlog.go).
+	ddlLogged bool
 	// replicaApplier: the replica's applier, which read_only does not
 	// stop; ro, sro cache read_only and super_read_only as of the global
 	// variables' version roVersion (replica.go).
@@ -310,6 +313,7 @@ func (s *Session) strict() bool { return s.sqlMode.strictTrans || s.sqlMode.stri
 func (s *Session) txnForStatement(ctx context.Context) *txn.Txn {
 	if s.tx == nil {
 		s.tx = s.eng.DB.Begin(ctx, s.takeIso(), s.lockTimeout)
+		s.binlogTxn(s.tx)
 		s.explicit = !s.autocommit
 		s.publishTxn()
 	}

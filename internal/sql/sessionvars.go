@@ -78,6 +78,8 @@ func (s *Session) sessionValue(n string) sqltypes.Value {
 			return sqltypes.NewUint64(uint64(s.errorCount))
 		case "timestamp":
 			return s.timestampValue()
+		case "gtid_executed", "gtid_purged":
+			return s.gtidVar(name)
 		}
 		var v sqltypes.Value
 		if global {

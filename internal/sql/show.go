@@ -103,7 +103,13 @@ func (s *Session) execShow(ctx context.Context, st *sqlparser.Show) (*sqltypes.R
 		}
 		res, _, err := s.showGrants(target)
 		return res, err
-	case *sqlparser.ShowReplicationStatus, *sqlparser.ShowReplicationSourceStatus, *sqlparser.ShowReplicas, *sqlparser.ShowBinaryLogs, *sqlparser.ShowBinlogEvents:
+	case *sqlparser.ShowBinaryLogs:
+		return s.showBinaryLogs()
+	case *sqlparser.ShowReplicationSourceStatus:
+		return s.showBinlogStatus()
+	case *sqlparser.ShowBinlogEvents:
+		return s.showBinlogEvents(ctx, sh)
+	case *sqlparser.ShowReplicationStatus, *sqlparser.ShowReplicas:
 		return &sqltypes.Result{}, nil
 	}
 	return nil, sqlerr.Unsupported("SHOW")
@@ -194,6 +200,9 @@ func (s *Session) showBasic(ctx context.Context, sh *sqlparser.ShowBasic) (*sqlt
 				v, _ = s.eng.Globals.Get(n)
 			} else {
 				v = s.sessionSysVar(n)
+			}
+			if n == "gtid_executed" || n == "gtid_purged" {
+				v = s.gtidVar(n) // live (binlog.go)
 			}
 			rows = append(rows, []string{n, vtable.VarText(n, v)})
 		}

@@ -98,6 +98,9 @@ func (x *sysSource) AccountHost() string { return x.s.accountHost() }
 func (x *sysSource) SysVarNames() []string { return x.s.eng.Globals.Names() }
 
 func (x *sysSource) SysVar(name string, global bool) sqltypes.Value {
+	if name == "gtid_executed" || name == "gtid_purged" {
+		return x.s.gtidVar(name) // live (binlog.go)
+	}
 	if global {
 		v, _ := x.s.eng.Globals.Get(name)
 		return v

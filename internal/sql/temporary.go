@@ -98,6 +98,7 @@ func (s *Session) isTemporary(t *catalog.Table) bool {
 
 // putTemp adds or replaces a temporary definition.
 func (s *Session) putTemp(t *catalog.Table) {
+	t.Temporary = true
 	if s.temps.defs == nil {
 		s.temps.defs = map[tempName]*catalog.Table{}
 	}

@@ -131,7 +131,7 @@ func (l *BulkLoader) Add(row []sqltypes.Value) error {
 	if l.val, err = t.rc.EncodeRow(l.val[:0], row); err != nil {
 		return err
 	}
-	if ok, err := l.addDirect(row); err != nil || !ok {
+	if ok, err := l.addDirect(func() ([]sqltypes.Value, error) { return row, nil }); err != nil || !ok {
 		return err
 	}
 	if err := l.AddEntries(row, l.pk); err != nil {
@@ -141,10 +141,11 @@ func (l *BulkLoader) Add(row []sqltypes.Value) error {
 	return nil
 }
 
-// addDirect adds the primary entry of row (key l.pk, value l.val): to the
-// direct path while keys increase, else to the sort. It reports false for
-// a row skipped as a duplicate (KeepFirst).
-func (l *BulkLoader) addDirect(row []sqltypes.Value) (bool, error) {
+// addDirect adds the primary entry of a row (key l.pk, value l.val; row
+// gives the row's values, for a duplicate's message): to the direct path
+// while keys increase, else to the sort. It reports false for a row
+// skipped as a duplicate (KeepFirst).
+func (l *BulkLoader) addDirect(row func() ([]sqltypes.Value, error)) (bool, error) {
 	if !l.unsorted {
 		if l.direct == nil {
 			l.direct = newDirectWriter(l.kv, l.dir, l.sst, fmt.Sprintf("%p", l))
@@ -153,7 +154,11 @@ func (l *BulkLoader) addDirect(row []sqltypes.Value) (bool, error) {
 		case 1:
 			return true, l.direct.add(l.pk, l.val)
 		case 0:
-			dup := l.t.dupError(l.t.Def.Primary(), row)
+			r, err := row()
+			if err != nil {
+				return false, err
+			}
+			dup := l.t.dupError(l.t.Def.Primary(), r)
 			if l.KeepFirst == nil {
 				return false, dup
 			}

@@ -284,11 +284,21 @@ func TestBulkLoadSortedThenNot(t *testing.T) {
 				l.KeepFirst = func(d *table.DupKeyError) { kept = append(kept, d.Entry) }
 			}
 			var err error
+			var scratch table.EncodeScratch
+			var enc []byte
 			add := func(i, a int) {
 				r := bulkRow(i)
 				r[1] = intv(a) // tells the copies of a row apart
-				if err == nil {
+				if err != nil {
+					return
+				}
+				if i%3 == 0 {
 					err = l.Add(r)
+					return
+				}
+				// The others encoded apart, as a parallel load adds them.
+				if enc, err = l.Encode(enc[:0], r, &scratch); err == nil {
+					err = l.AddEncoded(enc)
 				}
 			}
 			for i := range n {

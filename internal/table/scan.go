@@ -22,7 +22,13 @@ type Scanner struct {
 	// keysOnly: secondary scans return rows of NULLs without reading the
 	// row (the caller needs no column, e.g. COUNT(*)).
 	keysOnly bool
+	// need marks the columns a primary-key scan decodes (nil: all).
+	need []bool
 }
+
+// Columns makes a primary-key scan decode only the columns need marks;
+// the others come out NULL (RowCodec.DecodeColumns).
+func (s *Scanner) Columns(need []bool) { s.need = need }
 
 // KeysOnly makes a secondary-index scan skip the row lookups; Next returns
 // rows of NULLs. Used when the query needs no column of the table.
@@ -60,7 +66,7 @@ func (s *Scanner) Next() ([]sqltypes.Value, []byte, bool, error) {
 		var err error
 		if s.ix.Primary {
 			s.pk = append(s.pk[:0], key...)
-			s.row, s.buf, err = s.t.rc.DecodeRowBuf(s.row[:0], s.buf[:0], s.pk[4:], s.it.Value())
+			s.row, s.buf, err = s.t.rc.DecodeColumns(s.row[:0], s.buf[:0], s.pk[4:], s.it.Value(), s.need)
 			if err != nil {
 				return nil, nil, false, err
 			}

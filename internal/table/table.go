@@ -285,6 +285,9 @@ func (t *Table) Insert(tx *txn.Txn, row []sqltypes.Value, buf []byte) ([]byte, e
 			return nil, err
 		}
 	}
+	if err := t.logInsert(tx, row); err != nil {
+		return nil, err
+	}
 	t.mods.inserted()
 	return pkKey, nil
 }
@@ -425,6 +428,9 @@ func (t *Table) Update(tx *txn.Txn, oldPK []byte, oldRow, newRow []sqltypes.Valu
 			return nil, err
 		}
 	}
+	if err := t.logUpdate(tx, oldRow, newRow); err != nil {
+		return nil, err
+	}
 	t.mods.updated()
 	return newPK, nil
 }
@@ -450,6 +456,9 @@ func (t *Table) Delete(tx *txn.Txn, pkKey []byte, row []sqltypes.Value) error {
 		if err := t.recordBuilding(tx, row, pkKey, nil, nil); err != nil {
 			return err
 		}
+	}
+	if err := t.logDelete(tx, row); err != nil {
+		return err
 	}
 	t.mods.deleted()
 	return nil

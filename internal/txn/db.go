@@ -39,6 +39,8 @@ type DB struct {
 	// bufNodes recycles the nodes of finished transactions' write buffers
 	// (safe for concurrent use).
 	bufNodes *btree.FreeListG[*item]
+	// binlog is the binary log, nil when off (binlog.go).
+	binlog Binlog
 }
 
 // bufNodeCache bounds the write-buffer nodes kept for reuse (each holds up

@@ -51,6 +51,8 @@ type undoRec struct {
 type savepoint struct {
 	name string
 	mark int
+	// changes is the binlog collector's mark (binlog.go).
+	changes int
 }
 
 // Txn is one transaction. It is not safe for concurrent use.
@@ -71,6 +73,9 @@ type Txn struct {
 	savepoints []savepoint
 	stmtMark   int
 	inStmt     bool
+	// bl is the transaction's binary log state (binlog.go): nil when the
+	// log is off or the transaction wrote no logged row.
+	bl *txnBinlog
 
 	done   bool
 	locked bool // holds at least one lock
@@ -124,6 +129,9 @@ func (t *Txn) snapshot() *kv.Snapshot {
 func (t *Txn) BeginStatement() {
 	t.stmtMark = len(t.undo)
 	t.inStmt = true
+	if t.bl != nil {
+		t.bl.markStatement()
+	}
 	if t.iso == ReadCommitted && t.snap != nil {
 		_ = t.snap.Close()
 		t.snap = nil
@@ -150,6 +158,9 @@ func (t *Txn) EndStatement() {
 // statement atomicity); locks stay held, as in InnoDB.
 func (t *Txn) RollbackStatement() {
 	t.rollbackTo(t.stmtMark)
+	if t.bl != nil {
+		t.bl.rollbackStatement()
+	}
 	t.EndStatement()
 }
 
@@ -333,7 +344,7 @@ func (t *Txn) Unlock(key []byte) {
 // Savepoint sets (or moves) a named savepoint.
 func (t *Txn) Savepoint(name string) {
 	t.removeSavepoint(name)
-	t.savepoints = append(t.savepoints, savepoint{name: name, mark: len(t.undo)})
+	t.savepoints = append(t.savepoints, savepoint{name: name, mark: len(t.undo), changes: t.changesLen()})
 }
 
 // RollbackToSavepoint undoes every write after the savepoint; the savepoint
@@ -342,6 +353,9 @@ func (t *Txn) RollbackToSavepoint(name string) error {
 	for i := len(t.savepoints) - 1; i >= 0; i-- {
 		if strings.EqualFold(t.savepoints[i].name, name) {
 			t.rollbackTo(t.savepoints[i].mark)
+			if t.bl != nil {
+				t.bl.truncate(t.savepoints[i].changes)
+			}
 			t.savepoints = t.savepoints[:i+1]
 			return nil
 		}
@@ -406,8 +420,9 @@ func (t *Txn) Commit() error {
 		return ErrDone
 	}
 	var (
-		err error
-		b   *kv.Batch
+		err    error
+		b      *kv.Batch
+		ticket uint64
 	)
 	if t.buf != nil && t.buf.Len() > 0 {
 		b = t.db.kv.NewBatchWithSize(int(t.bytes))
@@ -420,7 +435,11 @@ func (t *Txn) Commit() error {
 			return err == nil
 		})
 		if err == nil {
-			err = t.db.kv.CommitVisible(b, t.db.sync)
+			if t.bl != nil && t.bl.changes != nil {
+				ticket, err = t.commitLogged(b)
+			} else {
+				err = t.db.kv.CommitVisible(b, t.db.sync)
+			}
 			if err != nil {
 				// Not applied: nothing to wait for.
 				_ = b.Close()
@@ -434,6 +453,9 @@ func (t *Txn) Commit() error {
 			err = b.SyncWait(t.db.sync)
 		}
 		_ = b.Close()
+		if err == nil && ticket != 0 {
+			err = t.db.binlog.Publish(ticket)
+		}
 	}
 	if err != nil {
 		err = fmt.Errorf("txn commit: %w", err)
@@ -463,6 +485,10 @@ func (t *Txn) finish() {
 		// transaction; nothing reads the buffer after the end.
 		t.buf.Clear(true)
 		t.buf = nil
+	}
+	if t.bl != nil {
+		t.bl.release(t.db.binlog)
+		t.bl = nil
 	}
 	t.undo = nil
 	t.savepoints = nil

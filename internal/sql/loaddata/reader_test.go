@@ -267,3 +267,42 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 	r.off = (r.off + n) % len(r.data)
 	return n, nil
 }
+
+// TestPrefetchWork: several workers process the batches; the caller meets
+// every row in file order with its own batch's result.
+func TestPrefetchWork(t *testing.T) {
+	var in strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&in, "%d\t%s\n", i, strings.Repeat("x", i%50))
+	}
+	fn := func(b *Batch, prev any) any {
+		out, _ := prev.([]string)
+		out = out[:0]
+		for i := range b.Len() {
+			fields, _, num := b.Row(i)
+			out = append(out, fmt.Sprintf("%d:%s", num, fields[0].Value))
+		}
+		return out
+	}
+	p := NewPrefetchWork(NewReader(strings.NewReader(in.String()), DefaultFormat), 2, 3, fn)
+	defer p.Close()
+	for i := range 20000 {
+		fields, _, err := p.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, k := p.Result()
+		if got, want := res.([]string)[k], fmt.Sprintf("%d:%d", i+1, i); got != want || string(fields[0].Value) != fmt.Sprint(i) {
+			t.Fatalf("row %d: result %q, field %q", i, got, fields[0].Value)
+		}
+	}
+	if _, _, err := p.Next(); err != io.EOF {
+		t.Fatalf("after the last row: %v", err)
+	}
+	// Closing mid-stream with workers stops them all.
+	q := NewPrefetchWork(NewReader(strings.NewReader(in.String()), DefaultFormat), 2, 2, fn)
+	if _, _, err := q.Next(); err != nil {
+		t.Fatal(err)
+	}
+	q.Close()
+}

@@ -269,6 +269,16 @@ func (e *Env) buildImage(ctx context.Context, def *catalog.Table, progress *Prog
 	b := t.NewIndexBuilder(def.Building, table.BulkOptions{Dir: e.TmpDir, MemoryBudget: e.SortMemory})
 	defer b.Close()
 	parts := b.Parts(len(scans))
+	// Only the new indexes' columns are decoded.
+	need := make([]bool, len(def.Columns))
+	for _, ix := range def.Building {
+		for _, c := range ix.Columns {
+			need[c.Col] = true
+		}
+	}
+	for _, sc := range scans {
+		sc.Columns(need)
+	}
 	var (
 		rows   atomic.Int64
 		failed atomic.Bool // a part failed: the others stop

@@ -184,7 +184,20 @@ var defs = func() map[string]Def {
 		strVar("binlog_format", "ROW", Both),
 		roVar(intVar("server_id", 1, Global)),
 		roVar(strVar("server_uuid", "5a0e3c6e-0000-4000-8000-000000000001", Global)),
-		roVar(boolVar("gtid_mode", false, Global)),
+		// The binary log (strata serve --log-bin; internal/binlog): set at
+		// start, read-only. @@gtid_executed and @@gtid_purged read live
+		// values (sessionvars.go).
+		roVar(strVar("gtid_mode", "OFF", Global)),
+		roVar(strVar("enforce_gtid_consistency", "OFF", Global)),
+		roVar(strVar("gtid_executed", "", Global)),
+		roVar(strVar("gtid_purged", "", Global)),
+		roVar(strVar("log_bin_basename", "", Global)),
+		roVar(strVar("log_bin_index", "", Global)),
+		roVar(strVar("binlog_row_image", "FULL", Global)),
+		roVar(strVar("binlog_row_metadata", "FULL", Global)),
+		roVar(strVar("binlog_checksum", "CRC32", Global)),
+		roVar(intVar("max_binlog_size", 1073741824, Global)),
+		roVar(intVar("binlog_expire_logs_seconds", 2592000, Global)),
 		roVar(boolVar("read_only", false, Global)),
 		roVar(boolVar("super_read_only", false, Global)),
 		strVar("session_track_system_variables", "", Both),

@@ -337,6 +337,13 @@ func (rc *RowCodec) pkBound(pkSuffix []byte) int {
 // extended): values alias buf's array (never value), so buf may be reused
 // (as buf[:0]) only once the previous row's values are no longer needed.
 func (rc *RowCodec) DecodeRowBuf(dst []sqltypes.Value, buf, pkSuffix, value []byte) ([]sqltypes.Value, []byte, error) {
+	return rc.DecodeColumns(dst, buf, pkSuffix, value, nil)
+}
+
+// DecodeColumns is DecodeRowBuf decoding only the stored columns need
+// marks (nil: all); the others are skipped and come out NULL, except
+// primary-key columns that are not stored (the key gives them back).
+func (rc *RowCodec) DecodeColumns(dst []sqltypes.Value, buf, pkSuffix, value []byte, need []bool) ([]sqltypes.Value, []byte, error) {
 	n := len(rc.cols)
 	if cap(dst) >= n {
 		dst = dst[:n]
@@ -373,6 +380,13 @@ func (rc *RowCodec) DecodeRowBuf(dst []sqltypes.Value, buf, pkSuffix, value []by
 		}
 		if bitmap[ci.storedIdx>>3]&(1<<(ci.storedIdx&7)) != 0 {
 			dst[i] = sqltypes.NULL
+			continue
+		}
+		if need != nil && !need[i] {
+			dst[i] = sqltypes.NULL
+			if p, err = skipRowValue(p, ci); err != nil {
+				return dst, buf, wrapErr("decode row", rc.t.Columns[i].Name, err)
+			}
 			continue
 		}
 		if p, buf, dst[i], err = decodeRowValue(p, buf, &rc.t.Columns[i], ci); err != nil {
@@ -523,6 +537,48 @@ func decodeRowValue(p, buf []byte, col *catalog.Column, ci *colInfo) (rest, out 
 		buf = append(buf, s...)
 	}
 	return p, buf, sqltypes.MakeTrusted(col.Type, buf[start:len(buf):len(buf)]), nil
+}
+
+// skipRowValue steps over one stored non-NULL value at p (as
+// decodeRowValue reads it).
+func skipRowValue(p []byte, ci *colInfo) ([]byte, error) {
+	var err error
+	var x uint64
+	var sx int64
+	switch ci.kind {
+	case kindInt:
+		p, _, err = encoding.DecodeVarint(p)
+	case kindUint, kindYear, kindDate, kindEnum, kindSet:
+		p, _, err = encoding.DecodeUvarint(p)
+	case kindFloat32, kindFloat64:
+		w := 8
+		if ci.kind == kindFloat32 {
+			w = 4
+		}
+		if len(p) < w {
+			return p, encoding.ErrShortBuffer
+		}
+		p = p[w:]
+	case kindDecimal:
+		if p, x, err = encoding.DecodeUvarint(p); err == nil {
+			if x&1 != 0 {
+				p, _, err = decodeLenBytes(p)
+			} else {
+				p, _, err = encoding.DecodeVarint(p)
+			}
+		}
+	case kindDatetime:
+		if p, x, err = encoding.DecodeUvarint(p); err == nil && x&1 != 0 {
+			p, _, err = encoding.DecodeUvarint(p)
+		}
+	case kindTime:
+		if p, sx, err = encoding.DecodeVarint(p); err == nil && (sx < 0 && -sx&1 != 0 || sx >= 0 && sx&1 != 0) {
+			p, _, err = encoding.DecodeUvarint(p)
+		}
+	default:
+		p, _, err = decodeLenBytes(p)
+	}
+	return p, err
 }
 
 // decodeLenBytes reads uvarint(len) || bytes, returning a capped subslice.

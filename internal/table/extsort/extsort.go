@@ -25,6 +25,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"unsafe"
 )
 
 // FilePrefix starts the name of the temporary file; sql's PrepareTempDir
@@ -73,14 +74,18 @@ type Sorter struct {
 }
 
 // New returns a sorter that spills to a file in dir once its buffered
-// records take budget bytes.
+// records (their bytes and an entry of recSize each) take budget bytes.
 func New(dir string, budget int) *Sorter {
 	return &Sorter{dir: dir, budget: max(budget, 1<<16)}
 }
 
+// recSize is the memory of one record's entry beside its bytes, counted
+// in the budget (small records are mostly entry).
+const recSize = int(unsafe.Sizeof(rec{}))
+
 // Add copies a record into the sorter.
 func (s *Sorter) Add(key, value []byte) error {
-	if len(s.arena)+len(key)+len(value) > s.budget && len(s.recs) > 0 {
+	if len(s.arena)+len(key)+len(value)+(len(s.recs)+1)*recSize > s.budget && len(s.recs) > 0 {
 		if err := s.spill(); err != nil {
 			return err
 		}
