@@ -70,6 +70,7 @@ echo "write load for ${LOAD}s, kill -9 of the replica half way"
 "${SB[@]}" --time="$LOAD" --report-interval=10 run >"$TMP/run.log" &
 SBPID=$!
 sleep $((LOAD / 2))
+"${S[@]}" -e "SHOW REPLICA STATUS\G" | grep -E "Seconds_Behind_Source|Exec_Source_Log_Pos" || true
 kill -9 "$STRATA_PID"
 sleep 1
 start_strata
@@ -78,7 +79,8 @@ grep -E "transactions:|queries:" "$TMP/run.log" || true
 
 read -r FILE POS _ < <("${M[@]}" -N -e "SHOW MASTER STATUS")
 echo "primary at $FILE:$POS; waiting for the replica"
-for _ in $(seq 1 600); do
+WAIT0=$SECONDS
+for _ in $(seq 1 1200); do
 	st=$("${S[@]}" -e "SHOW REPLICA STATUS\G")
 	if grep -q "Replica_SQL_Running: No" <<<"$st"; then
 		echo "replica stopped:" >&2
@@ -91,6 +93,7 @@ for _ in $(seq 1 600); do
 	sleep 0.5
 done
 grep -q "Exec_Source_Log_Pos: $POS$" <<<"$st" || { echo "replica did not catch up:" >&2; echo "$st" >&2; exit 1; }
+echo "replica caught up $((SECONDS - WAIT0))s after the load ended"
 
 fail=0
 for i in $(seq 1 "$TABLES"); do
