@@ -3,6 +3,7 @@ package replica
 import (
 	"encoding/hex"
 	"fmt"
+	"unicode/utf8"
 
 	"vitess.io/vitess/go/mysql/binlog"
 	"vitess.io/vitess/go/mysql/collations"
@@ -104,7 +105,8 @@ func appendLiteral(b []byte, v sqltypes.Value, col *catalog.Column) []byte {
 		return appendHex(b, raw)
 	}
 	// Text (and JSON): the source sends the bytes in the column's
-	// character set; strata keeps text as UTF-8 in every set.
+	// character set; strata keeps text as UTF-8 in every set. A literal
+	// that is not plain text is written in hex with an introducer.
 	if col.Type != sqltypes.TypeJSON && col.Collation != collations.CollationBinaryID && col.Collation != 0 {
 		if c := colldata.Lookup(col.Collation); c != nil {
 			if _, utf8 := c.Charset().(charset.Charset_utf8mb4); !utf8 {
@@ -117,8 +119,26 @@ func appendLiteral(b []byte, v sqltypes.Value, col *catalog.Column) []byte {
 			}
 		}
 	}
+	if plainText(raw) {
+		// As a plain string (the applier's connection character set is
+		// utf8mb4): such statements share cached plans.
+		b = append(b, '\'')
+		b = append(b, raw...)
+		return append(b, '\'')
+	}
 	b = append(b, "_utf8mb4 "...)
 	return appendHex(b, raw)
+}
+
+// plainText reports whether raw can be written between single quotes as
+// it is: valid UTF-8 without quotes, backslashes or control characters.
+func plainText(raw []byte) bool {
+	for _, c := range raw {
+		if c < 0x20 || c == '\'' || c == '\\' || c == 0x7f {
+			return false
+		}
+	}
+	return utf8.Valid(raw)
 }
 
 func appendHex(b []byte, raw []byte) []byte {

@@ -52,10 +52,13 @@ func TestAppendLiteral(t *testing.T) {
 		{sqltypes.MakeTrusted(sqltypes.Timestamp, []byte("2021-01-01 00:00:00.5")), catalog.Column{Type: sqltypes.Timestamp}, "'2021-01-01 00:00:00.5'"},
 		{sqltypes.MakeTrusted(sqltypes.VarBinary, []byte{0, 0xff}), catalog.Column{Type: sqltypes.VarBinary, Collation: collations.CollationBinaryID}, "X'00ff'"},
 		{sqltypes.MakeTrusted(sqltypes.VarBinary, nil), catalog.Column{Type: sqltypes.Blob, Collation: collations.CollationBinaryID}, "''"},
-		{sqltypes.MakeTrusted(sqltypes.VarChar, []byte("é")), catalog.Column{Type: sqltypes.VarChar, Collation: collations.CollationUtf8mb4ID}, "_utf8mb4 X'c3a9'"},
+		{sqltypes.MakeTrusted(sqltypes.VarChar, []byte("é")), catalog.Column{Type: sqltypes.VarChar, Collation: collations.CollationUtf8mb4ID}, "'é'"},
+		{sqltypes.MakeTrusted(sqltypes.VarChar, []byte(`a'b\c`)), catalog.Column{Type: sqltypes.VarChar, Collation: collations.CollationUtf8mb4ID}, "_utf8mb4 X'6127625c63'"},
+		{sqltypes.MakeTrusted(sqltypes.VarChar, []byte("a\x00b")), catalog.Column{Type: sqltypes.VarChar, Collation: collations.CollationUtf8mb4ID}, "_utf8mb4 X'610062'"},
+		{sqltypes.MakeTrusted(sqltypes.VarChar, []byte{0xff}), catalog.Column{Type: sqltypes.VarChar, Collation: collations.CollationUtf8mb4ID}, "_utf8mb4 X'ff'"},
 		// latin1 bytes from the source become UTF-8 (strata stores text
 		// as UTF-8 in every character set).
-		{sqltypes.MakeTrusted(sqltypes.VarChar, []byte{0xe9}), catalog.Column{Type: sqltypes.VarChar, Collation: latin1}, "_utf8mb4 X'c3a9'"},
+		{sqltypes.MakeTrusted(sqltypes.VarChar, []byte{0xe9}), catalog.Column{Type: sqltypes.VarChar, Collation: latin1}, "'é'"},
 		{sqltypes.MakeTrusted(sqltypes.Uint8, []byte("2")), catalog.Column{Type: sqltypes.Enum}, "2"},
 	} {
 		if got := string(appendLiteral(nil, tc.v, &tc.col)); got != tc.want {
