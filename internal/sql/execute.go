@@ -665,6 +665,9 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 	if r, ok := parse.ParseRoutine(sql); ok {
 		s.beginStatementWarnings(nil)
 		s.countCom(routineCom(r.Verb, r.Kind))
+		if err := s.readOnlyDenied(nil); err != nil {
+			return nil, true, err
+		}
 		res, err := s.execRoutine(ctx, sql, r)
 		return res, true, err
 	}

@@ -59,7 +59,8 @@ func TestReadOnly(t *testing.T) {
 	u := eng.NewSession("u", "localhost")
 	defer u.Close()
 	checkExec(t, s, "SET GLOBAL read_only = ON")
-	for _, q := range []string{"INSERT INTO d.t VALUES (1)", "UPDATE d.t SET id = 2", "DELETE FROM d.t", "CREATE TABLE d.t2 (a INT)", "DROP TABLE d.t"} {
+	for _, q := range []string{"INSERT INTO d.t VALUES (1)", "UPDATE d.t SET id = 2", "DELETE FROM d.t", "CREATE TABLE d.t2 (a INT)", "DROP TABLE d.t",
+		"CREATE PROCEDURE d.p() SELECT 1", "CREATE VIEW d.v AS SELECT 1", "DROP DATABASE d"} {
 		if c := replErrCode(t, u, q); c != 1290 {
 			t.Errorf("%s under read_only: %d, want 1290", q, c)
 		}
