@@ -95,6 +95,9 @@ const serveFlags = `  --datadir DIR            data directory (default ./strata-
                            at start); "" allows any directory, NULL none
   --default-time-zone TZ   the global time_zone sessions start with (default
                            SYSTEM): a zone name or an offset such as +00:00
+  --skip-replica-start     do not resume replication at start (by default a
+                           replica that was running when the server stopped
+                           starts again)
   --slow-query-log         write statements slower than --long-query-time
                            to the slow query log (default off; also SET
                            GLOBAL slow_query_log = ON)
@@ -193,6 +196,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	warmupRecord := fs.Bool("warmup-record", true, "record a sample of reads for the next start's warmup")
 	warmupTime := fs.Duration("warmup-time", time.Minute, "time budget of the warmup")
 	blFlags := addBinlogFlags(fs)
+	skipReplicaStart := fs.Bool("skip-replica-start", false, "do not resume replication at start")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, serveUsage)
@@ -323,6 +327,13 @@ func serve(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
+	rep, err := openReplica(eng, logger, *skipReplicaStart)
+	if err != nil {
+		logger.Error("cannot read the replication state", "err", err)
+		srv.Close()
+		_ = db.Close()
+		return 1
+	}
 	go srv.Serve()
 	eng.StartBackground()
 	if *warmup {
@@ -343,6 +354,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	if admin != nil {
 		_ = admin.Close()
 	}
+	rep.Close()
 	eng.Close()
 	if blog != nil {
 		if err := blog.Close(); err != nil {

@@ -96,6 +96,10 @@ type Engine struct {
 	// slow is the slow query log (slowlog.go).
 	slow slowLog
 
+	// Replica answers the replication statements (internal/replica; nil:
+	// they answer 1235).
+	Replica ReplicaControl
+
 	// autoAnalyze is the background statistics refresh (nil until
 	// StartBackground).
 	autoAnalyze *table.AutoAnalyzer

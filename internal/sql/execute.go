@@ -425,6 +425,11 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 	if err := s.authorize(stmt, sql); err != nil {
 		return nil, err
 	}
+	if isWriteStatement(stmt) {
+		if err := s.readOnlyDenied(nil); err != nil {
+			return nil, err
+		}
+	}
 	switch st := stmt.(type) {
 	case *sqlparser.Select:
 		if st.Into != nil {
@@ -605,6 +610,9 @@ func (s *Session) dmlOf(ctx context.Context, stmt sqlparser.Statement, bv map[st
 	if s.readOnlyTx && !s.writesOnlyTemporary(stmt) {
 		return nil, sqlerr.New(sqlerr.ReadOnlyTxn, sqlerr.StateReadOnlyTxn, "Cannot execute statement in a READ ONLY transaction.")
 	}
+	if err := s.readOnlyDenied(stmt); err != nil {
+		return nil, err
+	}
 	tx := s.txnForStatement(ctx)
 	tx.BeginStatement()
 	ex := s.newExecCtx(ctx, tx, bv)
@@ -648,12 +656,18 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 	if res, handled, err := s.execClone(ctx, sql); handled {
 		return res, true, err
 	}
+	if res, handled, err := s.execReplica(ctx, sql); handled {
+		return res, true, err
+	}
 	if res, handled, err := s.loadStatement(ctx, sql); handled {
 		return res, true, err
 	}
 	if r, ok := parse.ParseRoutine(sql); ok {
 		s.beginStatementWarnings(nil)
 		s.countCom(routineCom(r.Verb, r.Kind))
+		if err := s.readOnlyDenied(nil); err != nil {
+			return nil, true, err
+		}
 		res, err := s.execRoutine(ctx, sql, r)
 		return res, true, err
 	}

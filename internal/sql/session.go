@@ -174,6 +174,11 @@ type Session struct {
 	// ddlLogged: the running DDL statement wrote its own binlog event
 	// (CREATE TABLE ... SELECT; binlog.go).
 	ddlLogged bool
+	// replicaApplier: the replica's applier, which read_only does not
+	// stop; ro, sro cache read_only and super_read_only as of the global
+	// variables' version roVersion (replica.go).
+	replicaApplier, roLoaded, ro, sro bool
+	roVersion                         uint64
 }
 
 type mdlRef struct{ db, table string }

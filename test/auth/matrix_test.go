@@ -158,6 +158,8 @@ var privMatrix = []privCase{
 	{kind: privilege.KindChecksumTable, name: "CHECKSUM TABLE", priv: "SELECT", stmt: "CHECKSUM TABLE m.t", want: [4]uint16{1142, 0, 0, 0}},
 	{kind: privilege.KindChecksumTable, name: "CHECKSUM TABLE needs SELECT", priv: "UPDATE", stmt: "CHECKSUM TABLE m.t", want: [4]uint16{1142, 1142, 1142, 1142}},
 	{kind: privilege.KindClone, name: "CLONE LOCAL needs BACKUP_ADMIN", priv: "BACKUP_ADMIN", low: "ALL", stmt: "CLONE LOCAL DATA DIRECTORY = '/nonexistent-parent/c{n}'", want: [4]uint16{1227, 1227, 1227, 1006}},
+	{kind: privilege.KindReplicaAdmin, name: "STOP REPLICA needs REPLICATION_SLAVE_ADMIN", priv: "REPLICATION_SLAVE_ADMIN", low: "ALL", stmt: "STOP REPLICA", want: [4]uint16{1227, 1227, 1227, 0}},
+	{kind: privilege.KindReplicaAdmin, name: "START REPLICA with SUPER", priv: "SUPER", low: "ALL", stmt: "START REPLICA", want: [4]uint16{1227, 1227, 1227, 1200}},
 	{kind: privilege.KindFlush, name: "FLUSH", priv: "RELOAD", low: "ALL", stmt: "FLUSH TABLES", want: [4]uint16{1227, 1227, 1227, 0}},
 
 	// Accounts.

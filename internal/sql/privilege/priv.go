@@ -54,6 +54,7 @@ const (
 	BinlogAdmin
 	RoleAdmin
 	BackupAdmin
+	ReplicationSlaveAdmin
 )
 
 // Level masks: what can be granted at each level.
@@ -68,7 +69,7 @@ const (
 	// StaticAll is every static privilege.
 	StaticAll = DropRole<<1 - 1
 	// Dynamic is every dynamic privilege strata knows.
-	Dynamic = (BackupAdmin<<1 - 1) &^ StaticAll
+	Dynamic = (ReplicationSlaveAdmin<<1 - 1) &^ StaticAll
 	// GlobalLevel is everything a global grant may hold.
 	GlobalLevel = StaticAll | Dynamic
 )
@@ -83,7 +84,7 @@ var names = [...]string{
 	// dynamic
 	"CONNECTION_ADMIN", "SYSTEM_VARIABLES_ADMIN", "SESSION_VARIABLES_ADMIN",
 	"PERSIST_RO_VARIABLES_ADMIN", "SYSTEM_USER", "BINLOG_ADMIN", "ROLE_ADMIN",
-	"BACKUP_ADMIN",
+	"BACKUP_ADMIN", "REPLICATION_SLAVE_ADMIN",
 }
 
 // commands are the privileges as MySQL's error messages name them

@@ -86,6 +86,9 @@ const (
 	// Backups (CLONE LOCAL DATA DIRECTORY).
 	KindClone
 
+	// Replication (CHANGE REPLICATION SOURCE TO, START/STOP/RESET REPLICA).
+	KindReplicaAdmin
+
 	numKinds
 )
 
@@ -155,6 +158,8 @@ var rules = [numKinds]Rule{
 		Doc: "INSERT on the target's columns listed (all without a list); SELECT on tables read (INSERT ... SELECT, subqueries); ON DUPLICATE KEY UPDATE adds UPDATE on the columns assigned and SELECT on the target columns its expressions read (1143 per column)."},
 	KindClone: {Name: "CLONE", Level: Global, Privs: BackupAdmin, Deny: DenySpecific, Names: "BACKUP_ADMIN",
 		Doc: "BACKUP_ADMIN (global)."},
+	KindReplicaAdmin: {Name: "CHANGE REPLICATION SOURCE / START, STOP, RESET REPLICA", Level: Global, Privs: Super | ReplicationSlaveAdmin, Any: true, Deny: DenySpecific, Names: "SUPER or REPLICATION_SLAVE_ADMIN",
+		Doc: "SUPER or REPLICATION_SLAVE_ADMIN (global)."},
 	KindLoadData: {Name: "LOAD DATA", Level: Table, Privs: Insert, Deny: DenyTable,
 		Doc: "FILE (global; not with LOCAL) first, refused with 1045; then INSERT on the table, and DELETE too with REPLACE (1142)."},
 	KindReplace: {Name: "REPLACE", Level: Table, Privs: Insert | Delete, Deny: DenyTable,
