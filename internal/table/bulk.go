@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"path/filepath"
 
 	"vitess.io/vitess/go/sqltypes"
 
@@ -289,15 +288,18 @@ func (l *BulkLoader) Finish() (err error) {
 	if err != nil {
 		return err
 	}
+	// The merged entries are written into table files on a goroutine of
+	// their own (compression beside the merge).
+	w := newDirectWriter(l.kv, l.dir, l.sst, fmt.Sprintf("%p-m", l))
 	var (
-		w       *kv.SSTWriter
 		prev    []byte
 		prevN   int // unique prefix length of prev (0: not a unique entry)
 		prevIdx *catalog.Index
 	)
 	defer func() {
 		if w != nil {
-			_ = w.Close()
+			_, _ = w.finish()
+			w.remove()
 		}
 		// After an ingest the database has its own links to (or copies
 		// of) the files; before one they are garbage.
@@ -367,23 +369,13 @@ func (l *BulkLoader) Finish() (err error) {
 			}
 			v = nil
 		}
-		// A new file when this one is big enough, and where the stream
-		// goes from the primary entries to a secondary index with a
-		// smaller id (each file must be sorted; files never overlap).
-		if w == nil || w.Size() >= l.sst || ix != prevIdx && bytes.Compare(k, prev) <= 0 {
-			if w != nil {
-				if err := w.Close(); err != nil {
-					w = nil
-					return err
-				}
-			}
-			path := filepath.Join(l.dir, fmt.Sprintf("%s%p-%d.sst", extsort.FilePrefix, l, len(files)))
-			if w, err = l.kv.NewSSTWriter(path); err != nil {
-				return err
-			}
-			files = append(files, path)
+		// A new file where the stream goes from the primary entries to a
+		// secondary index with a smaller id (each file must be sorted;
+		// files never overlap); the writer cuts big files itself.
+		if prevIdx != nil && ix != prevIdx && bytes.Compare(k, prev) <= 0 {
+			w.cut()
 		}
-		if err := w.Set(k, v); err != nil {
+		if err := w.add(k, v); err != nil {
 			return err
 		}
 		prev, prevN, prevIdx = append(prev[:0], k...), n, ix
@@ -391,12 +383,11 @@ func (l *BulkLoader) Finish() (err error) {
 	if err := it.Err(); err != nil {
 		return err
 	}
-	if w != nil {
-		cerr := w.Close()
-		w = nil
-		if cerr != nil {
-			return cerr
-		}
+	merged, err := w.finish()
+	files = append(files, merged...)
+	w = nil
+	if err != nil {
+		return err
 	}
 	if err := l.kv.Ingest(files); err != nil {
 		return err

@@ -87,6 +87,13 @@ func (d *directWriter) add(key, value []byte) error {
 	return nil
 }
 
+// cut makes the next entry start a new file (its key may then be smaller
+// than the last one's: the files are ingested together, never overlapping).
+// It is an entry with an empty key, which no table key is.
+func (d *directWriter) cut() {
+	d.cur = append(d.cur, 0, 0)
+}
+
 // finish writes what is left and waits for the goroutine: the files
 // written, in key order, or the first error.
 func (d *directWriter) finish() ([]string, error) {
@@ -124,6 +131,10 @@ func (d *directWriter) run(work <-chan []byte) {
 			b = b[n1+n2:]
 			key, value := b[:kl], b[kl:kl+vl]
 			b = b[kl+vl:]
+			if kl == 0 { // cut
+				closeFile()
+				continue
+			}
 			if w == nil || w.Size() >= d.sst {
 				closeFile()
 				if d.err != nil {

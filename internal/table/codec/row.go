@@ -342,7 +342,8 @@ func (rc *RowCodec) DecodeRowBuf(dst []sqltypes.Value, buf, pkSuffix, value []by
 
 // DecodeColumns is DecodeRowBuf decoding only the stored columns need
 // marks (nil: all); the others are skipped and come out NULL, except
-// primary-key columns that are not stored (the key gives them back).
+// primary-key columns that are not stored (the key gives them back). The
+// bytes after the last column needed are not read (nor checked).
 func (rc *RowCodec) DecodeColumns(dst []sqltypes.Value, buf, pkSuffix, value []byte, need []bool) ([]sqltypes.Value, []byte, error) {
 	n := len(rc.cols)
 	if cap(dst) >= n {
@@ -373,8 +374,19 @@ func (rc *RowCodec) DecodeColumns(dst []sqltypes.Value, buf, pkSuffix, value []b
 	}
 	bitmap := p[:nb]
 	p = p[nb:]
+	// With need, the values after the last column needed are not read.
+	last := int(ncols) - 1
+	if need != nil {
+		for last >= 0 && !need[last] {
+			last--
+		}
+	}
 	for i := 0; i < int(ncols); i++ {
 		ci := &rc.cols[i]
+		if i > last {
+			dst[i] = sqltypes.NULL
+			continue
+		}
 		if !ci.stored {
 			continue
 		}
@@ -393,7 +405,7 @@ func (rc *RowCodec) DecodeColumns(dst []sqltypes.Value, buf, pkSuffix, value []b
 			return dst, buf, wrapErr("decode row", rc.t.Columns[i].Name, err)
 		}
 	}
-	if len(p) != 0 {
+	if len(p) != 0 && last == int(ncols)-1 {
 		return dst, buf, fmt.Errorf("decode row of %s: %d trailing bytes: %w", rc.t.Name, len(p), ErrCorruptRow)
 	}
 	for i := int(ncols); i < n; i++ {

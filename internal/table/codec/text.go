@@ -36,8 +36,9 @@ type collInfo struct {
 	known     bool
 	padSpace  bool // PAD SPACE (trailing spaces stripped by collation.TrimPad)
 	style     textStyle
-	asciiUnit [128]uint16 // styleUnits16: the weight of each ASCII byte
-	asciiByte [128]byte   // styleUnits16: its one-byte units16 form, 0 if longer
+	asciiUnit [128]uint16  // styleUnits16: the weight of each ASCII byte
+	asciiByte [128]byte    // styleUnits16: its one-byte units16 form, 0 if longer
+	ascii     asciiWeights // styleEscaped: ASCII text's weights (text_ascii.go)
 }
 
 // collInfos is indexed by collation id.
@@ -99,7 +100,12 @@ func appendTextKey(b []byte, id collations.ID, s []byte, prefix int) ([]byte, er
 		return b, err
 	}
 	if prefix > 0 {
-		s = charset.Slice(coll.Charset(), s, 0, prefix)
+		// ASCII characters are a byte each.
+		if n := asciiLen(s, prefix); n == prefix || n == len(s) {
+			s = s[:n]
+		} else {
+			s = charset.Slice(coll.Charset(), s, 0, prefix)
+		}
 	}
 	if info.padSpace {
 		s = collation.TrimPad(id, s)
@@ -111,6 +117,9 @@ func appendTextKey(b []byte, id collations.ID, s []byte, prefix int) ([]byte, er
 		return appendUnits16(b, coll, info, s), nil
 	}
 	start := len(b)
+	if w, ok := info.ascii.weighASCII(b, coll, s); ok {
+		return escapeInPlace(w, start), nil
+	}
 	b = coll.WeightString(b, s, 0)
 	return escapeInPlace(b, start), nil
 }
