@@ -9,8 +9,11 @@
 // a set of duplicates. Memory use is the budget plus one read buffer per
 // run; the file grows with the data.
 //
-// Run layout: record = uvarint(len(key)) || uvarint(len(value)) || key ||
-// value, records back to back; a run is a byte range of the file.
+// Run layout: records back to back, each key stored after the bytes it
+// shares with the previous record's (front coding: sorted keys share long
+// prefixes, so a run takes a fraction of the records' bytes):
+// record = uvarint(shared) || uvarint(len(key)-shared) || uvarint(len(value))
+// || key[shared:] || value; a run is a byte range of the file.
 package extsort
 
 import (
@@ -64,7 +67,7 @@ type Sorter struct {
 	w      *bufio.Writer
 	size   int64
 	runs   []run
-	hdr    [2 * binary.MaxVarintLen64]byte
+	hdr    [3 * binary.MaxVarintLen64]byte
 	// lcp is the length of the prefix every buffered key shares (keys of
 	// one index share its id, and often much more: a url's scheme and
 	// host); the sort compares what follows it.
@@ -197,16 +200,24 @@ func (s *Sorter) spill() error {
 // writeRun appends sorted records to the file as a run.
 func (s *Sorter) writeRun(recs []rec) error {
 	start := s.size
+	var prev []byte
 	for _, r := range recs {
-		n := binary.PutUvarint(s.hdr[:], uint64(r.klen))
+		key := s.arena[r.off : r.off+r.klen]
+		shared := 0
+		for shared < len(prev) && shared < len(key) && prev[shared] == key[shared] {
+			shared++
+		}
+		n := binary.PutUvarint(s.hdr[:], uint64(shared))
+		n += binary.PutUvarint(s.hdr[n:], uint64(r.klen-shared))
 		n += binary.PutUvarint(s.hdr[n:], uint64(r.vlen))
 		if _, err := s.w.Write(s.hdr[:n]); err != nil {
 			return fmt.Errorf("extsort: write run: %w", err)
 		}
-		if _, err := s.w.Write(s.arena[r.off : r.off+r.klen+r.vlen]); err != nil {
+		if _, err := s.w.Write(s.arena[r.off+shared : r.off+r.klen+r.vlen]); err != nil {
 			return fmt.Errorf("extsort: write run: %w", err)
 		}
-		s.size += int64(n + r.klen + r.vlen)
+		s.size += int64(n + r.klen - shared + r.vlen)
+		prev = key
 	}
 	if err := s.w.Flush(); err != nil {
 		return fmt.Errorf("extsort: write run: %w", err)
@@ -321,8 +332,9 @@ type source struct {
 	rank     int // run order: ties go to the lower rank (added earlier)
 	rd       *bufio.Reader
 	mem      *Sorter
-	i, end   int // the part of mem.recs left to merge
-	buf      []byte
+	i, end   int    // the part of mem.recs left to merge
+	buf      []byte // the value read
+	kbuf     []byte // the key read, rebuilt over the previous one
 	key, val []byte
 	ok       bool
 }
@@ -340,7 +352,7 @@ func (r *source) next() error {
 		r.ok = true
 		return nil
 	}
-	kl, err := binary.ReadUvarint(r.rd)
+	shared, err := binary.ReadUvarint(r.rd)
 	if err == io.EOF {
 		r.ok = false
 		return nil
@@ -348,19 +360,33 @@ func (r *source) next() error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	vl, err := binary.ReadUvarint(r.rd)
-	if err != nil || kl+vl > 1<<32 {
+	sl, err := binary.ReadUvarint(r.rd)
+	if err != nil {
 		return fmt.Errorf("%w: record header", ErrCorrupt)
 	}
-	n := int(kl + vl)
-	if cap(r.buf) < n {
-		r.buf = make([]byte, n, max(n, 2*cap(r.buf)))
+	vl, err := binary.ReadUvarint(r.rd)
+	if err != nil || shared > uint64(len(r.key)) || sl+vl > 1<<32 {
+		return fmt.Errorf("%w: record header", ErrCorrupt)
 	}
-	r.buf = r.buf[:n]
+	// The key is rebuilt in place over the previous one's shared bytes.
+	kl := int(shared + sl)
+	if cap(r.kbuf) < kl {
+		nb := make([]byte, kl, max(kl, 2*cap(r.kbuf)))
+		copy(nb, r.kbuf[:shared])
+		r.kbuf = nb
+	}
+	r.kbuf = r.kbuf[:kl]
+	if cap(r.buf) < int(vl) {
+		r.buf = make([]byte, vl, max(int(vl), 2*cap(r.buf)))
+	}
+	r.buf = r.buf[:vl]
+	if _, err := io.ReadFull(r.rd, r.kbuf[shared:]); err != nil {
+		return fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
 	if _, err := io.ReadFull(r.rd, r.buf); err != nil {
 		return fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	r.key, r.val, r.ok = r.buf[:kl], r.buf[kl:], true
+	r.key, r.val, r.ok = r.kbuf, r.buf, true
 	return nil
 }
 
