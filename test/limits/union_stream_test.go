@@ -22,12 +22,16 @@ func TestUnionAllStreamsInBoundedMemory(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}
-	// As in TestSelectStreamsInBoundedMemory.
+	// The bound is the server's --memory budget: the first query after the
+	// restart also fills the block cache (a quarter of the budget), so
+	// TestSelectStreamsInBoundedMemory's 48 MiB left only a few MiB of
+	// margin here (57 MiB was measured once). A result built whole would
+	// still exceed it: the result is more than twice the bound.
 	const (
-		rows  = 160_000 // per table
-		bound = 48 << 20
+		rows  = 240_000 // per table
+		bound = 64 << 20
 	)
-	srv := testserver.Start(t, testserver.Options{Args: []string{"--memory", strconv.Itoa(64 << 20)}})
+	srv := testserver.Start(t, testserver.Options{Args: []string{"--memory", strconv.Itoa(bound)}})
 	db := srv.DB(t, "")
 	ctx := context.Background()
 	c, err := db.Conn(ctx)
