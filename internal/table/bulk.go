@@ -216,27 +216,37 @@ type entrySink struct {
 // addEntries adds the entries of the loader's secondary indexes for row
 // (stored under pk) to sink.
 func (l *BulkLoader) addEntries(sink *entrySink, row []sqltypes.Value, pk []byte) error {
-	t := l.t
-	var err error
 	for _, ix := range l.idx {
-		var n int
-		var hasNull bool
-		sink.kb, n, hasNull, err = t.secondaryKey(sink.kb[:0], ix, row, pk)
-		if err != nil {
+		if err := l.secondaryEntry(sink, ix, row, pk); err != nil {
 			return err
 		}
-		sink.val = sink.val[:0]
-		if ix.Unique && !hasNull {
-			// The merge needs the unique prefix's length, and the 1062
-			// text, which the key alone cannot give back.
-			sink.val = binary.AppendUvarint(sink.val, uint64(n))
-			sink.val = append(sink.val, dupEntry(ix, row)...)
-		}
-		sink.tag = append(append(sink.tag[:0], 1), sink.kb...)
 		if err := sink.sorter.Add(sink.tag, sink.val); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// secondaryEntry builds the sort entry of row's key in index ix (stored
+// under pk) in sink.tag (the key with its sort tag) and sink.val.
+func (l *BulkLoader) secondaryEntry(sink *entrySink, ix *catalog.Index, row []sqltypes.Value, pk []byte) error {
+	var (
+		n       int
+		hasNull bool
+		err     error
+	)
+	sink.kb, n, hasNull, err = l.t.secondaryKey(sink.kb[:0], ix, row, pk)
+	if err != nil {
+		return err
+	}
+	sink.val = sink.val[:0]
+	if ix.Unique && !hasNull {
+		// The merge needs the unique prefix's length, and the 1062
+		// text, which the key alone cannot give back.
+		sink.val = binary.AppendUvarint(sink.val, uint64(n))
+		sink.val = append(sink.val, dupEntry(ix, row)...)
+	}
+	sink.tag = append(append(sink.tag[:0], 1), sink.kb...)
 	return nil
 }
 

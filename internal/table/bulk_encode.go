@@ -47,18 +47,9 @@ func (l *BulkLoader) Encode(dst []byte, row []sqltypes.Value, s *EncodeScratch) 
 	dst = binary.AppendUvarint(dst, uint64(1+len(l.idx)))
 	dst = appendEntry(dst, s.pk, s.sink.val)
 	for _, ix := range l.idx {
-		var n int
-		var hasNull bool
-		s.sink.kb, n, hasNull, err = t.secondaryKey(s.sink.kb[:0], ix, row, s.pk)
-		if err != nil {
+		if err := l.secondaryEntry(&s.sink, ix, row, s.pk); err != nil {
 			return dst, err
 		}
-		s.sink.val = s.sink.val[:0]
-		if ix.Unique && !hasNull {
-			s.sink.val = binary.AppendUvarint(s.sink.val, uint64(n))
-			s.sink.val = append(s.sink.val, dupEntry(ix, row)...)
-		}
-		s.sink.tag = append(append(s.sink.tag[:0], 1), s.sink.kb...)
 		dst = appendEntry(dst, s.sink.tag, s.sink.val)
 	}
 	return dst, nil
