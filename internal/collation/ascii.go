@@ -1,6 +1,8 @@
 package collation
 
 import (
+	"encoding/binary"
+
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/collations/colldata"
 )
@@ -63,16 +65,39 @@ func IsASCII(s []byte) bool {
 
 // AppendWeightString appends the weight string of s under collation c
 // (id), as c.WeightString(dst, s, 0) does (no padding), by table lookups
-// when s is ASCII and id has the fast path.
+// when s is ASCII and id has a fast path (general_ci's units, or a
+// collation whose ASCII weights concatenate: asciiconcat.go).
 func AppendWeightString(dst []byte, id collations.ID, c colldata.Collation, s []byte) []byte {
-	if w := ASCIIWeights(id); w != nil && IsASCII(s) {
-		for _, b := range s {
-			u := w[b]
-			dst = append(dst, byte(u>>8), byte(u))
+	if IsASCII(s) {
+		if w := ASCIIWeights(id); w != nil {
+			for _, b := range s {
+				u := w[b]
+				dst = append(dst, byte(u>>8), byte(u))
+			}
+			return dst
 		}
-		return dst
+		if out, ok := appendConcatWeights(dst, id, c, s); ok {
+			return out
+		}
 	}
 	return c.WeightString(dst, s, 0)
+}
+
+// ASCIIPrefix returns the length of b's leading run of ASCII bytes, at
+// most n (eight bytes at a time).
+func ASCIIPrefix(b []byte, n int) int {
+	if n < len(b) {
+		b = b[:n]
+	}
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; i < len(b) && b[i] < 0x80; i++ {
+	}
+	return i
 }
 
 // CompareASCII compares two ASCII strings under the weights w as the

@@ -1,7 +1,6 @@
 package coltype
 
 import (
-	"encoding/binary"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -11,6 +10,8 @@ import (
 	"vitess.io/vitess/go/mysql/collations/colldata"
 	"vitess.io/vitess/go/mysql/json"
 	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/strata-db/strata/internal/collation"
 )
 
 // bytesOf returns the byte content of v as a string operand.
@@ -89,7 +90,7 @@ func (c *conv) toCharset(b []byte, binaryIn bool) ([]byte, error) {
 			return cs.EncodeRune(tmp[:], r) > 0
 		}
 	}
-	if asciiPrefix(b, len(b)) == len(b) {
+	if collation.IsASCII(b) {
 		return b, nil // every character set has ASCII
 	}
 	if utf8.Valid(b) {
@@ -143,30 +144,13 @@ func allSpaces(b []byte) bool {
 // cutChars returns the length in bytes of the first n characters of b.
 func cutChars(b []byte, n int) int {
 	// ASCII characters are a byte each.
-	i := asciiPrefix(b, n)
+	i := collation.ASCIIPrefix(b, n)
 	if i == n || i == len(b) {
 		return i
 	}
 	for n -= i; n > 0 && i < len(b); n-- {
 		_, size := utf8.DecodeRune(b[i:])
 		i += size
-	}
-	return i
-}
-
-// asciiPrefix returns the length of b's leading run of ASCII bytes, at
-// most n.
-func asciiPrefix(b []byte, n int) int {
-	if n < len(b) {
-		b = b[:n]
-	}
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		if binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 != 0 {
-			break
-		}
-	}
-	for ; i < len(b) && b[i] < utf8.RuneSelf; i++ {
 	}
 	return i
 }

@@ -25,12 +25,6 @@ func TestCutChars(t *testing.T) {
 			}
 		}
 	}
-	if got := asciiPrefix([]byte("abcdefghij€"), 100); got != 10 {
-		t.Errorf("asciiPrefix = %d, want 10", got)
-	}
-	if got := asciiPrefix([]byte("abcdefghij"), 3); got != 3 {
-		t.Errorf("asciiPrefix bounded = %d, want 3", got)
-	}
 }
 
 // TestDigitText: only plain digit strings that fit take the fast path.

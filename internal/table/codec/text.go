@@ -36,9 +36,8 @@ type collInfo struct {
 	known     bool
 	padSpace  bool // PAD SPACE (trailing spaces stripped by collation.TrimPad)
 	style     textStyle
-	asciiUnit [128]uint16  // styleUnits16: the weight of each ASCII byte
-	asciiByte [128]byte    // styleUnits16: its one-byte units16 form, 0 if longer
-	ascii     asciiWeights // styleEscaped: ASCII text's weights (text_ascii.go)
+	asciiUnit [128]uint16 // styleUnits16: the weight of each ASCII byte
+	asciiByte [128]byte   // styleUnits16: its one-byte units16 form, 0 if longer
 }
 
 // collInfos is indexed by collation id.
@@ -80,13 +79,20 @@ var collInfos = func() []*collInfo {
 }()
 
 func lookupColl(id collations.ID) (colldata.Collation, *collInfo, error) {
+	_, coll, info, err := lookupCollID(id)
+	return coll, info, err
+}
+
+// lookupCollID is lookupColl with the id of the collation text is weighed
+// under.
+func lookupCollID(id collations.ID) (collations.ID, colldata.Collation, *collInfo, error) {
 	// Text is stored as UTF-8 whatever the column's character set, and
 	// weighed under the collation expressions compare it with.
 	id = collation.EvalCollation(id)
 	if int(id) < len(collInfos) && collInfos[id] != nil {
-		return colldata.Lookup(id), collInfos[id], nil
+		return id, colldata.Lookup(id), collInfos[id], nil
 	}
-	return nil, nil, fmt.Errorf("collation %d: %w", id, ErrUnknownCollation)
+	return id, nil, nil, fmt.Errorf("collation %d: %w", id, ErrUnknownCollation)
 }
 
 // appendTextKey appends the key of text s under collation id: s truncated to
@@ -95,13 +101,13 @@ func lookupColl(id collations.ID) (colldata.Collation, *collInfo, error) {
 // It needs no scratch buffer: weights are written into b and rewritten in
 // place.
 func appendTextKey(b []byte, id collations.ID, s []byte, prefix int) ([]byte, error) {
-	coll, info, err := lookupColl(id)
+	wid, coll, info, err := lookupCollID(id)
 	if err != nil {
 		return b, err
 	}
 	if prefix > 0 {
 		// ASCII characters are a byte each.
-		if n := asciiLen(s, prefix); n == prefix || n == len(s) {
+		if n := collation.ASCIIPrefix(s, prefix); n == prefix || n == len(s) {
 			s = s[:n]
 		} else {
 			s = charset.Slice(coll.Charset(), s, 0, prefix)
@@ -117,10 +123,7 @@ func appendTextKey(b []byte, id collations.ID, s []byte, prefix int) ([]byte, er
 		return appendUnits16(b, coll, info, s), nil
 	}
 	start := len(b)
-	if w, ok := info.ascii.weighASCII(b, coll, s); ok {
-		return escapeInPlace(w, start), nil
-	}
-	b = coll.WeightString(b, s, 0)
+	b = collation.AppendWeightString(b, wid, coll, s)
 	return escapeInPlace(b, start), nil
 }
 
