@@ -3,6 +3,7 @@ package collation
 import (
 	"bytes"
 	"sync"
+	"sync/atomic"
 
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/collations/colldata"
@@ -26,8 +27,9 @@ type concatTable struct {
 	w    [128][]byte
 }
 
-// concatTables are indexed by collation id, built on first use.
-var concatTables [4096]concatTable
+// concatTables are indexed by collation id, each made and built on first
+// use (a few collations are used; a table is 3 KiB).
+var concatTables [4096]atomic.Pointer[concatTable]
 
 // init decides whether c's ASCII weights concatenate. Only UTF-8
 // collations qualify: elsewhere an ASCII byte need not be a character
@@ -59,7 +61,11 @@ func appendConcatWeights(dst []byte, id collations.ID, c colldata.Collation, s [
 	if int(id) >= len(concatTables) {
 		return dst, false
 	}
-	a := &concatTables[id]
+	a := concatTables[id].Load()
+	if a == nil {
+		concatTables[id].CompareAndSwap(nil, &concatTable{})
+		a = concatTables[id].Load()
+	}
 	a.once.Do(func() { a.init(c) })
 	if !a.ok {
 		return dst, false
