@@ -3,12 +3,14 @@ package table
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/kv"
+	"github.com/strata-db/strata/internal/table/codec"
 	"github.com/strata-db/strata/internal/table/extsort"
 	"github.com/strata-db/strata/internal/txn"
 )
@@ -256,6 +258,15 @@ func (l *BulkLoader) secondaryEntry(sink *entrySink, ix *catalog.Index, row []sq
 type IndexPart struct {
 	l    *BulkLoader
 	sink entrySink
+	// trans[i] builds index l.idx[i]'s keys from stored rows (nil: the
+	// row is decoded); the part's own, as a transcoder keeps per-row
+	// state.
+	trans []*codec.KeyTranscoder
+	// need marks the columns of the indexes built (the decoded fallback);
+	// row and buf are its scratch.
+	need []bool
+	row  []sqltypes.Value
+	buf  []byte
 }
 
 // Parts returns n parts for concurrent AddEntries calls, splitting the
@@ -267,14 +278,69 @@ func (l *BulkLoader) Parts(n int) []*IndexPart {
 	parts := make([]*IndexPart, n)
 	for i := range parts {
 		parts[i] = &IndexPart{l: l, sink: entrySink{sorter: extsort.New(l.dir, budget)}}
+		parts[i].trans, parts[i].need = l.transcoders()
 		l.parts = append(l.parts, parts[i].sink.sorter)
 	}
 	return parts
 }
 
-// AddEntries adds the index entries of row, stored under pk.
-func (p *IndexPart) AddEntries(row []sqltypes.Value, pk []byte) error {
-	return p.l.addEntries(&p.sink, row, pk)
+// transcoders returns a key transcoder per index built (nil for one that
+// needs the decoded row: a unique index, whose duplicate error quotes the
+// values, or one with a column the transcoder does not read), and the
+// columns the indexes read.
+func (l *BulkLoader) transcoders() ([]*codec.KeyTranscoder, []bool) {
+	trans := make([]*codec.KeyTranscoder, len(l.idx))
+	need := make([]bool, len(l.t.Def.Columns))
+	for i, ix := range l.idx {
+		if !ix.Unique {
+			trans[i] = l.t.rc.NewKeyTranscoder(ix.Columns)
+		}
+		for _, ic := range ix.Columns {
+			need[ic.Col] = true
+		}
+	}
+	return trans, need
+}
+
+// AddStored adds the index entries of the row stored as value under pk
+// (NextRaw's pair): each key is built from the stored bytes where the
+// index allows it, else from the row decoded once.
+func (p *IndexPart) AddStored(pk, value []byte) error {
+	l, sink := p.l, &p.sink
+	decoded := false
+	for i, ix := range l.idx {
+		done := false
+		if kt := p.trans[i]; kt != nil {
+			kb := IndexPrefix(sink.kb[:0], ix)
+			kb, _, err := kt.AppendKey(kb, value)
+			switch {
+			case err == nil:
+				kb = append(kb, pk[4:]...)
+				sink.kb = kb
+				sink.val = sink.val[:0]
+				sink.tag = append(append(sink.tag[:0], 1), kb...)
+				done = true
+			case !errors.Is(err, codec.ErrNoTranscode):
+				return fmt.Errorf("index %s: %w", ix.Name, err)
+			}
+		}
+		if !done {
+			if !decoded {
+				var err error
+				if p.row, p.buf, err = l.t.rc.DecodeColumns(p.row[:0], p.buf[:0], pk[4:], value, p.need); err != nil {
+					return err
+				}
+				decoded = true
+			}
+			if err := l.secondaryEntry(sink, ix, p.row, pk); err != nil {
+				return err
+			}
+		}
+		if err := sink.sorter.Add(sink.tag, sink.val); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Finish writes and ingests the loaded rows, or returns the first

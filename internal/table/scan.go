@@ -1,6 +1,7 @@
 package table
 
 import (
+	"fmt"
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/strata-db/strata/internal/catalog"
@@ -96,6 +97,22 @@ func (s *Scanner) Next() ([]sqltypes.Value, []byte, bool, error) {
 		}
 		return s.row, s.pk, true, nil
 	}
+}
+
+// NextRaw is Next for a primary-key scan, without decoding: the row's
+// primary key and stored value, valid until the next call.
+func (s *Scanner) NextRaw() (pk, value []byte, ok bool, err error) {
+	if !s.ix.Primary {
+		return nil, nil, false, fmt.Errorf("table %s: raw scan of secondary index %s", s.t.Def.Name, s.ix.Name)
+	}
+	if !s.first {
+		s.it.Next()
+	}
+	s.first = false
+	if !s.it.Valid() {
+		return nil, nil, false, s.it.Error()
+	}
+	return s.it.Key(), s.it.Value(), true, nil
 }
 
 // Close releases the scan.

@@ -268,17 +268,9 @@ func (e *Env) buildImage(ctx context.Context, def *catalog.Table, progress *Prog
 	}
 	b := t.NewIndexBuilder(def.Building, table.BulkOptions{Dir: e.TmpDir, MemoryBudget: e.SortMemory})
 	defer b.Close()
+	// The parts build keys from the stored rows (decoding only the new
+	// indexes' columns where they must).
 	parts := b.Parts(len(scans))
-	// Only the new indexes' columns are decoded.
-	need := make([]bool, len(def.Columns))
-	for _, ix := range def.Building {
-		for _, c := range ix.Columns {
-			need[c.Col] = true
-		}
-	}
-	for _, sc := range scans {
-		sc.Columns(need)
-	}
 	var (
 		rows   atomic.Int64
 		failed atomic.Bool // a part failed: the others stop
@@ -295,9 +287,9 @@ func (e *Env) buildImage(ctx context.Context, def *catalog.Table, progress *Prog
 					errs[i] = ctx.Err()
 					return
 				}
-				row, pk, ok, err := sc.Next()
+				pk, value, ok, err := sc.NextRaw()
 				if err == nil && ok {
-					err = part.AddEntries(row, pk)
+					err = part.AddStored(pk, value)
 				}
 				if err != nil {
 					errs[i] = err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -315,5 +316,46 @@ func TestAlterOnlineInParts(t *testing.T) {
 		}
 		def := e.Cat.Table("d", "t")
 		e.checkIndex(t, def, def.Indexes[1])
+	}
+}
+
+// TestAlterOnlineKeysFromStoredRows: an index build makes the keys of
+// most column types straight from the stored rows (codec.KeyTranscoder)
+// and decodes the rows for the others (here a DECIMAL); both give the
+// entries the decoded rows give, NULLs and prefixes included.
+func TestAlterOnlineKeysFromStoredRows(t *testing.T) {
+	defer func(m uint64) { buildPartMin = m }(buildPartMin)
+	buildPartMin = 0
+	e := openDiskTestEnv(t)
+	old := e.createTable(t, "create table t (id bigint primary key, d datetime(3), s varchar(40), u int unsigned, m decimal(8,2))")
+	var rows []Row
+	for i := range 5000 {
+		r := Row{sqltypes.NewInt64(int64(i + 1)),
+			sqltypes.MakeTrusted(sqltypes.Datetime, fmt.Appendf(nil, "2026-%02d-%02d 10:%02d:%02d.%03d", i%12+1, i%28+1, i%60, i/60%60, i%1000)),
+			sqltypes.NewVarChar(fmt.Sprintf("Straße-%d/ÄÖ/%d", i%97, i)),
+			sqltypes.NewUint32(uint32(i * 7919 % 1000)),
+			sqltypes.MakeTrusted(sqltypes.Decimal, fmt.Appendf(nil, "%d.%02d", i%500-250, i%100))}
+		if i%11 == 0 {
+			r[1] = sqltypes.NULL
+		}
+		if i%13 == 0 {
+			r[2] = sqltypes.NULL
+		}
+		rows = append(rows, r)
+	}
+	e.bulkInsert(t, old, rows...)
+	nt := old.Clone()
+	ixs := []*catalog.Index{
+		{Name: "k_d", Columns: []catalog.IndexColumn{{Col: 1}}},
+		{Name: "k_usd", Columns: []catalog.IndexColumn{{Col: 3}, {Col: 2, Prefix: 5, Desc: true}, {Col: 1}}},
+		{Name: "k_m", Columns: []catalog.IndexColumn{{Col: 4}, {Col: 2}}},
+	}
+	nt.Indexes = append(nt.Indexes, ixs...)
+	if _, err := e.alterOnline(&AlterPlan{Old: old, New: nt, NewIndexes: ixs}); err != nil {
+		t.Fatal(err)
+	}
+	def := e.Cat.Table("d", "t")
+	for _, ix := range def.Indexes[1:] {
+		e.checkIndex(t, def, ix)
 	}
 }
