@@ -30,7 +30,8 @@ const ModeDefault = ModeStrict | ModeNoZeroDate | ModeNoZeroInDate
 // MySQL 8.0's default strict sql_mode (ModeDefault); non-strict is
 // sql_mode=”. Problems are errors (*sqlerror.SQLError) in strict mode and a
 // *Warning otherwise; Notes are returned in both modes. NULL is returned
-// unchanged. row is the 1-based row number used in messages.
+// unchanged. row is the 1-based row number used in messages. The result may
+// share v's bytes (text already in its stored form is kept as it is).
 func Convert(col *catalog.Column, v sqltypes.Value, strict bool, row int) (sqltypes.Value, *Warning, error) {
 	mode := Mode(0)
 	if strict {

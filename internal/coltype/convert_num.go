@@ -50,6 +50,11 @@ func (c *conv) toInt(v sqltypes.Value) (sqltypes.Value, error) {
 	neg, mag, over := false, uint64(0), false
 	if d, ok := digitText(v); ok {
 		mag = d // plain digits, as a loaded file's fields mostly are
+		if raw := v.Raw(); (raw[0] != '0' || len(raw) == 1) && (c.col.Unsigned && mag <= ii.umax || !c.col.Unsigned && mag <= uint64(ii.max)) {
+			// Already the canonical text: kept, not formatted again
+			// (text values alias their input the same way).
+			return sqltypes.MakeTrusted(c.col.Type, raw), nil
+		}
 	} else {
 		n, err := c.numberOf(v, "integer")
 		if err != nil {

@@ -167,14 +167,24 @@ func cutBytes(b []byte, n int) int {
 }
 
 func (c *conv) toText(v sqltypes.Value) (sqltypes.Value, error) {
-	b, err := c.toCharset(bytesOf(v), isBinaryInput(v.Type()))
-	if err != nil {
-		return sqltypes.Value{}, err
+	b := bytesOf(v)
+	binaryIn := isBinaryInput(v.Type())
+	// ASCII text is valid in every character set and counts one character
+	// per byte: one scan instead of a validation and a character count.
+	ascii := !binaryIn && collation.ASCIIPrefix(b, len(b)) == len(b)
+	if !ascii {
+		var err error
+		if b, err = c.toCharset(b, binaryIn); err != nil {
+			return sqltypes.Value{}, err
+		}
 	}
 	var cut int
-	if c.col.Type == sqltypes.Text {
+	switch {
+	case c.col.Type == sqltypes.Text:
 		cut = cutBytes(b, c.col.Length)
-	} else {
+	case ascii:
+		cut = min(len(b), max(c.col.Length, 0))
+	default:
 		cut = cutChars(b, c.col.Length)
 	}
 	if cut < len(b) {

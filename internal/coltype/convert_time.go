@@ -128,6 +128,10 @@ func (c *conv) zeroTemporal() sqltypes.Value { return ImplicitDefault(c.col) }
 
 func (c *conv) toDatetime(v sqltypes.Value) (sqltypes.Value, error) {
 	t := v.Type()
+	if (c.col.Type == sqltypes.Datetime || c.col.Type == sqltypes.Date) && v.IsText() && canonicalDatetime(v.Raw(), c.col.Type == sqltypes.Date, c.col.Scale) {
+		// Already the text the slow path would format: kept as it is.
+		return sqltypes.MakeTrusted(c.col.Type, v.Raw()), nil
+	}
 	var p dtParts
 	ok := true
 	switch {
@@ -371,4 +375,64 @@ func (c *conv) fromOffset(p *dtParts, off int64) bool {
 	}
 	p.year, p.month, p.day, p.hour, p.minute, p.second = tz.Civil(wall)
 	return true
+}
+
+// canonicalDatetime reports whether b is a valid date (YYYY-MM-DD) or, when
+// !date, datetime (YYYY-MM-DD hh:mm:ss, with exactly scale fraction
+// digits) in the canonical text toDatetime formats: no zero parts, no
+// rounding, nothing to warn about (a loaded file's timestamps mostly are).
+func canonicalDatetime(b []byte, date bool, scale int) bool {
+	n := 10
+	if !date {
+		n = 19
+		if scale > 0 {
+			n += 1 + scale
+		}
+	}
+	if len(b) != n || scale < 0 || scale > 6 {
+		return false
+	}
+	var f [6]int
+	for i, pos := range [...]int{0, 5, 8, 11, 14, 17} {
+		if date && i == 3 {
+			break
+		}
+		w := 2
+		if i == 0 {
+			w = 4
+		}
+		for _, ch := range b[pos : pos+w] {
+			if ch < '0' || ch > '9' {
+				return false
+			}
+			f[i] = f[i]*10 + int(ch-'0')
+		}
+	}
+	if b[4] != '-' || b[7] != '-' {
+		return false
+	}
+	if !date {
+		if b[10] != ' ' || b[13] != ':' || b[16] != ':' {
+			return false
+		}
+		if scale > 0 {
+			if b[19] != '.' {
+				return false
+			}
+			for _, ch := range b[20:] {
+				if ch < '0' || ch > '9' {
+					return false
+				}
+			}
+		}
+	}
+	year, month, day := f[0], f[1], f[2]
+	if year < 1 || month < 1 || month > 12 || day < 1 || f[3] > 23 || f[4] > 59 || f[5] > 59 {
+		return false
+	}
+	days := [13]int{0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}[month]
+	if month == 2 && year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+		days = 29
+	}
+	return day <= days
 }
