@@ -42,6 +42,11 @@ func (i *Iterator) Last() bool { return i.pebble().Last() }
 // Next moves to the next key and reports whether there is one.
 func (i *Iterator) Next() bool { return i.pebble().Next() }
 
+// SeekGE moves to the first key at or after key and reports whether there
+// is one. Seeks to increasing keys step forward instead of searching
+// again where they can (Pebble's own optimisation).
+func (i *Iterator) SeekGE(key []byte) bool { return i.pebble().SeekGE(key) }
+
 // Prev moves to the previous key and reports whether there is one.
 func (i *Iterator) Prev() bool { return i.pebble().Prev() }
 

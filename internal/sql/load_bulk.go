@@ -19,6 +19,13 @@ import (
 // taking a row lock per row. Duplicate keys among the loaded rows are
 // found during the sort's merge: 1062, and nothing is loaded.
 //
+// A load into a table that has rows takes the same path when it reads a
+// server file of at least loadBulkNonEmptyMin bytes (an import, where it
+// pays: a smaller load goes row by row, and so does LOCAL, whose size is
+// not known before its rows arrive): the loaded keys are also checked
+// against the table's (table.BulkLoader.CheckExisting), and the table is
+// locked as below for the whole load.
+//
 // It applies when nothing per row needs the table's other rows or the
 // transaction: no REPLACE, IGNORE (which LOCAL implies) only without a
 // unique secondary index (a duplicate primary key keeps the first row, as
@@ -27,7 +34,7 @@ import (
 // no foreign key of the table checked, no explicit transaction, no
 // binary log (the bulk path writes no row events). The load
 // holds the table's exclusive metadata lock (readers and writers of the
-// table wait, as for DDL), so the table stays empty until the ingest.
+// table wait, as for DDL), so the table stays as it was until the ingest.
 // Everything else is as on the ordinary path: conversions, defaults,
 // CHECK constraints, generated columns, auto-increment.
 
@@ -35,10 +42,14 @@ import (
 // buffers before it spills a sorted run to the temporary directory.
 const loadBulkMemory = 128 << 20
 
+// loadBulkNonEmptyMin is the smallest server file loaded by the bulk path
+// into a table that has rows.
+var loadBulkNonEmptyMin int64 = 64 << 20 // a variable for tests
+
 // loadBulk returns a bulk loader for p when the path applies, with the
 // release of the metadata lock it took; nil (and no lock) when the load
-// goes row by row.
-func (s *Session) loadBulk(ex *execCtx, p *loadPlan) (*table.BulkLoader, func(), error) {
+// goes row by row. size is the file's size (0: LOCAL, not known).
+func (s *Session) loadBulk(ex *execCtx, p *loadPlan, size int64) (*table.BulkLoader, func(), error) {
 	t := p.t
 	if p.replace || p.ignore && hasUniqueSecondary(t) || s.explicit || ex.tx.HasWrites() || len(t.Triggers) > 0 ||
 		(len(t.ForeignKeys) > 0 && s.fkChecks()) || s.isTemporary(t) || s.eng.Binlog != nil {
@@ -64,11 +75,18 @@ func (s *Session) loadBulk(ex *execCtx, p *loadPlan) (*table.BulkLoader, func(),
 	pk := t.Primary()
 	lo := table.IndexPrefix(nil, pk)
 	n, err := tbl.CountKeys(ex.tx, lo, encoding.PrefixEnd(append([]byte(nil), lo...)), 1)
-	if err != nil || n > 0 {
+	if err != nil || n > 0 && size < loadBulkNonEmptyMin {
 		lk.Release()
 		return nil, nil, err
 	}
 	l := tbl.NewBulkLoader(ex.tx, table.BulkOptions{Dir: s.eng.tmpDir(), MemoryBudget: s.eng.bulkMemory()})
+	if n > 0 {
+		if err := l.CheckExisting(); err != nil {
+			_ = l.Close()
+			lk.Release()
+			return nil, nil, err
+		}
+	}
 	if p.ignore {
 		// IGNORE (and LOCAL): the first row of a primary key stays, the
 		// others are skipped with INSERT IGNORE's warning.

@@ -411,7 +411,7 @@ func fileErr(code sqlerror.ErrorCode, format, path string, err error) error {
 // IGNORE, foreign keys, AFTER triggers).
 func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*sqltypes.Result, error) {
 	t := p.t
-	bulk, release, err := s.loadBulk(ex, p)
+	bulk, release, err := s.loadBulk(ex, p, size)
 	if err != nil {
 		return nil, err
 	}

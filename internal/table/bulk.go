@@ -67,6 +67,10 @@ type BulkLoader struct {
 	// key order (bulk_direct.go); unsorted once one did not.
 	direct   *directWriter
 	unsorted bool
+
+	// existing probes the table's committed keys (CheckExisting; nil for
+	// a load into an empty table).
+	existing map[uint32]*existing
 }
 
 // Skipped is the number of rows Finish skipped for KeepFirst.
@@ -151,7 +155,17 @@ func (l *BulkLoader) addDirect(row func() ([]sqltypes.Value, error)) (bool, erro
 		if l.direct == nil {
 			l.direct = newDirectWriter(l.kv, l.dir, l.sst, fmt.Sprintf("%p", l))
 		}
-		switch l.direct.order(l.pk) {
+		order := l.direct.order(l.pk)
+		if order == 1 && l.existing != nil {
+			in, err := l.inTable(l.t.Def.Primary(), l.pk)
+			if err != nil {
+				return false, err
+			}
+			if in {
+				order = 0 // a duplicate of a row the table has
+			}
+		}
+		switch order {
 		case 1:
 			return true, l.direct.add(l.pk, l.val)
 		case 0:
@@ -401,7 +415,13 @@ func (l *BulkLoader) Finish() (err error) {
 		n := 0
 		switch {
 		case ix == primary:
-			if ix == prevIdx && bytes.Equal(k, prev) {
+			dupKey := ix == prevIdx && bytes.Equal(k, prev)
+			if !dupKey && l.existing != nil {
+				if dupKey, err = l.inTable(ix, k); err != nil {
+					return err
+				}
+			}
+			if dupKey {
 				row, err := l.t.DecodeRow(nil, k, v)
 				if err != nil {
 					return err
@@ -440,7 +460,13 @@ func (l *BulkLoader) Finish() (err error) {
 				return fmt.Errorf("table: bulk load: bad unique entry")
 			}
 			n = int(un)
-			if ix == prevIdx && prevN == n && bytes.Equal(k[:n], prev[:n]) {
+			dupKey := ix == prevIdx && prevN == n && bytes.Equal(k[:n], prev[:n])
+			if !dupKey && l.existing != nil {
+				if dupKey, err = l.inTable(ix, k[:n]); err != nil {
+					return err
+				}
+			}
+			if dupKey {
 				return &DupKeyError{Table: l.t.Def.Name, Index: ix, Entry: string(v[sz:])}
 			}
 			v = nil
@@ -465,6 +491,9 @@ func (l *BulkLoader) Finish() (err error) {
 	if err != nil {
 		return err
 	}
+	if err := l.closeExisting(); err != nil {
+		return err
+	}
 	if err := l.kv.Ingest(files); err != nil {
 		return err
 	}
@@ -480,7 +509,10 @@ func (l *BulkLoader) Close() error {
 		_, _ = d.finish()
 		d.remove()
 	}
-	err := l.sorter.Close()
+	err := l.closeExisting()
+	if serr := l.sorter.Close(); err == nil {
+		err = serr
+	}
 	for _, p := range l.parts {
 		if perr := p.Close(); err == nil {
 			err = perr
