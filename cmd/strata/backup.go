@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+	"vitess.io/vitess/go/mysql/replication"
 
 	"github.com/strata-db/strata/internal/backup"
 )
@@ -103,7 +104,7 @@ func backupCmd(args []string, stdout, stderr io.Writer) int {
 }
 
 // restoreUsage is printed by strata restore --help.
-const restoreUsage = `Usage: strata restore --from DIR --datadir DATADIR
+const restoreUsage = `Usage: strata restore --from DIR --datadir DATADIR [point-in-time flags]
 
 Restores a backup taken by strata backup into DATADIR, which must be missing
 or empty; start a server on it with strata serve --datadir DATADIR. DIR is
@@ -111,9 +112,21 @@ one backup, or a directory of backups, of which the newest is restored.
 Every file is checked against the backup's manifest (size and SHA-256); on
 a mismatch nothing is left in DATADIR.
 
+Point-in-time recovery: with --binlog-from, the binary log files of the
+server the backup was taken from (a backup of a server run with --log-bin
+records the binlog position it corresponds to) are replayed into DATADIR
+from that position, each transaction committed with the position after it.
+Interrupted (a crash, a missing file), run the same command again: it
+resumes after the last transaction replayed.
+
 Flags:
   --from DIR               the backup, or the directory of backups
   --datadir DATADIR        the data directory to create
+  --binlog-from DIR        replay the binary log files (NAME.NNNNNN) in DIR
+  --stop-gtid UUID:N       stop after the transaction with this GTID
+  --stop-datetime T        stop before the first transaction logged at or
+                           after T ('YYYY-MM-DD HH:MM:SS[.frac]' local time,
+                           or RFC 3339); without a stop, replay everything
 `
 
 func restoreCmd(args []string, stdout, stderr io.Writer) int {
@@ -122,6 +135,9 @@ func restoreCmd(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {}
 	from := fs.String("from", "", "backup directory")
 	datadir := fs.String("datadir", "", "data directory to create")
+	binlogFrom := fs.String("binlog-from", "", "directory of binary log files to replay")
+	stopGTID := fs.String("stop-gtid", "", "stop after this GTID")
+	stopDatetime := fs.String("stop-datetime", "", "stop before this time")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, restoreUsage)
@@ -134,11 +150,40 @@ func restoreCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "strata restore: --from and --datadir are required and nothing else\n\n%s", restoreUsage)
 		return 2
 	}
+	var pitr *pitrOptions
+	if *binlogFrom != "" || *stopGTID != "" || *stopDatetime != "" {
+		var err error
+		if pitr, err = parsePITR(*binlogFrom, *stopGTID, *stopDatetime); err != nil {
+			fmt.Fprintf(stderr, "strata restore: %v\n\n%s", err, restoreUsage)
+			return 2
+		}
+		if resumed, code := resumePITR(*datadir, pitr, stdout, stderr); resumed {
+			return code
+		}
+		_, m, err := backup.Resolve(*from)
+		if err != nil {
+			fmt.Fprintf(stderr, "strata restore: %v\n", err)
+			return 1
+		}
+		if m.Binlog == nil {
+			fmt.Fprintf(stderr, "strata restore: the backup records no binary log position (the server ran without --log-bin): it cannot be rolled forward\n")
+			return 1
+		}
+		if pitr.stop.GTID != nil && m.Binlog.GTIDExecuted != "" {
+			if set, err := replication.ParseMysql56GTIDSet(m.Binlog.GTIDExecuted); err == nil && set.ContainsGTID(pitr.stop.GTID) {
+				fmt.Fprintf(stderr, "strata restore: GTID %s is already in the backup (%s): restore an earlier backup\n", pitr.stop.GTID, m.Binlog.GTIDExecuted)
+				return 1
+			}
+		}
+	}
 	dir, m, err := backup.Restore(*from, *datadir)
 	if err != nil {
 		fmt.Fprintf(stderr, "strata restore: %v\n", err)
 		return 1
 	}
 	fmt.Fprintf(stdout, "restored %s into %s: %d files checked; data as of %s\n", dir, *datadir, len(m.Files), m.Checkpoint.Format(time.RFC3339Nano))
-	return 0
+	if pitr == nil {
+		return 0
+	}
+	return startPITR(*datadir, m, pitr, stdout, stderr)
 }

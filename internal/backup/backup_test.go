@@ -156,3 +156,54 @@ func TestRestoreDetectsDamage(t *testing.T) {
 		t.Fatalf("failed restore left %s behind: %v", target, err)
 	}
 }
+
+// TestBinlogPositionHook: the hook runs the checkpoint itself (so it can
+// hold the binary log's commit order around it), a write made inside the
+// hook after the checkpoint is not in the backup, the position it returns
+// is in the manifest, and a failing hook fails the backup and leaves
+// nothing.
+func TestBinlogPositionHook(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	db := openDB(t, src)
+	defer db.Close()
+	put(t, db, 0, 10)
+	dir := t.TempDir()
+	calls := 0
+	opts := Options{BinlogPosition: func(checkpoint func() error) (*BinlogPosition, error) {
+		calls++
+		if _, err := os.Stat(filepath.Join(src, stagingName, "checkpoint")); !os.IsNotExist(err) {
+			t.Errorf("checkpoint made before the hook ran (%v)", err)
+		}
+		if err := checkpoint(); err != nil {
+			return nil, err
+		}
+		put(t, db, 10, 15) // after the checkpoint: not in the backup
+		return &BinlogPosition{File: "binlog.000007", Position: 1234, GTIDExecuted: "u:1-9"}, nil
+	}}
+	m, err := Take(db, filepath.Join(dir, "b1"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 1 || m.Binlog == nil || *m.Binlog != (BinlogPosition{File: "binlog.000007", Position: 1234, GTIDExecuted: "u:1-9"}) {
+		t.Fatalf("hook called %d times, manifest binlog %+v", calls, m.Binlog)
+	}
+	if rm, err := ReadManifest(filepath.Join(dir, "b1")); err != nil || rm.Binlog == nil || rm.Binlog.Position != 1234 {
+		t.Fatalf("manifest on disk: %+v, %v", rm, err)
+	}
+	restored := filepath.Join(t.TempDir(), "r")
+	if _, _, err := Restore(filepath.Join(dir, "b1"), restored); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, restored); n != 10 {
+		t.Errorf("restored %d keys, want the 10 written before the checkpoint", n)
+	}
+
+	boom := errors.New("boom")
+	opts.BinlogPosition = func(func() error) (*BinlogPosition, error) { return nil, boom }
+	if _, err := Take(db, filepath.Join(dir, "b2"), opts); !errors.Is(err, boom) {
+		t.Fatalf("failing hook: %v, want boom", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b2")); !os.IsNotExist(err) {
+		t.Errorf("failed backup left b2 (%v)", err)
+	}
+}

@@ -28,8 +28,11 @@
 //
 //   - Only the store is backed up: the warmup file (a cache hint), the
 //     temporary directory and secure_file_priv's export directory are not.
-//   - The binary log position is not recorded yet: Options.BinlogPosition
-//     is the hook through which the binary log will add it to the manifest;
-//     until it is set, the manifest has no binlog field (never a guessed one).
+//   - With the binary log on, the manifest records the log's file,
+//     position and GTID set at the checkpoint (Options.BinlogPosition: the
+//     checkpoint is made under the log's commit-order lock, so the two
+//     describe the same commit boundary); point-in-time recovery replays
+//     the log from there. Without it the manifest has no binlog field
+//     (never a guessed one).
 //   - Backups are serialised within a process (one at a time).
 package backup

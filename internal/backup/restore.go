@@ -12,19 +12,9 @@ import (
 // or a directory of backups, of which the newest complete one is restored.
 // It returns the restored backup's directory and manifest.
 func Restore(from, datadir string) (string, *Manifest, error) {
-	dir := from
-	m, err := ReadManifest(from)
+	dir, m, err := Resolve(from)
 	if err != nil {
-		if _, statErr := os.Stat(filepath.Join(from, ManifestName)); statErr == nil {
-			return "", nil, err // a backup with a bad manifest: say so
-		}
-		dir, m, err = Latest(from)
-		if err != nil {
-			return "", nil, err
-		}
-		if m == nil {
-			return "", nil, fmt.Errorf("backup: %s holds no backup (no %s in it or its subdirectories)", from, ManifestName)
-		}
+		return "", nil, err
 	}
 	created := false
 	if ents, err := os.ReadDir(datadir); err == nil {
@@ -48,6 +38,26 @@ func Restore(from, datadir string) (string, *Manifest, error) {
 			}
 		}
 		return "", nil, err
+	}
+	return dir, m, nil
+}
+
+// Resolve finds the backup Restore(from, …) restores: from itself, or the
+// newest complete backup in it. It returns its directory and manifest.
+func Resolve(from string) (string, *Manifest, error) {
+	m, err := ReadManifest(from)
+	if err == nil {
+		return from, m, nil
+	}
+	if _, statErr := os.Stat(filepath.Join(from, ManifestName)); statErr == nil {
+		return "", nil, err // a backup with a bad manifest: say so
+	}
+	dir, m, err := Latest(from)
+	if err != nil {
+		return "", nil, err
+	}
+	if m == nil {
+		return "", nil, fmt.Errorf("backup: %s holds no backup (no %s in it or its subdirectories)", from, ManifestName)
 	}
 	return dir, m, nil
 }

@@ -21,12 +21,14 @@ var ErrExists = errors.New("backup directory exists")
 type Options struct {
 	// StrataVersion is recorded in the manifest.
 	StrataVersion string
-	// BinlogPosition is the binary log's hook: when set, it is called right
-	// after the checkpoint and its answer is recorded in the manifest. It
-	// must return the position the checkpoint corresponds to exactly (for
-	// instance one kept in the store itself, and so in the checkpoint);
-	// nil leaves the manifest without a binlog position.
-	BinlogPosition func() (*BinlogPosition, error)
+	// BinlogPosition is the binary log's hook: when set, Take calls it
+	// with the function that makes the checkpoint, and it must run that
+	// function while no transaction can enter the binary log (holding its
+	// commit-order lock) and return the log's position at that moment, so
+	// that the checkpoint holds exactly the logged transactions before the
+	// position; the answer is recorded in the manifest. nil leaves the
+	// manifest without a binlog position.
+	BinlogPosition func(checkpoint func() error) (*BinlogPosition, error)
 }
 
 // stagingName is the directory inside the data directory that checkpoints
@@ -95,12 +97,19 @@ func Take(db *kv.DB, to string, opts Options) (*Manifest, error) {
 	}
 	defer os.RemoveAll(staging)
 	ck := filepath.Join(staging, "checkpoint")
-	m.Checkpoint = time.Now().UTC()
-	if err := db.Checkpoint(ck); err != nil {
-		return nil, fmt.Errorf("backup: %w", err)
+	checkpoint := func() error {
+		m.Checkpoint = time.Now().UTC()
+		if err := db.Checkpoint(ck); err != nil {
+			return fmt.Errorf("backup: %w", err)
+		}
+		return nil
 	}
-	if opts.BinlogPosition != nil {
-		pos, err := opts.BinlogPosition()
+	if opts.BinlogPosition == nil {
+		if err := checkpoint(); err != nil {
+			return nil, err
+		}
+	} else {
+		pos, err := opts.BinlogPosition(checkpoint)
 		if err != nil {
 			return nil, fmt.Errorf("backup: binlog position: %w", err)
 		}

@@ -122,7 +122,7 @@ func (c *Changes) bodyLen(stmt *Statement) int {
 	n := len(e.buf)
 	for i := range c.segs {
 		s := &c.segs[i]
-		if c.firstOf(i) {
+		if c.mapBefore(i) {
 			n += headerLen + len(s.ti.body) + checksumLen
 		}
 		n += headerLen + rowsPostHeader(s.ti) + (s.end - s.start) + checksumLen
@@ -143,7 +143,7 @@ func rowsPostHeader(ti *tableInfo) int {
 func (c *Changes) encodeRows(e *encoder) error {
 	for i := range c.segs {
 		s := &c.segs[i]
-		if c.firstOf(i) {
+		if c.mapBefore(i) {
 			st := e.begin(eventTableMap)
 			e.buf = append(e.buf, s.ti.body...)
 			e.end(st, 0)
@@ -153,7 +153,7 @@ func (c *Changes) encodeRows(e *encoder) error {
 		binary.LittleEndian.PutUint64(id[:], s.ti.id)
 		e.buf = append(e.buf, id[:6]...)
 		var flags uint16
-		if i == len(c.segs)-1 {
+		if c.stmtEnd(i) {
 			flags = 1 // STMT_END_F
 		}
 		e.buf = binary.LittleEndian.AppendUint16(e.buf, flags)
@@ -182,13 +182,16 @@ func (c *Changes) encodeRows(e *encoder) error {
 	return nil
 }
 
-// firstOf reports whether segment i is its table's first: the TABLE_MAP
+// Statements of the log: a run of segments of one table (split only by
+// kind or size) is one statement — its TABLE_MAP, then its ROWS events,
+// the last with STMT_END_F. A replica forgets its table maps at each
+// statement end, and MariaDB's IO thread refuses anything but a ROWS event
+// after a ROWS event without STMT_END_F, so a change of table ends the
+// statement and the next one maps its table again.
+
+// mapBefore reports whether segment i starts a statement: its TABLE_MAP
 // goes before it.
-func (c *Changes) firstOf(i int) bool {
-	for j := 0; j < i; j++ {
-		if c.segs[j].ti == c.segs[i].ti {
-			return false
-		}
-	}
-	return true
-}
+func (c *Changes) mapBefore(i int) bool { return i == 0 || c.segs[i-1].ti != c.segs[i].ti }
+
+// stmtEnd reports whether segment i ends a statement (STMT_END_F).
+func (c *Changes) stmtEnd(i int) bool { return i == len(c.segs)-1 || c.segs[i+1].ti != c.segs[i].ti }

@@ -504,3 +504,18 @@ func (l *Log) closeFileLocked() {
 		l.files.f = nil
 	}
 }
+
+// Hold runs f while no transaction can enter the log (under the
+// commit-order lock, which each logged commit holds while its batch is
+// applied) and returns the log's position and GTID set at that moment:
+// every logged transaction before the position is in the store f sees,
+// none after it. Backups make their checkpoint in f (backup.Options's
+// BinlogPosition). Commits that log nothing are not held up.
+func (l *Log) Hold(f func() error) (file string, pos uint64, executed string, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := f(); err != nil {
+		return "", 0, "", err
+	}
+	return l.fileName(l.mu.file), l.mu.pos, gtidSet(l.UUID(), 1, l.mu.gno), nil
+}

@@ -75,11 +75,36 @@ var (
 	walSyncsDesc       = desc("wal_fsyncs_total", "Write-ahead-log fsyncs (one may make many commits durable).")
 	walSyncSecondsDesc = desc("wal_fsync_seconds_total", "Time spent in write-ahead-log fsyncs.")
 	snapshotsDesc      = desc("open_snapshots", "Open store snapshots (transactions' read views).")
+
+	replicaIODesc     = desc("replica_io_running", "1 while the replica is connected to its source and reading its binary log (Replica_IO_Running: Yes), else 0.")
+	replicaSQLDesc    = desc("replica_sql_running", "1 while the replica's applier runs (Replica_SQL_Running: Yes), else 0.")
+	replicaBehindDesc = desc("replica_seconds_behind_source", "Replication lag: SHOW REPLICA STATUS's Seconds_Behind_Source; absent while it is NULL (replication not running).")
+	replicaIOErrDesc  = desc("replica_last_io_errno", "Last_IO_Errno of SHOW REPLICA STATUS (0: none).")
+	replicaSQLErrDesc = desc("replica_last_sql_errno", "Last_SQL_Errno of SHOW REPLICA STATUS (0: none).")
+	// replicaDescs are described even when a scrape would not emit them
+	// (no replica yet, or a NULL lag).
+	replicaDescs = []*prometheus.Desc{replicaIODesc, replicaSQLDesc, replicaBehindDesc, replicaIOErrDesc, replicaSQLErrDesc}
 )
 
 // Describe sends the descriptors by collecting once (the variable sets of
-// labels are fixed by the engine).
-func (c *collector) Describe(ch chan<- *prometheus.Desc) { prometheus.DescribeByCollect(c, ch) }
+// labels are fixed by the engine), and the replica's.
+func (c *collector) Describe(ch chan<- *prometheus.Desc) {
+	descs := make(chan *prometheus.Desc)
+	go func() {
+		prometheus.DescribeByCollect(c, descs)
+		close(descs)
+	}()
+	seen := map[*prometheus.Desc]bool{}
+	for d := range descs {
+		seen[d] = true
+		ch <- d
+	}
+	for _, d := range replicaDescs {
+		if !seen[d] {
+			ch <- d
+		}
+	}
+}
 
 // Collect reads the engine's counters.
 func (c *collector) Collect(ch chan<- prometheus.Metric) {
@@ -136,6 +161,48 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	counter(ch, walSyncsDesc, float64(st.WALSyncs))
 	counter(ch, walSyncSecondsDesc, st.WALSyncSeconds)
 	gauge(ch, snapshotsDesc, float64(st.Snapshots))
+	c.collectReplica(ch)
+}
+
+// collectReplica reports the replica side from SHOW REPLICA STATUS's
+// columns: nothing when the server is not a replica (no source set).
+func (c *collector) collectReplica(ch chan<- prometheus.Metric) {
+	if c.eng.Replica == nil {
+		return
+	}
+	cols := c.eng.Replica.Status()
+	if cols == nil {
+		return
+	}
+	running := func(d *prometheus.Desc, v string) {
+		x := 0.0
+		if v == "Yes" {
+			x = 1
+		}
+		gauge(ch, d, x)
+	}
+	for _, col := range cols {
+		switch col.Name {
+		case "Replica_IO_Running":
+			running(replicaIODesc, col.Value.ToString())
+		case "Replica_SQL_Running":
+			running(replicaSQLDesc, col.Value.ToString())
+		case "Seconds_Behind_Source":
+			if !col.Value.IsNull() {
+				if v, err := col.Value.ToFloat64(); err == nil {
+					gauge(ch, replicaBehindDesc, v)
+				}
+			}
+		case "Last_IO_Errno":
+			if v, err := col.Value.ToFloat64(); err == nil {
+				gauge(ch, replicaIOErrDesc, v)
+			}
+		case "Last_SQL_Errno":
+			if v, err := col.Value.ToFloat64(); err == nil {
+				gauge(ch, replicaSQLErrDesc, v)
+			}
+		}
+	}
 }
 
 // hitRatio is the block cache's hit ratio, 0 before any lookup.

@@ -93,13 +93,17 @@ type applier struct {
 	// lastTS is the source timestamp of the event being applied.
 	lastTS uint32
 
+	// posKey is where each group's position is stored: positionKey, or a
+	// replay's replayKey.
+	posKey []byte
+
 	buf   []byte
 	vals  []sqltypes.Value
 	bvals []sqltypes.Value
 }
 
 func newApplier(ctx context.Context, eng *sql.Engine, pos Position) (*applier, error) {
-	a := &applier{eng: eng, ctx: ctx, pos: pos, file: pos.File, tables: map[uint64]*tableInfo{}}
+	a := &applier{eng: eng, ctx: ctx, pos: pos, file: pos.File, tables: map[uint64]*tableInfo{}, posKey: positionKey}
 	if pos.GTID != "" {
 		p, err := replication.ParsePosition(pos.Flavor, pos.GTID)
 		if err != nil {
@@ -242,7 +246,7 @@ func (a *applier) commit(ev mysql.BinlogEvent) error {
 		}
 	}
 	next := a.nextPosition(ev)
-	if err := a.sess.WriteInTransaction(positionKey, next.encode()); err != nil {
+	if err := a.sess.WriteInTransaction(a.posKey, next.encode()); err != nil {
 		return sqlErrorf(errFatal, "Fatal error: cannot record the applied position: %v", err)
 	}
 	if _, err := a.sess.Query(a.ctx, "COMMIT"); err != nil {

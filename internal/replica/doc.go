@@ -14,6 +14,11 @@
 // applier session of the engine (stream.go, apply.go, values.go); DDL
 // (QUERY events) runs as written, in the event's database.
 //
+// ReplayFiles (replay.go) feeds the same applier from binary log files
+// instead of a source: point-in-time recovery (strata restore
+// --binlog-from), up to a GTID or a time, resumable from the position it
+// stores with each transaction.
+//
 // # Crash safety
 //
 // The source position reached (file, position, GTID) is written in the

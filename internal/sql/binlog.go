@@ -13,6 +13,7 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
 
+	"github.com/strata-db/strata/internal/backup"
 	"github.com/strata-db/strata/internal/binlog"
 	"github.com/strata-db/strata/internal/sql/privilege"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
@@ -24,6 +25,14 @@ import (
 func (e *Engine) UseBinlog(l *binlog.Log) {
 	e.Binlog = l
 	e.DB.SetBinlog(l.TxnHook())
+	// Backups record the binlog position their checkpoint corresponds to.
+	e.BackupOptions.BinlogPosition = func(checkpoint func() error) (*backup.BinlogPosition, error) {
+		file, pos, gtids, err := l.Hold(checkpoint)
+		if err != nil {
+			return nil, err
+		}
+		return &backup.BinlogPosition{File: file, Position: pos, GTIDExecuted: gtids}, nil
+	}
 	e.Globals.Set("log_bin", sqltypes.NewInt64(1))
 	e.Globals.Set("log_bin_basename", sqltypes.NewVarChar(strings.TrimSuffix(l.Dir(), "/")+"/"+l.Basename()))
 	e.Globals.Set("log_bin_index", sqltypes.NewVarChar(strings.TrimSuffix(l.Dir(), "/")+"/"+l.Basename()+".index"))
