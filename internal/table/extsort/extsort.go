@@ -26,7 +26,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"slices"
 	"sync"
 	"unsafe"
 )
@@ -126,32 +125,15 @@ const parallelSortMin = 1 << 16
 
 // sortMem sorts the buffered records by key and, for equal keys, by the
 // order they were added (their arena offsets grow with it): a total order,
-// so the faster unstable sort keeps duplicates in their added order. A
+// so the unstable radix sort (radixSort) keeps duplicates in their added
+// order. A
 // large buffer is cut into one part per core, each sorted on its own
 // goroutine; s.chunks holds the parts' ends, which are merged as separate
 // sources (each part's records were added after the previous part's, so
 // ranking the parts in order keeps duplicates in their added order).
 func (s *Sorter) sortMem() {
-	lcp := s.lcp
-	if lcp > 0 {
-		// The key prefixes from after the shared prefix.
-		for i := range s.recs {
-			r := &s.recs[i]
-			r.p0, r.p1 = keyPrefix(s.arena[r.off+lcp : r.off+r.klen])
-		}
-	}
-	cmp := func(a, b rec) int {
-		switch {
-		case a.p0 != b.p0:
-			return cmpUint(a.p0, b.p0)
-		case a.p1 != b.p1:
-			return cmpUint(a.p1, b.p1)
-		}
-		if c := bytes.Compare(s.arena[a.off+lcp:a.off+a.klen], s.arena[b.off+lcp:b.off+b.klen]); c != 0 {
-			return c
-		}
-		return a.off - b.off
-	}
+	s.loadPrefixes()
+	cmp := s.cmpFunc()
 	n := len(s.recs)
 	parts := 1
 	if n >= parallelSortMin {
@@ -163,16 +145,45 @@ func (s *Sorter) sortMem() {
 		lo, hi := n*i/parts, n*(i+1)/parts
 		s.chunks = append(s.chunks, hi)
 		if parts == 1 {
-			slices.SortFunc(s.recs[lo:hi], cmp)
+			radixSort(s.recs[lo:hi], 0, cmp)
 			break
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			slices.SortFunc(s.recs[lo:hi], cmp)
+			radixSort(s.recs[lo:hi], 0, cmp)
 		}()
 	}
 	wg.Wait()
+}
+
+// loadPrefixes sets the records' p0 and p1 to the 16 key bytes after the
+// prefix all keys share.
+func (s *Sorter) loadPrefixes() {
+	if lcp := s.lcp; lcp > 0 {
+		for i := range s.recs {
+			r := &s.recs[i]
+			r.p0, r.p1 = keyPrefix(s.arena[r.off+lcp : r.off+r.klen])
+		}
+	}
+}
+
+// cmpFunc returns the order of sortMem: by key (p0, p1, then the key's
+// bytes after the shared prefix) and, for equal keys, by arena offset.
+func (s *Sorter) cmpFunc() func(a, b rec) int {
+	lcp := s.lcp
+	return func(a, b rec) int {
+		switch {
+		case a.p0 != b.p0:
+			return cmpUint(a.p0, b.p0)
+		case a.p1 != b.p1:
+			return cmpUint(a.p1, b.p1)
+		}
+		if c := bytes.Compare(s.arena[a.off+lcp:a.off+a.klen], s.arena[b.off+lcp:b.off+b.klen]); c != 0 {
+			return c
+		}
+		return a.off - b.off
+	}
 }
 
 // spill sorts the buffered records and appends each sorted part to the
