@@ -73,6 +73,9 @@ type Sorter struct {
 	lcp int
 	// chunks are the ends of the sorted parts of recs (sortMem).
 	chunks []int
+	// sorted is set once sortMem has run: its radix sort leaves some
+	// records' p0 and p1 holding later key bytes.
+	sorted bool
 }
 
 // New returns a sorter that spills to a file in dir once its buffered
@@ -125,7 +128,7 @@ const parallelSortMin = 1 << 16
 
 // sortMem sorts the buffered records by key and, for equal keys, by the
 // order they were added (their arena offsets grow with it): a total order,
-// so the unstable radix sort (radixSort) keeps duplicates in their added
+// so the unstable radix sort (radixSorter) keeps duplicates in their added
 // order. A
 // large buffer is cut into one part per core, each sorted on its own
 // goroutine; s.chunks holds the parts' ends, which are merged as separate
@@ -133,7 +136,7 @@ const parallelSortMin = 1 << 16
 // ranking the parts in order keeps duplicates in their added order).
 func (s *Sorter) sortMem() {
 	s.loadPrefixes()
-	cmp := s.cmpFunc()
+	rs := &radixSorter{arena: s.arena, lcp: s.lcp, cmp: s.cmpFunc()}
 	n := len(s.recs)
 	parts := 1
 	if n >= parallelSortMin {
@@ -145,22 +148,24 @@ func (s *Sorter) sortMem() {
 		lo, hi := n*i/parts, n*(i+1)/parts
 		s.chunks = append(s.chunks, hi)
 		if parts == 1 {
-			radixSort(s.recs[lo:hi], 0, cmp)
+			rs.sort(s.recs[lo:hi], 0, 0)
 			break
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			radixSort(s.recs[lo:hi], 0, cmp)
+			rs.sort(s.recs[lo:hi], 0, 0)
 		}()
 	}
 	wg.Wait()
+	s.sorted = true
 }
 
 // loadPrefixes sets the records' p0 and p1 to the 16 key bytes after the
-// prefix all keys share.
+// prefix all keys share (those Add set, unless a sort has since changed
+// them).
 func (s *Sorter) loadPrefixes() {
-	if lcp := s.lcp; lcp > 0 {
+	if lcp := s.lcp; lcp > 0 || s.sorted {
 		for i := range s.recs {
 			r := &s.recs[i]
 			r.p0, r.p1 = keyPrefix(s.arena[r.off+lcp : r.off+r.klen])
@@ -204,7 +209,7 @@ func (s *Sorter) spill() error {
 		}
 		lo = hi
 	}
-	s.arena, s.recs = s.arena[:0], s.recs[:0]
+	s.arena, s.recs, s.sorted = s.arena[:0], s.recs[:0], false
 	return nil
 }
 

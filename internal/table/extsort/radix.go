@@ -5,12 +5,12 @@ import (
 	"slices"
 )
 
-// radixMin is the size of a bucket from which radixSort partitions it
+// radixMin is the size of a bucket from which radixSorter partitions it
 // by the next byte; smaller buckets are finished by comparison.
 const radixMin = 48
 
 // insertionMax is the largest bucket finished by insertion sort (larger
-// ones that radixSort cannot split further go to slices.SortFunc).
+// ones that radixSorter cannot split further go to slices.SortFunc).
 const insertionMax = radixMin
 
 // digit is byte d (0-15) of r's 16 key-prefix bytes.
@@ -21,25 +21,43 @@ func digit(r *rec, d int) int {
 	return int(r.p1>>(120-8*d)) & 0xff
 }
 
-// radixSort sorts recs by cmp, given that every record of recs has the
-// same first d bytes of p0|p1: an MSD radix sort (American flag: each
-// level partitions the records in place into 256 buckets by byte d of
-// their prefix, then sorts each bucket from byte d+1). Levels where all
-// records have the same byte move nothing; buckets of at most radixMin
-// records, and records whose 16 prefix bytes are all equal, are finished
-// by cmp, which orders them by the rest of the key and then by off.
+// radixSorter sorts records by the key bytes after the shared prefix lcp
+// and then by cmp (sortMem's order).
+type radixSorter struct {
+	arena []byte
+	lcp   int
+	cmp   func(a, b rec) int
+}
+
+// sort sorts recs by cmp, given that every record of recs has the same
+// key bytes up to byte d of p0|p1, which hold the 16 key bytes from depth
+// after the shared prefix (zero-padded): an MSD radix sort (American
+// flag: each level partitions the records in place into 256 buckets by
+// byte d, then sorts each bucket from byte d+1). Levels where all records
+// have the same byte move nothing; a bucket whose 16 prefix bytes are all
+// equal reloads p0 and p1 with the next 16 key bytes (keys that share
+// long prefixes: URLs of one host); buckets of at most radixMin records,
+// and records whose keys are equal to their ends (but for trailing zero
+// bytes), are finished by cmp, which orders them by the rest of the key
+// and then by off.
 //
 // cmp must agree with the prefix order: if a's prefix bytes are less than
-// b's, cmp(a, b) < 0.
-func radixSort(recs []rec, d int, cmp func(a, b rec) int) {
+// b's, cmp(a, b) < 0 (zero padding keeps that true: a key that is shorter
+// within the window is a prefix of the other).
+func (rs *radixSorter) sort(recs []rec, d, depth int) {
 	for {
 		if len(recs) <= insertionMax {
-			insertionSort(recs, cmp)
+			insertionSort(recs, rs.cmp)
 			return
 		}
 		if d >= 16 {
-			slices.SortFunc(recs, cmp)
-			return
+			depth += 16
+			if !rs.reload(recs, depth) {
+				slices.SortFunc(recs, rs.cmp)
+				return
+			}
+			d = firstDiff(recs)
+			continue
 		}
 		var heads [256]int
 		if d < 8 {
@@ -81,12 +99,29 @@ func radixSort(recs []rec, d int, cmp func(a, b rec) int) {
 		lo := 0
 		for _, hi := range ends {
 			if hi-lo > 1 {
-				radixSort(recs[lo:hi], d+1, cmp)
+				rs.sort(recs[lo:hi], d+1, depth)
 			}
 			lo = hi
 		}
 		return
 	}
+}
+
+// reload sets p0 and p1 of recs to the 16 key bytes from depth after the
+// shared prefix, reporting whether any key has bytes there.
+func (rs *radixSorter) reload(recs []rec, depth int) bool {
+	any := false
+	at := rs.lcp + depth
+	for i := range recs {
+		r := &recs[i]
+		if r.klen <= at {
+			r.p0, r.p1 = 0, 0
+			continue
+		}
+		any = true
+		r.p0, r.p1 = keyPrefix(rs.arena[r.off+at : r.off+r.klen])
+	}
+	return any
 }
 
 // firstDiff is the first of the 16 prefix bytes where some records of

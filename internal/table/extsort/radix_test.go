@@ -44,6 +44,17 @@ func radixCase(t *testing.T, rng *rand.Rand, kind string, n, lcp int) *Sorter {
 			} else {
 				k = []byte(fmt.Sprintf("dup%03d", rng.IntN(1000)))
 			}
+		case "long-shared": // groups sharing 30-70 bytes (reloads), some ending at window edges or in zeros
+			g := rng.IntN(3)
+			k = fmt.Appendf(nil, "group-%d-%s", g, string(make([]byte, 20+20*g)))
+			switch rng.IntN(4) {
+			case 0:
+				k = k[:16*(1+rng.IntN(len(k)/16))]
+			case 1:
+				k = append(k, 0, 0, byte(rng.IntN(3)))
+			default:
+				k = fmt.Appendf(k, "/path/%d/%d", rng.IntN(3), rng.IntN(100))
+			}
 		case "all-equal":
 			k = []byte("the same key, longer than sixteen bytes")
 		case "timestamp": // high bytes constant, skewed low bytes, then a pk
@@ -67,14 +78,15 @@ func radixCase(t *testing.T, rng *rand.Rand, kind string, n, lcp int) *Sorter {
 	return s
 }
 
-// TestRadixSortMatchesCmp: radixSort orders records exactly as
+// TestRadixSortMatchesCmp: radixSorter orders records exactly as
 // slices.SortFunc with the same comparison (key, then added order) does,
 // on inputs that reach every branch: short keys, equal 16-byte prefixes
-// with differing tails, exact duplicates, all-equal keys, constant leading
+// with differing tails, long shared prefixes (reloaded windows), keys that
+// differ only by trailing zero bytes, exact duplicates, all-equal keys, constant leading
 // bytes, skewed buckets, and sizes around radixMin.
 func TestRadixSortMatchesCmp(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
-	kinds := []string{"random", "small-alphabet", "short", "same-prefix", "duplicates", "all-equal", "timestamp", "skewed"}
+	kinds := []string{"random", "small-alphabet", "short", "same-prefix", "long-shared", "duplicates", "all-equal", "timestamp", "skewed"}
 	sizes := []int{0, 1, 2, 3, radixMin - 1, radixMin, radixMin + 1, 2*radixMin + 1, 257, 1000, 5000, 30000}
 	for _, kind := range kinds {
 		for _, n := range sizes {
@@ -85,7 +97,7 @@ func TestRadixSortMatchesCmp(t *testing.T) {
 				want := slices.Clone(s.recs)
 				slices.SortFunc(want, cmp)
 				got := slices.Clone(s.recs)
-				radixSort(got, 0, cmp)
+				(&radixSorter{arena: s.arena, lcp: s.lcp, cmp: cmp}).sort(got, 0, 0)
 				for i := range want {
 					if got[i].off != want[i].off {
 						t.Fatalf("%s n=%d lcp=%d: record %d: key %x (off %d), want %x (off %d)", kind, n, lcp, i,
@@ -106,8 +118,32 @@ func TestRadixSortNoAlloc(t *testing.T) {
 	orig := slices.Clone(s.recs)
 	if a := testing.AllocsPerRun(5, func() {
 		copy(s.recs, orig)
-		radixSort(s.recs, 0, cmp)
+		(&radixSorter{arena: s.arena, lcp: s.lcp, cmp: cmp}).sort(s.recs, 0, 0)
 	}); a != 0 {
 		t.Fatalf("%v allocations per sort", a)
+	}
+}
+
+// TestSortMemTwice: a second sortMem (whose first left later key bytes in
+// some records' p0 and p1) keeps the order, with and without a shared
+// prefix.
+func TestSortMemTwice(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	for _, first := range []string{"ab", "aa"} { // lcp 0 and 1
+		s := New(t.TempDir(), 1<<40)
+		for range 5000 {
+			k := fmt.Appendf(nil, "%c-shared-by-many-keys-%d", first[rng.IntN(2)], rng.IntN(1000))
+			if err := s.Add(k, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.sortMem()
+		sorted := slices.Clone(s.recs)
+		s.sortMem()
+		for i := range sorted {
+			if s.recs[i].off != sorted[i].off {
+				t.Fatalf("lcp %d: record %d moved by a second sort", s.lcp, i)
+			}
+		}
 	}
 }
