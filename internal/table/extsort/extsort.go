@@ -38,9 +38,10 @@ const FilePrefix = "strata-sort-bulk-"
 var ErrCorrupt = errors.New("extsort: corrupt run")
 
 // rec is one buffered record: its bytes are arena[off : off+klen+vlen].
-// p0 and p1 hold the key's first 16 bytes (big-endian, zero-padded), so
-// most comparisons of the sort never touch the arena (whose records, once
-// sorted, are read in an order that misses the CPU caches).
+// p0 and p1 hold the key's first 16 bytes (big-endian, zero-padded; after
+// the shared prefix once sortMem runs, and later bytes where its radix sort
+// needed them), so the sort's passes mostly never touch the arena (whose
+// records, once sorted, are read in an order that misses the CPU caches).
 type rec struct {
 	p0, p1     uint64
 	off        int
