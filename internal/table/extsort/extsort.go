@@ -26,7 +26,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"slices"
 	"sync"
 	"unsafe"
 )
@@ -39,9 +38,10 @@ const FilePrefix = "strata-sort-bulk-"
 var ErrCorrupt = errors.New("extsort: corrupt run")
 
 // rec is one buffered record: its bytes are arena[off : off+klen+vlen].
-// p0 and p1 hold the key's first 16 bytes (big-endian, zero-padded), so
-// most comparisons of the sort never touch the arena (whose records, once
-// sorted, are read in an order that misses the CPU caches).
+// p0 and p1 hold the key's first 16 bytes (big-endian, zero-padded; after
+// the shared prefix once sortMem runs, and later bytes where its radix sort
+// needed them), so the sort's passes mostly never touch the arena (whose
+// records, once sorted, are read in an order that misses the CPU caches).
 type rec struct {
 	p0, p1     uint64
 	off        int
@@ -74,6 +74,9 @@ type Sorter struct {
 	lcp int
 	// chunks are the ends of the sorted parts of recs (sortMem).
 	chunks []int
+	// sorted is set once sortMem has run: its radix sort leaves some
+	// records' p0 and p1 holding later key bytes.
+	sorted bool
 }
 
 // New returns a sorter that spills to a file in dir once its buffered
@@ -126,32 +129,15 @@ const parallelSortMin = 1 << 16
 
 // sortMem sorts the buffered records by key and, for equal keys, by the
 // order they were added (their arena offsets grow with it): a total order,
-// so the faster unstable sort keeps duplicates in their added order. A
+// so the unstable radix sort (radixSorter) keeps duplicates in their added
+// order. A
 // large buffer is cut into one part per core, each sorted on its own
 // goroutine; s.chunks holds the parts' ends, which are merged as separate
 // sources (each part's records were added after the previous part's, so
 // ranking the parts in order keeps duplicates in their added order).
 func (s *Sorter) sortMem() {
-	lcp := s.lcp
-	if lcp > 0 {
-		// The key prefixes from after the shared prefix.
-		for i := range s.recs {
-			r := &s.recs[i]
-			r.p0, r.p1 = keyPrefix(s.arena[r.off+lcp : r.off+r.klen])
-		}
-	}
-	cmp := func(a, b rec) int {
-		switch {
-		case a.p0 != b.p0:
-			return cmpUint(a.p0, b.p0)
-		case a.p1 != b.p1:
-			return cmpUint(a.p1, b.p1)
-		}
-		if c := bytes.Compare(s.arena[a.off+lcp:a.off+a.klen], s.arena[b.off+lcp:b.off+b.klen]); c != 0 {
-			return c
-		}
-		return a.off - b.off
-	}
+	s.loadPrefixes()
+	rs := &radixSorter{arena: s.arena, lcp: s.lcp, cmp: s.cmpFunc()}
 	n := len(s.recs)
 	parts := 1
 	if n >= parallelSortMin {
@@ -163,16 +149,47 @@ func (s *Sorter) sortMem() {
 		lo, hi := n*i/parts, n*(i+1)/parts
 		s.chunks = append(s.chunks, hi)
 		if parts == 1 {
-			slices.SortFunc(s.recs[lo:hi], cmp)
+			rs.sort(s.recs[lo:hi], 0, 0)
 			break
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			slices.SortFunc(s.recs[lo:hi], cmp)
+			rs.sort(s.recs[lo:hi], 0, 0)
 		}()
 	}
 	wg.Wait()
+	s.sorted = true
+}
+
+// loadPrefixes sets the records' p0 and p1 to the 16 key bytes after the
+// prefix all keys share (those Add set, unless a sort has since changed
+// them).
+func (s *Sorter) loadPrefixes() {
+	if lcp := s.lcp; lcp > 0 || s.sorted {
+		for i := range s.recs {
+			r := &s.recs[i]
+			r.p0, r.p1 = keyPrefix(s.arena[r.off+lcp : r.off+r.klen])
+		}
+	}
+}
+
+// cmpFunc returns the order of sortMem: by key (p0, p1, then the key's
+// bytes after the shared prefix) and, for equal keys, by arena offset.
+func (s *Sorter) cmpFunc() func(a, b rec) int {
+	lcp := s.lcp
+	return func(a, b rec) int {
+		switch {
+		case a.p0 != b.p0:
+			return cmpUint(a.p0, b.p0)
+		case a.p1 != b.p1:
+			return cmpUint(a.p1, b.p1)
+		}
+		if c := bytes.Compare(s.arena[a.off+lcp:a.off+a.klen], s.arena[b.off+lcp:b.off+b.klen]); c != 0 {
+			return c
+		}
+		return a.off - b.off
+	}
 }
 
 // spill sorts the buffered records and appends each sorted part to the
@@ -193,7 +210,7 @@ func (s *Sorter) spill() error {
 		}
 		lo = hi
 	}
-	s.arena, s.recs = s.arena[:0], s.recs[:0]
+	s.arena, s.recs, s.sorted = s.arena[:0], s.recs[:0], false
 	return nil
 }
 
