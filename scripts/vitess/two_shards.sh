@@ -139,7 +139,7 @@ done
 # A server still running from an earlier run on these ports would join this
 # run's topology (an old vttablet writes its shutdown into the new etcd).
 ports=($ETCD_PORT $ETCD_PEER $VTCTLD_HTTP $VTCTLD_GRPC $VTGATE_HTTP $VTGATE_GRPC $VTGATE_MYSQL)
-for i in 0 1; do ports+=("$(strata_port $i)" "$(tablet_http $i)" "$(tablet_grpc $i)"); done
+for i in 0 1 2 3 4; do ports+=("$(strata_port $i)" "$(tablet_http $i)" "$(tablet_grpc $i)"); done
 for p in "${ports[@]}"; do
 	if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
 		die "port $p is in use (an earlier run still stopping? set VT_PORT_BASE)"
@@ -179,48 +179,50 @@ start vtctld "${AS_VT[@]}" "$BIN/vtctld" "${TOPO[@]}" --cell "$CELL" --service-m
 	--port "$VTCTLD_HTTP" --grpc-port "$VTCTLD_GRPC" --log-format text --config-file-not-found-handling ignore
 wait_for vtctld 60 curl -sf "http://127.0.0.1:$VTCTLD_HTTP/debug/status"
 
-# ---------------------------------------------------------------- strata × 2
-for i in 0 1; do
-	mkdir -p "$WORK/strata$i"
-	start "strata$i" "$BIN/strata" serve --datadir "$WORK/strata$i" --port "$(strata_port $i)" \
-		--socket "" --root-password "$PASSWORD" --log-bin --server-id $((i + 1)) --memory $((512 << 20))
-done
-for i in 0 1; do
-	wait_for "strata$i" 60 strata_sql $i -e 'SELECT 1'
-	strata_sql $i -e "CREATE DATABASE IF NOT EXISTS $DBNAME"
-done
-
-# ---------------------------------------------------------------- vttablets
+# ---------------------------------------------------------------- strata + vttablet per shard
 DB_FLAGS=(--db-host 127.0.0.1 --db-charset utf8mb4)
 for u in app appdebug allprivs dba filtered repl erepl; do
 	DB_FLAGS+=("--db-$u-user" root "--db-$u-password" "$PASSWORD" "--db-$u-use-ssl=false")
 done
-for i in 0 1; do
-	uid=$(tablet_uid $i)
+
+# start_strata I DB — strata number I (its own port, datadir, server id,
+# binary log) with database DB.
+start_strata() {
+	local i=$1 db=$2
+	mkdir -p "$WORK/strata$i"
+	start "strata$i" "$BIN/strata" serve --datadir "$WORK/strata$i" --port "$(strata_port "$i")" \
+		--socket "" --root-password "$PASSWORD" --log-bin --server-id $((i + 1)) --memory $((256 << 20))
+	wait_for "strata$i" 60 strata_sql "$i" -e 'SELECT 1'
+	strata_sql "$i" -e "CREATE DATABASE IF NOT EXISTS $db"
+}
+
+# start_tablet I KEYSPACE SHARD DB — an unmanaged vttablet (uid 100*(I+1))
+# for strata I, made the shard's PRIMARY with TabletExternallyReparented.
+start_tablet() {
+	local i=$1 ks=$2 shard=$3 db=$4 uid
+	uid=$(tablet_uid "$i")
 	start "vttablet$i" "${AS_VT[@]}" "$BIN/vttablet" "${TOPO[@]}" --unmanaged \
 		--tablet-path "$CELL-$uid" --tablet-hostname 127.0.0.1 \
-		--init-keyspace "$KEYSPACE" --init-shard "${SHARDS[i]}" --init-tablet-type replica \
-		--init-db-name-override "$DBNAME" \
-		"${DB_FLAGS[@]}" --db-port "$(strata_port $i)" \
-		--port "$(tablet_http $i)" --grpc-port "$(tablet_grpc $i)" \
+		--init-keyspace "$ks" --init-shard "$shard" --init-tablet-type replica \
+		--init-db-name-override "$db" \
+		"${DB_FLAGS[@]}" --db-port "$(strata_port "$i")" \
+		--port "$(tablet_http "$i")" --grpc-port "$(tablet_grpc "$i")" \
 		--service-map 'grpc-queryservice,grpc-tabletmanager,grpc-updatestream' \
 		--health-check-interval 2s --log-format text --config-file-not-found-handling ignore
-done
-for i in 0 1; do
-	wait_for "vttablet$i" 120 curl -sf "http://127.0.0.1:$(tablet_http $i)/debug/status"
-done
-# The tablet record gets its address once the tablet has started; a
-# TabletExternallyReparented before that writes the record back without it
-# (hostname "", port 0) and vtgate never finds the tablet.
+}
 tablet_registered() { vtctl GetTablet "$1" | grep -q '"hostname": "127.0.0.1"'; }
-for i in 0 1; do
-	wait_for "tablet record of $CELL-$(tablet_uid $i)" 60 tablet_registered "$CELL-$(tablet_uid $i)"
-done
-for i in 0 1; do
-	uid=$(tablet_uid $i)
+promote() {
+	local i=$1 uid
+	uid=$(tablet_uid "$i")
+	wait_for "vttablet$i" 120 curl -sf "http://127.0.0.1:$(tablet_http "$i")/debug/status"
+	wait_for "tablet record of $CELL-$uid" 60 tablet_registered "$CELL-$uid"
 	vtctl TabletExternallyReparented "$CELL-$uid" >"$WORK/ter$i.log" 2>&1 ||
 		die "TabletExternallyReparented $CELL-$uid: $(cat "$WORK/ter$i.log")"
-done
+}
+
+for i in 0 1; do start_strata $i "$DBNAME"; done
+for i in 0 1; do start_tablet $i "$KEYSPACE" "${SHARDS[i]}" "$DBNAME"; done
+for i in 0 1; do promote $i; done
 
 # ---------------------------------------------------------------- vschema + vtgate
 cat >"$WORK/vschema.json" <<EOF
@@ -237,7 +239,8 @@ $(for t in $(seq $TABLES); do printf '    "sbtest%d": { "column_vindexes": [ { "
     "orders": { "column_vindexes": [ { "column": "o_w_id", "name": "hash" } ] },
     "order_line": { "column_vindexes": [ { "column": "ol_w_id", "name": "hash" } ] },
     "item": { "column_vindexes": [ { "column": "i_id", "name": "hash" } ] },
-    "stock": { "column_vindexes": [ { "column": "s_w_id", "name": "hash" } ] }
+    "stock": { "column_vindexes": [ { "column": "s_w_id", "name": "hash" } ] },
+    "customer_ext": { "column_vindexes": [ { "column": "id", "name": "hash" } ] }
   }
 }
 EOF
@@ -300,6 +303,87 @@ for t in $(seq $TABLES); do
 	[[ $through == "$sum" ]] || die "sbtest$t: $through rows through vtgate, $sum on the shards"
 	log "sbtest$t: $through rows through vtgate = sum of the shards"
 done
+
+# ---------------------------------------------------------------- resharding
+# VReplication reads each source strata's binary log (COM_BINLOG_DUMP_GTID,
+# through the source vttablet's vstreamer) after copying the rows.
+if [[ ${VT_RESHARD:-1} == 1 ]]; then
+	# workflow_caught_up KIND WORKFLOW STREAMS — every stream has copied and
+	# is replicating.
+	workflow_caught_up() {
+		[[ $(vtctl "$1" --workflow "$2" --target-keyspace "$KEYSPACE" status 2>/dev/null |
+			grep -c 'Status: Running. VStream Lag') == "$3" ]]
+	}
+	# vre_open KEYSPACE… — every tablet's VReplication engine is open (it
+	# opens a moment after the tablet becomes PRIMARY; a workflow created
+	# before fails with "vreplication engine is closed").
+	vre_open() {
+		local ks
+		for ks in "$@"; do vtctl Workflow --keyspace "$ks" list || return 1; done
+	}
+
+	log "MoveTables: customer_ext from the unsharded keyspace commerce (strata2) into $KEYSPACE"
+	start_strata 2 vt_commerce
+	values=$(seq 1000 | awk '{printf "%s(%d,\047c%d\047,%d.50)", (NR > 1 ? "," : ""), $1, $1, $1}')
+	strata_sql 2 -D vt_commerce -e "CREATE TABLE customer_ext (id BIGINT PRIMARY KEY, name VARCHAR(40), balance DECIMAL(10,2)); INSERT INTO customer_ext VALUES $values"
+	start_tablet 2 commerce 0 vt_commerce
+	promote 2
+	wait_for "vreplication engines" 60 vre_open commerce "$KEYSPACE"
+	vtctl MoveTables --workflow m1 --target-keyspace "$KEYSPACE" create --source-keyspace commerce \
+		--tables customer_ext >"$WORK/movetables.log" 2>&1 || die "MoveTables create: $(tail -3 "$WORK/movetables.log")"
+	wait_for "MoveTables copy" 120 workflow_caught_up MoveTables m1 2
+	# Changes after the copy reach the target through the binary log.
+	strata_sql 2 -D vt_commerce -e "INSERT INTO customer_ext VALUES (1001,'new',1.00); UPDATE customer_ext SET name='upd' WHERE id=1; DELETE FROM customer_ext WHERE id=2"
+	vtctl VDiff --target-keyspace "$KEYSPACE" --workflow m1 create --wait >"$WORK/vdiff-m1.log" 2>&1 || die "VDiff m1: $(tail -5 "$WORK/vdiff-m1.log")"
+	grep -q 'HasMismatch:  false' "$WORK/vdiff-m1.log" || die "VDiff m1: $(cat "$WORK/vdiff-m1.log")"
+	vtctl MoveTables --workflow m1 --target-keyspace "$KEYSPACE" switchtraffic >>"$WORK/movetables.log" 2>&1 ||
+		die "MoveTables switchtraffic: $(tail -3 "$WORK/movetables.log")"
+	vtctl MoveTables --workflow m1 --target-keyspace "$KEYSPACE" complete >>"$WORK/movetables.log" 2>&1 ||
+		die "MoveTables complete: $(tail -3 "$WORK/movetables.log")"
+	n=$(vtgate_sql -e "SELECT COUNT(*) FROM customer_ext WHERE id <> 1 OR name = 'upd'")
+	[[ $n == 1000 ]] || die "customer_ext through vtgate after MoveTables: $n rows, want 1000"
+	log "MoveTables done: 1000 rows of customer_ext now in $KEYSPACE (VDiff: no mismatch)"
+
+	log "Reshard: $KEYSPACE/80- into 80-c0 (strata3) and c0- (strata4); sysbench writes after the copy, during the binary log phase"
+	start_strata 3 "$DBNAME"
+	start_strata 4 "$DBNAME"
+	start_tablet 3 "$KEYSPACE" 80-c0 "$DBNAME"
+	start_tablet 4 "$KEYSPACE" c0- "$DBNAME"
+	promote 3
+	promote 4
+	wait_for "vreplication engines" 60 vre_open "$KEYSPACE"
+	vtctl Reshard --workflow r1 --target-keyspace "$KEYSPACE" create --source-shards 80- \
+		--target-shards 80-c0,c0- >"$WORK/reshard.log" 2>&1 || die "Reshard create: $(tail -3 "$WORK/reshard.log")"
+	wait_for "Reshard copy" 300 workflow_caught_up Reshard r1 2
+	sysbench oltp_write_only "${SB[@]}" --threads=2 --time=10 --report-interval=0 run >"$WORK/sb-reshard.log" 2>&1 ||
+		die "sysbench during Reshard: $(tail -5 "$WORK/sb-reshard.log")"
+	wait_for "Reshard catch-up" 60 workflow_caught_up Reshard r1 2
+	vtctl VDiff --target-keyspace "$KEYSPACE" --workflow r1 create --wait >"$WORK/vdiff-r1.log" 2>&1 || die "VDiff r1: $(tail -5 "$WORK/vdiff-r1.log")"
+	grep -q 'HasMismatch:  false' "$WORK/vdiff-r1.log" || die "VDiff r1: $(cat "$WORK/vdiff-r1.log")"
+	vtctl Reshard --workflow r1 --target-keyspace "$KEYSPACE" switchtraffic >>"$WORK/reshard.log" 2>&1 ||
+		die "Reshard switchtraffic: $(tail -3 "$WORK/reshard.log")"
+	vtctl Reshard --workflow r1 --target-keyspace "$KEYSPACE" complete >>"$WORK/reshard.log" 2>&1 ||
+		die "Reshard complete: $(tail -3 "$WORK/reshard.log")"
+	vtgate_sql -e 'SHOW VITESS_SHARDS' | tee "$WORK/shards-after.txt"
+	grep -q "$KEYSPACE/80-c0" "$WORK/shards-after.txt" || die "80-c0 is not serving"
+	sysbench oltp_write_only "${SB[@]}" --threads=2 --time=5 --report-interval=0 run >"$WORK/sb-after.log" 2>&1 ||
+		die "sysbench after Reshard: $(tail -5 "$WORK/sb-after.log")"
+
+	log "checking row placement on the 3 shards after Reshard"
+	CHECK=(-db "$DBNAME" -user root -password "$PASSWORD" -shard "-80=127.0.0.1:$(strata_port 0)"
+		-shard "80-c0=127.0.0.1:$(strata_port 3)" -shard "c0-=127.0.0.1:$(strata_port 4)")
+	for t in $(seq $TABLES); do CHECK+=(-table "sbtest$t:id"); done
+	CHECK+=(-table order_line:ol_w_id -table stock:s_w_id -table customer_ext:id)
+	"$BIN/shardcheck" "${CHECK[@]}" | tee "$WORK/shardcheck-after.txt" || die "rows on the wrong shard after Reshard"
+	for t in $(seq $TABLES); do
+		through=$(vtgate_sql -e "SELECT COUNT(*) FROM sbtest$t")
+		sum=0
+		for i in 0 3 4; do sum=$((sum + $(strata_sql $i -D "$DBNAME" -e "SELECT COUNT(*) FROM sbtest$t"))); done
+		[[ $through == "$sum" ]] || die "sbtest$t after Reshard: $through rows through vtgate, $sum on the shards"
+	done
+	echo "reshard ok" >>"$WORK/summary.txt"
+	log "Reshard done: VDiff no mismatch, rows on the right shards, counts match"
+fi
 
 log "PASS"
 cat "$WORK/summary.txt"
