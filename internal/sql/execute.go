@@ -197,7 +197,7 @@ func (s *Session) Prepare(ctx context.Context, sql string) (uint16, []*querypb.F
 // prepareText prepares a statement for Prepare and SQL-level PREPARE
 // (prepare_sql.go).
 func (s *Session) prepareText(ctx context.Context, sql string) (uint16, []*querypb.Field, error) {
-	if reShowCount.MatchString(sql) || reNamesCollate.MatchString(sql) {
+	if reShowCount.MatchString(sql) || reNamesCollate.MatchString(sql) || reShowCreateDBIfNotExists.MatchString(sql) {
 		return 0, nil, nil
 	}
 	if _, ok := parse.ParseRoutine(sql); ok || isAnalyze(sql) || isSignal(sql) || isCallNoArgs(sql) {
@@ -629,8 +629,11 @@ func (s *Session) dmlOf(ctx context.Context, stmt sqlparser.Statement, bv map[st
 }
 
 var (
-	reShowCount    = regexp.MustCompile(`(?is)^\s*SHOW\s+COUNT\s*\(\s*\*\s*\)\s+(WARNINGS|ERRORS)\s*;?\s*$`)
-	reNamesCollate = regexp.MustCompile(`(?is)^\s*SET\s+NAMES\s+'?"?([A-Za-z0-9_]+)'?"?\s+COLLATE\s+'?"?([A-Za-z0-9_]+)'?"?\s*;?\s*$`)
+	// SHOW CREATE DATABASE IF NOT EXISTS db, which Vitess's parser lacks
+	// (vttablet's GetSchema sends it): group 1 is the rest, the name.
+	reShowCreateDBIfNotExists = regexp.MustCompile(`(?is)^\s*SHOW\s+CREATE\s+(?:DATABASE|SCHEMA)\s+IF\s+NOT\s+EXISTS\s+(.*?)\s*;?\s*$`)
+	reShowCount               = regexp.MustCompile(`(?is)^\s*SHOW\s+COUNT\s*\(\s*\*\s*\)\s+(WARNINGS|ERRORS)\s*;?\s*$`)
+	reNamesCollate            = regexp.MustCompile(`(?is)^\s*SET\s+NAMES\s+'?"?([A-Za-z0-9_]+)'?"?\s+COLLATE\s+'?"?([A-Za-z0-9_]+)'?"?\s*;?\s*$`)
 )
 
 // specialStatement handles statements Vitess's parser does not know. Each
@@ -687,6 +690,10 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 	case 's':
 	default:
 		return nil, false, nil
+	}
+	if m := reShowCreateDBIfNotExists.FindStringSubmatch(sql); m != nil {
+		res, err := s.showCreateDatabaseIfNotExists(ctx, m[1])
+		return res, true, err
 	}
 	if m := reShowCount.FindStringSubmatch(sql); m != nil {
 		s.countCom(comShowWarnings)

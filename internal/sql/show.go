@@ -572,6 +572,24 @@ func (s *Session) showCreate(ctx context.Context, sh *sqlparser.ShowCreate) (*sq
 	return nil, sqlerr.Unsupported("this SHOW CREATE statement")
 }
 
+// showCreateDatabaseIfNotExists answers SHOW CREATE DATABASE IF NOT EXISTS
+// name as MySQL does: SHOW CREATE DATABASE's row with the statement's IF
+// NOT EXISTS kept as /*!32312 IF NOT EXISTS*/. It runs as the statement
+// without IF NOT EXISTS (same privilege check, counter and errors).
+func (s *Session) showCreateDatabaseIfNotExists(ctx context.Context, name string) (*sqltypes.Result, error) {
+	res, err := s.queryOnce(ctx, "SHOW CREATE DATABASE "+name)
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Rows) == 1 && len(res.Rows[0]) == 2 {
+		text := res.Rows[0][1].ToString()
+		if rest, ok := strings.CutPrefix(text, "CREATE DATABASE "); ok {
+			res.Rows[0][1] = sqltypes.NewVarChar("CREATE DATABASE /*!32312 IF NOT EXISTS*/ " + rest)
+		}
+	}
+	return res, nil
+}
+
 func (s *Session) showTableStatus(ctx context.Context, db, like string) (*sqltypes.Result, error) {
 	names := []string{"Name", "Engine", "Version", "Row_format", "Rows", "Avg_row_length", "Data_length", "Max_data_length", "Index_length", "Data_free", "Auto_increment", "Create_time", "Update_time", "Check_time", "Collation", "Checksum", "Create_options", "Comment"}
 	var rows [][]string
