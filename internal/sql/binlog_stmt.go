@@ -34,8 +34,8 @@ func (s *Session) execBinlogStatement(ctx context.Context, sql string) (*sqltype
 		return nil, false, nil
 	}
 	s.beginStatementWarnings(nil)
-	if sub := s.subject(); sub != nil && !sub.Grants.Global.HasAny(privilege.Super|privilege.BinlogAdmin) {
-		return nil, true, privilege.SpecificDenied("SUPER or BINLOG_ADMIN")
+	if err := s.authorizeNeeds(privilege.RuleFor(privilege.KindBinlog).Need("", "")); err != nil {
+		return nil, true, err
 	}
 	return nil, true, sqlerr.New(sqlerror.ERNotSupportedYet, "42000", "This version of MySQL doesn't yet support 'BINLOG statements (binary log events)'")
 }

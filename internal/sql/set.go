@@ -149,8 +149,8 @@ func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
 		return sqlerr.New(sqlerror.ERLocalVariable, sqlerror.SSUnknownSQLState, "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", name)
 	}
 	if !global && restrictedSessionVars[name] {
-		if sub := s.subject(); sub != nil && !sub.Grants.Global.HasAny(privilege.Super|privilege.SystemVariablesAdmin|privilege.SessionVariablesAdmin) {
-			return privilege.SpecificDenied("SUPER, SYSTEM_VARIABLES_ADMIN or SESSION_VARIABLES_ADMIN")
+		if err := s.authorizeNeeds(privilege.RuleFor(privilege.KindSetRestricted).Need("", "")); err != nil {
+			return err
 		}
 	}
 	if name == "gtid_next" && !isDefault {
