@@ -662,6 +662,9 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 	if res, handled, err := s.execReplica(ctx, sql); handled {
 		return res, true, err
 	}
+	if res, handled, err := s.execBinlogStatement(ctx, sql); handled {
+		return res, true, err
+	}
 	if res, handled, err := s.loadStatement(ctx, sql); handled {
 		return res, true, err
 	}

@@ -10,6 +10,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/strata-db/strata/internal/sql/eval"
+	"github.com/strata-db/strata/internal/sql/privilege"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/sql/sysvar"
 	"github.com/strata-db/strata/internal/txn"
@@ -147,6 +148,24 @@ func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
 	if global && d.Scope == sysvar.Session {
 		return sqlerr.New(sqlerror.ERLocalVariable, sqlerror.SSUnknownSQLState, "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", name)
 	}
+	if !global && restrictedSessionVars[name] {
+		if err := s.authorizeNeeds(privilege.RuleFor(privilege.KindSetRestricted).Need("", "")); err != nil {
+			return err
+		}
+	}
+	if name == "gtid_next" && !isDefault {
+		g := strings.TrimSpace(v.ToString())
+		switch strings.ToUpper(g) {
+		case "AUTOMATIC", "ANONYMOUS":
+			v = sqltypes.NewVarChar(strings.ToUpper(g))
+		default:
+			if s.eng.Binlog != nil {
+				// strata's binary log numbers its own transactions:
+				// committing one under a given GTID is not supported.
+				return sqlerr.New(sqlerror.ERNotSupportedYet, sqlerror.SSUnknownSQLState, "This version of MySQL doesn't yet support 'SET GTID_NEXT to a GTID with the binary log on'")
+			}
+		}
+	}
 	if isDefault {
 		if global {
 			v = d.Default
@@ -201,4 +220,15 @@ func (s *Session) setOne(ctx context.Context, se *sqlparser.SetExpr) error {
 		}
 	}
 	return nil
+}
+
+// restrictedSessionVars are the session variables MySQL 8.0 lets only
+// SUPER, SYSTEM_VARIABLES_ADMIN or SESSION_VARIABLES_ADMIN set (MySQL
+// also admits REPLICATION_APPLIER for some, a privilege strata lacks),
+// and MariaDB's replication variables, which MariaDB lets only SUPER set.
+var restrictedSessionVars = map[string]bool{
+	"pseudo_slave_mode": true, "pseudo_replica_mode": true, "pseudo_thread_id": true,
+	"original_commit_timestamp": true, "original_server_version": true,
+	"immediate_server_version": true, "gtid_next": true,
+	"skip_parallel_replication": true, "gtid_domain_id": true, "gtid_seq_no": true,
 }

@@ -89,6 +89,11 @@ const (
 	// Replication (CHANGE REPLICATION SOURCE TO, START/STOP/RESET REPLICA).
 	KindReplicaAdmin
 
+	// mysqlbinlog's output: BINLOG '…' and SET of the restricted session
+	// variables (pseudo_thread_id, gtid_next, …).
+	KindBinlog
+	KindSetRestricted
+
 	numKinds
 )
 
@@ -160,6 +165,10 @@ var rules = [numKinds]Rule{
 		Doc: "BACKUP_ADMIN (global)."},
 	KindReplicaAdmin: {Name: "CHANGE REPLICATION SOURCE / START, STOP, RESET REPLICA", Level: Global, Privs: Super | ReplicationSlaveAdmin, Any: true, Deny: DenySpecific, Names: "SUPER or REPLICATION_SLAVE_ADMIN",
 		Doc: "SUPER or REPLICATION_SLAVE_ADMIN (global)."},
+	KindBinlog: {Name: "BINLOG", Level: Global, Privs: Super | BinlogAdmin, Any: true, Deny: DenySpecific, Names: "SUPER or BINLOG_ADMIN",
+		Doc: "SUPER or BINLOG_ADMIN (global), as MySQL 8.0 asks of a format description event; strata then refuses the statement (1235)."},
+	KindSetRestricted: {Name: "SET restricted session variable", Level: Global, Privs: Super | SystemVariablesAdmin | SessionVariablesAdmin, Any: true, Deny: DenySpecific, Names: "SUPER, SYSTEM_VARIABLES_ADMIN or SESSION_VARIABLES_ADMIN",
+		Doc: "SUPER, SYSTEM_VARIABLES_ADMIN or SESSION_VARIABLES_ADMIN (global) to set pseudo_slave_mode, pseudo_thread_id, gtid_next, original_commit_timestamp, original_server_version, immediate_server_version and MariaDB's gtid_domain_id, gtid_seq_no, skip_parallel_replication for the session."},
 	KindLoadData: {Name: "LOAD DATA", Level: Table, Privs: Insert, Deny: DenyTable,
 		Doc: "FILE (global; not with LOCAL) first, refused with 1045; then INSERT on the table, and DELETE too with REPLACE (1142)."},
 	KindReplace: {Name: "REPLACE", Level: Table, Privs: Insert | Delete, Deny: DenyTable,

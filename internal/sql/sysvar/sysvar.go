@@ -235,6 +235,24 @@ var defs = func() map[string]Def {
 		strVar("resultset_metadata", "FULL", Session),
 		intVar("transaction_prealloc_size", 4096, Both),
 		intVar("strata_max_txn_bytes", 268435456, Global),
+		// Set by mysqlbinlog's output (and a replica's applier): recorded
+		// per session. GTID_NEXT accepts AUTOMATIC; a specific GTID is
+		// refused with 1235 (set.go).
+		boolVar("pseudo_slave_mode", false, Session),
+		boolVar("pseudo_replica_mode", false, Session),
+		intVar("pseudo_thread_id", 0, Session),
+		intVar("original_commit_timestamp", 0, Session),
+		intVar("original_server_version", 0, Session),
+		intVar("immediate_server_version", 0, Session),
+		strVar("gtid_next", "AUTOMATIC", Session),
+		// MariaDB's mysqlbinlog sets these: recorded per session.
+		boolVar("skip_parallel_replication", false, Session),
+		intVar("gtid_domain_id", 0, Both),
+		intVar("gtid_seq_no", 0, Session),
+		boolVar("check_constraint_checks", true, Both),
+		boolVar("system_versioning_insert_history", false, Both),
+		// MySQL 8.0 still has it (INSERT DELAYED is gone): recorded.
+		intVar("max_delayed_threads", 20, Both),
 	}
 	m := make(map[string]Def, len(defs))
 	for _, d := range defs {
@@ -351,6 +369,19 @@ func Normalize(d Def, v sqltypes.Value) (sqltypes.Value, error) {
 			}
 			return v, sqlerr.New(sqlerror.ERWrongValueForVar, sqlerror.SSClientError, "Variable '%s' can't be set to the value of '%s'", name, s)
 		case "sql_mode":
+			if v.IsIntegral() {
+				// mysqlbinlog's SET @@session.sql_mode=1411383296: the
+				// bits of MySQL's sql_class.h.
+				n, err := strconv.ParseUint(s, 10, 64)
+				if err != nil {
+					return v, sqlerr.New(sqlerror.ERWrongValueForVar, sqlerror.SSClientError, "Variable '%s' can't be set to the value of '%s'", name, s)
+				}
+				m, ok := SQLModeFromBits(n)
+				if !ok {
+					return v, sqlerr.New(sqlerror.ERWrongValueForVar, sqlerror.SSClientError, "Variable '%s' can't be set to the value of '%s'", name, s)
+				}
+				return sqltypes.NewVarChar(m), nil
+			}
 			m := NormalizeSQLMode(s)
 			for _, p := range strings.Split(m, ",") {
 				if p != "" && !knownSQLModes[p] {
@@ -419,4 +450,32 @@ var knownSQLModes = map[string]bool{
 	"NO_KEY_OPTIONS": true, "NO_TABLE_OPTIONS": true, "NO_FIELD_OPTIONS": true,
 	"MYSQL323": true, "MYSQL40": true, "DB2": true, "MSSQL": true, "ORACLE": true,
 	"POSTGRESQL": true, "MAXDB": true, "NO_AUTO_CREATE_USER": true,
+}
+
+// sqlModeBitNames are MySQL 8.0's sql_mode bits (sql_class.h), by bit.
+var sqlModeBitNames = [...]string{
+	0: "REAL_AS_FLOAT", 1: "PIPES_AS_CONCAT", 2: "ANSI_QUOTES", 3: "IGNORE_SPACE",
+	5: "ONLY_FULL_GROUP_BY", 6: "NO_UNSIGNED_SUBTRACTION", 7: "NO_DIR_IN_CREATE",
+	18: "ANSI", 19: "NO_AUTO_VALUE_ON_ZERO", 20: "NO_BACKSLASH_ESCAPES",
+	21: "STRICT_TRANS_TABLES", 22: "STRICT_ALL_TABLES", 23: "NO_ZERO_IN_DATE",
+	24: "NO_ZERO_DATE", 25: "ALLOW_INVALID_DATES", 26: "ERROR_FOR_DIVISION_BY_ZERO",
+	27: "TRADITIONAL", 29: "HIGH_NOT_PRECEDENCE", 30: "NO_ENGINE_SUBSTITUTION",
+	31: "PAD_CHAR_TO_FULL_LENGTH", 32: "TIME_TRUNCATE_FRACTIONAL",
+}
+
+// SQLModeFromBits decodes a numeric sql_mode into its names (combination
+// modes expanded as SET sql_mode by name does); ok is false when a bit
+// names no mode (MySQL: 1231).
+func SQLModeFromBits(n uint64) (string, bool) {
+	var names []string
+	for b := 0; b < 64; b++ {
+		if n&(1<<b) == 0 {
+			continue
+		}
+		if b >= len(sqlModeBitNames) || sqlModeBitNames[b] == "" {
+			return "", false
+		}
+		names = append(names, sqlModeBitNames[b])
+	}
+	return NormalizeSQLMode(strings.Join(names, ",")), true
 }
