@@ -17,6 +17,7 @@ func openReplica(eng *sql.Engine, logger *slog.Logger, skipStart bool) (*replica
 		return nil, err
 	}
 	eng.Replica = rep
+	eng.BinlogStatements = replica.NewStatementApplier(eng)
 	if !skipStart {
 		rep.Resume(context.Background())
 	}

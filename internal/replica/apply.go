@@ -46,6 +46,9 @@ type SQLError struct {
 
 func (e *SQLError) Error() string { return e.Msg }
 
+// ErrorCode is the error's MySQL number.
+func (e *SQLError) ErrorCode() int { return e.Code }
+
 func sqlErrorf(code int, format string, args ...any) *SQLError {
 	return &SQLError{Code: code, Msg: fmt.Sprintf(format, args...)}
 }
@@ -100,6 +103,10 @@ type applier struct {
 	buf   []byte
 	vals  []sqltypes.Value
 	bvals []sqltypes.Value
+
+	// exec runs a generated statement (nil: on sess). A BINLOG statement's
+	// applier runs them in the client's own session (binlog_stmt.go).
+	exec func(stmt string) (*sqltypes.Result, error)
 }
 
 func newApplier(ctx context.Context, eng *sql.Engine, pos Position) (*applier, error) {
@@ -460,7 +467,7 @@ func (a *applier) rows(ev mysql.BinlogEvent) error {
 		if stmt == nil {
 			continue
 		}
-		res, err := a.sess.Query(a.ctx, string(stmt))
+		res, err := a.run(string(stmt))
 		if err != nil {
 			var se *sqlerror.SQLError
 			if errors.As(err, &se) {
@@ -473,6 +480,14 @@ func (a *applier) rows(ev mysql.BinlogEvent) error {
 		}
 	}
 	return nil
+}
+
+// run executes a generated statement.
+func (a *applier) run(stmt string) (*sqltypes.Result, error) {
+	if a.exec != nil {
+		return a.exec(stmt)
+	}
+	return a.sess.Query(a.ctx, stmt)
 }
 
 // decode reads the values of one row image: vals[c] for every column c

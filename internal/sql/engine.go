@@ -99,6 +99,9 @@ type Engine struct {
 	// Replica answers the replication statements (internal/replica; nil:
 	// they answer 1235).
 	Replica ReplicaControl
+	// BinlogStatements applies BINLOG statements' events (internal/replica;
+	// nil: they answer 1235).
+	BinlogStatements BinlogStatementApplier
 
 	// autoAnalyze is the background statistics refresh (nil until
 	// StartBackground).

@@ -78,6 +78,9 @@ type Session struct {
 	prevWarnings    []Warning
 	errorCount      int
 	clientFoundRows bool
+	// binlogStmt is the state BINLOG statements keep between them (their
+	// format description and table maps; Engine.BinlogStatements').
+	binlogStmt any
 
 	// slowExamined is the rows read before the statement began, while the
 	// slow query log is on (slowlog.go).
