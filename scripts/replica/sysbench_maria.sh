@@ -13,6 +13,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 ROOT=$(pwd)
+source "$ROOT/scripts/replica/lib.sh"
 BIN=${1:-${STRATA_BINARY:-$ROOT/strata}}
 [[ -x $BIN ]] || go build -o "$BIN" ./cmd/strata
 LOAD=${SECONDS_LOAD:-30}
@@ -77,35 +78,5 @@ start_strata
 wait "$SBPID"
 grep -E "transactions:|queries:" "$TMP/run.log" || true
 
-read -r FILE POS _ < <("${M[@]}" -N -e "SHOW MASTER STATUS")
-echo "primary at $FILE:$POS; waiting for the replica"
-WAIT0=$SECONDS
-for _ in $(seq 1 1200); do
-	st=$("${S[@]}" -e "SHOW REPLICA STATUS\G")
-	if grep -q "Replica_SQL_Running: No" <<<"$st"; then
-		echo "replica stopped:" >&2
-		grep -E "Last_(SQL|IO)_Err" <<<"$st" >&2
-		exit 1
-	fi
-	if grep -q "Relay_Source_Log_File: $FILE$" <<<"$st" && grep -q "Exec_Source_Log_Pos: $POS$" <<<"$st"; then
-		break
-	fi
-	sleep 0.5
-done
-grep -q "Exec_Source_Log_Pos: $POS$" <<<"$st" || { echo "replica did not catch up:" >&2; echo "$st" >&2; exit 1; }
-echo "replica caught up $((SECONDS - WAIT0))s after the load ended"
-
-fail=0
-for i in $(seq 1 "$TABLES"); do
-	q="SELECT id, k, c, pad FROM sbtest.sbtest$i ORDER BY id"
-	a=$("${M[@]}" -N -e "$q" | md5sum)
-	b=$("${S[@]}" -N -e "$q" | md5sum)
-	n=$("${M[@]}" -N -e "SELECT COUNT(*) FROM sbtest.sbtest$i")
-	if [[ $a == "$b" ]]; then
-		echo "sbtest$i: $n rows, equal"
-	else
-		echo "sbtest$i: DIFFERENT" >&2
-		fail=1
-	fi
-done
-exit $fail
+catch_up M S
+compare_tables M S "$TABLES"
