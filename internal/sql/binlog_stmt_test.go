@@ -85,9 +85,10 @@ func TestMysqlbinlogSessionVars(t *testing.T) {
 	checkExec(t, u, "SET pseudo_slave_mode=1", "SET gtid_next='AUTOMATIC'")
 }
 
-// TestBinlogStatement: BINLOG '…' needs SUPER or BINLOG_ADMIN (1227) and
-// is then refused with 1235 (strata does not execute binary log events),
-// never a syntax error; an empty statement still answers 1065.
+// TestBinlogStatement: BINLOG '…' needs SUPER or BINLOG_ADMIN (1227); an
+// engine without a BINLOG applier (internal/replica's, which the server
+// attaches; test/binlog runs it) refuses it with 1235, never a syntax
+// error; an empty statement still answers 1065.
 func TestBinlogStatement(t *testing.T) {
 	eng, s := newTestEngine(t)
 	q := "BINLOG '\naHMGaw8BAAAAegAAAH4AAAAAAAQAOC4wLjQwLXN0cmF0YQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n'"
