@@ -53,15 +53,9 @@ func ASCIIWeights(id collations.ID) *[128]uint16 {
 	return nil
 }
 
-// IsASCII reports whether every byte of s is below 0x80.
-func IsASCII(s []byte) bool {
-	for _, b := range s {
-		if b >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
+// IsASCII reports whether every byte of s is below 0x80 (ASCIIPrefix's
+// eight bytes at a time).
+func IsASCII(s []byte) bool { return ASCIIPrefix(s, len(s)) == len(s) }
 
 // AppendWeightString appends the weight string of s under collation c
 // (id), as c.WeightString(dst, s, 0) does (no padding), by table lookups

@@ -171,7 +171,7 @@ func (c *conv) toText(v sqltypes.Value) (sqltypes.Value, error) {
 	binaryIn := isBinaryInput(v.Type())
 	// ASCII text is valid in every character set and counts one character
 	// per byte: one scan instead of a validation and a character count.
-	ascii := !binaryIn && collation.ASCIIPrefix(b, len(b)) == len(b)
+	ascii := !binaryIn && collation.IsASCII(b)
 	if !ascii {
 		var err error
 		if b, err = c.toCharset(b, binaryIn); err != nil {

@@ -430,9 +430,5 @@ func canonicalDatetime(b []byte, date bool, scale int) bool {
 	if year < 1 || month < 1 || month > 12 || day < 1 || f[3] > 23 || f[4] > 59 || f[5] > 59 {
 		return false
 	}
-	days := [13]int{0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}[month]
-	if month == 2 && year%4 == 0 && (year%100 != 0 || year%400 == 0) {
-		days = 29
-	}
-	return day <= days
+	return day <= daysIn(month, year)
 }

@@ -2,6 +2,7 @@ package coltype
 
 import (
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"vitess.io/vitess/go/sqltypes"
@@ -83,6 +84,18 @@ func TestCanonicalFastPaths(t *testing.T) {
 		}
 		if gerr != nil || utf8.ValidString(in) && got.ToString() != want || (len([]rune(in)) > 5 || !utf8.ValidString(in)) != (gw != nil) {
 			t.Errorf("varchar(5) %q: %q %v %v", in, got.ToString(), gw, gerr)
+		}
+	}
+}
+
+// TestDaysIn: the month lengths agree with time.Date's calendar for every
+// month of years 0-9999.
+func TestDaysIn(t *testing.T) {
+	for y := 0; y <= 9999; y++ {
+		for m := 1; m <= 12; m++ {
+			if got, want := daysIn(m, y), time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day(); got != want {
+				t.Fatalf("daysIn(%d, %d) = %d, want %d", m, y, got, want)
+			}
 		}
 	}
 }

@@ -258,8 +258,14 @@ const (
 )
 
 func daysIn(m, y int) int {
-	return time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+	if m == 2 && y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+		return 29 // the proleptic Gregorian calendar, as time.Date's
+	}
+	return monthDays[m]
 }
+
+// monthDays is the length of each month (1-12) in a common year.
+var monthDays = [13]int{0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}
 
 func checkDate(p *dtParts) dateStatus {
 	if p.year > 9999 || p.month > 12 || p.day > 31 || p.hour > 23 || p.minute > 59 || p.second > 59 {
