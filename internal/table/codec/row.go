@@ -358,22 +358,10 @@ func (rc *RowCodec) DecodeColumns(dst []sqltypes.Value, buf, pkSuffix, value []b
 		copy(nb, buf)
 		buf = nb
 	}
-	if len(value) == 0 || value[0] != rowFormatV1 {
-		return dst, buf, fmt.Errorf("decode row of %s: unknown format: %w", rc.t.Name, ErrCorruptRow)
-	}
-	p, ncols, err := encoding.DecodeUvarint(value[1:])
+	p, ncols, bitmap, err := rc.header(value)
 	if err != nil {
-		return dst, buf, fmt.Errorf("decode row of %s: %w", rc.t.Name, err)
+		return dst, buf, err
 	}
-	if ncols > uint64(n) {
-		return dst, buf, fmt.Errorf("decode row of %s: row has %d columns, table %d: %w", rc.t.Name, ncols, n, ErrCorruptRow)
-	}
-	nb := (rc.storedBefore[ncols] + 7) / 8
-	if len(p) < nb {
-		return dst, buf, fmt.Errorf("decode row of %s: %w", rc.t.Name, encoding.ErrShortBuffer)
-	}
-	bitmap := p[:nb]
-	p = p[nb:]
 	// With need, the values after the last column needed are not read.
 	last := int(ncols) - 1
 	if need != nil {
@@ -429,6 +417,26 @@ func (rc *RowCodec) DecodeColumns(dst []sqltypes.Value, buf, pkSuffix, value []b
 		}
 	}
 	return dst, buf, nil
+}
+
+// header reads a row value's format byte, column count and NULL bitmap,
+// returning the stored values after them.
+func (rc *RowCodec) header(value []byte) (p []byte, ncols uint64, bitmap []byte, err error) {
+	if len(value) == 0 || value[0] != rowFormatV1 {
+		return nil, 0, nil, fmt.Errorf("decode row of %s: unknown format: %w", rc.t.Name, ErrCorruptRow)
+	}
+	p, ncols, err = encoding.DecodeUvarint(value[1:])
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("decode row of %s: %w", rc.t.Name, err)
+	}
+	if ncols > uint64(len(rc.cols)) {
+		return nil, 0, nil, fmt.Errorf("decode row of %s: row has %d columns, table %d: %w", rc.t.Name, ncols, len(rc.cols), ErrCorruptRow)
+	}
+	nb := (rc.storedBefore[ncols] + 7) / 8
+	if len(p) < nb {
+		return nil, 0, nil, fmt.Errorf("decode row of %s: %w", rc.t.Name, encoding.ErrShortBuffer)
+	}
+	return p[nb:], ncols, p[:nb], nil
 }
 
 // decodeRowValue decodes one stored non-NULL value at p.

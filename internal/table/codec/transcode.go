@@ -2,7 +2,6 @@ package codec
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/encoding"
@@ -101,25 +100,13 @@ func (kt *KeyTranscoder) AppendKey(dst, value []byte) ([]byte, bool, error) {
 // locate walks the stored row, pointing each part at its value.
 func (kt *KeyTranscoder) locate(value []byte) error {
 	rc := kt.rc
-	if len(value) == 0 || value[0] != rowFormatV1 {
-		return fmt.Errorf("decode row of %s: unknown format: %w", rc.t.Name, ErrCorruptRow)
-	}
-	p, ncols, err := encoding.DecodeUvarint(value[1:])
+	p, ncols, bitmap, err := rc.header(value)
 	if err != nil {
-		return fmt.Errorf("decode row of %s: %w", rc.t.Name, err)
-	}
-	if ncols > uint64(len(rc.cols)) {
-		return fmt.Errorf("decode row of %s: row has %d columns, table %d: %w", rc.t.Name, ncols, len(rc.cols), ErrCorruptRow)
+		return err
 	}
 	if kt.last >= int(ncols) {
 		return ErrNoTranscode // a key column has its default in this row
 	}
-	nb := (rc.storedBefore[ncols] + 7) / 8
-	if len(p) < nb {
-		return fmt.Errorf("decode row of %s: %w", rc.t.Name, encoding.ErrShortBuffer)
-	}
-	bitmap := p[:nb]
-	p = p[nb:]
 	for i := 0; i <= kt.last; i++ {
 		ci := &rc.cols[i]
 		if !ci.stored {
