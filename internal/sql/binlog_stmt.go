@@ -145,7 +145,7 @@ func quoteSetting(v string) string {
 	if v != "" && strings.Trim(v, "0123456789") == "" {
 		return v
 	}
-	return "'" + strings.ReplaceAll(strings.ReplaceAll(v, `\`, `\\`), "'", "''") + "'"
+	return mysqlQuote(v)
 }
 
 // onlyComments reports whether sql is comments (and semicolons) only, with

@@ -416,7 +416,7 @@ func (l *BulkLoader) Finish() (err error) {
 		switch {
 		case ix == primary:
 			dupKey := ix == prevIdx && bytes.Equal(k, prev)
-			if !dupKey && l.existing != nil {
+			if !dupKey {
 				if dupKey, err = l.inTable(ix, k); err != nil {
 					return err
 				}
@@ -461,7 +461,7 @@ func (l *BulkLoader) Finish() (err error) {
 			}
 			n = int(un)
 			dupKey := ix == prevIdx && prevN == n && bytes.Equal(k[:n], prev[:n])
-			if !dupKey && l.existing != nil {
+			if !dupKey {
 				if dupKey, err = l.inTable(ix, k[:n]); err != nil {
 					return err
 				}

@@ -16,7 +16,9 @@ import (
 // writer of the table out until the ingest (the exclusive metadata lock),
 // so the entries read are the ones the loaded rows go in beside. Loaded
 // keys come in increasing order on both paths (the direct path and the
-// merge), so each index is probed by one iterator moving forward; keys
+// merge), so each index is probed by one iterator moving forward (once
+// more from the start when a key out of order moves the direct path's
+// entries into the sort); keys
 // outside an index's current key range need no probe at all (a load that
 // appends after the last key, as time-ordered data does, probes nothing).
 
@@ -82,7 +84,8 @@ func (l *BulkLoader) CheckExisting() error {
 }
 
 // inTable reports whether key (of index ix; for a unique secondary its
-// unique part) is already in the table.
+// unique part) is already in the table: false for every key without
+// CheckExisting (a nil map has no probe).
 func (l *BulkLoader) inTable(ix *catalog.Index, key []byte) (bool, error) {
 	e := l.existing[ix.ID]
 	if e == nil {
