@@ -15,6 +15,7 @@ import (
 
 	"github.com/strata-db/strata/internal/backup"
 	"github.com/strata-db/strata/internal/catalog"
+	"github.com/strata-db/strata/internal/durable"
 	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/replica"
 	"github.com/strata-db/strata/internal/sql"
@@ -87,7 +88,7 @@ func startPITR(datadir string, m *backup.Manifest, o *pitrOptions, stdout, stder
 	}
 	st.Source = m.SourceDatadir
 	b, _ := json.MarshalIndent(st, "", "  ")
-	if err := writeFileSync(filepath.Join(datadir, pitrMarker), b); err != nil {
+	if err := durable.WriteFile(filepath.Join(datadir, pitrMarker), append(b, '\n'), 0o644); err != nil {
 		fmt.Fprintf(stderr, "strata restore: %v\n", err)
 		return 1
 	}
@@ -163,7 +164,7 @@ func replayPITR(datadir string, st pitrState, o *pitrOptions, stdout, stderr io.
 		fmt.Fprintf(stderr, "strata restore: %v\n", err)
 		return 1
 	}
-	if err := syncDirectory(datadir); err != nil {
+	if err := durable.SyncDir(datadir); err != nil {
 		fmt.Fprintf(stderr, "strata restore: %v\n", err)
 		return 1
 	}
@@ -172,37 +173,4 @@ func replayPITR(datadir string, st pitrState, o *pitrOptions, stdout, stderr io.
 		return 1
 	}
 	return 0
-}
-
-// writeFileSync writes a file durably (temporary file, fsync, rename,
-// directory fsync).
-func writeFileSync(path string, b []byte) error {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(append(b, '\n'))
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err == nil {
-		err = syncDirectory(filepath.Dir(path))
-	}
-	return err
-}
-
-func syncDirectory(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/strata-db/strata/internal/durable"
 )
 
 // copyFile copies src to the new file dst, syncs it, and returns the
@@ -36,15 +38,7 @@ func copyFile(src, dst string) (string, int64, error) {
 
 // syncDir fsyncs a directory, making the names created in it durable.
 func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("backup: %w", err)
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := durable.SyncDir(dir); err != nil {
 		return fmt.Errorf("backup: sync %s: %w", dir, err)
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/strata-db/strata/internal/durable"
 )
 
 // fileName is the name of binlog file number n ("binlog.000001").
@@ -64,25 +66,7 @@ func (l *Log) writeIndexLocked() error {
 	for _, n := range l.files.nums {
 		b.WriteString("./" + l.fileName(n) + "\n")
 	}
-	tmp := l.indexPath() + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return fmt.Errorf("binlog index: %w", err)
-	}
-	_, err = f.WriteString(b.String())
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, l.indexPath())
-	}
-	if err == nil {
-		err = syncDir(l.opts.Dir)
-	}
-	if err != nil {
+	if err := durable.WriteFile(l.indexPath(), []byte(b.String()), 0o666); err != nil {
 		return fmt.Errorf("binlog index: %w", err)
 	}
 	return nil

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/strata-db/strata/internal/durable"
 )
 
 // autoCnf is the file that keeps the server UUID, as MySQL's auto.cnf.
@@ -39,25 +41,7 @@ func LoadServerUUID(dir string) (string, error) {
 	u[6] = u[6]&0x0f | 0x40
 	u[8] = u[8]&0x3f | 0x80
 	s := FormatUUID(u)
-	tmp := p + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return "", fmt.Errorf("write server uuid: %w", err)
-	}
-	_, err = fmt.Fprintf(f, "[auto]\nserver-uuid=%s\n", s)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, p)
-	}
-	if err == nil {
-		err = syncDir(dir)
-	}
-	if err != nil {
+	if err := durable.WriteFile(p, fmt.Appendf(nil, "[auto]\nserver-uuid=%s\n", s), 0o666); err != nil {
 		return "", fmt.Errorf("write server uuid: %w", err)
 	}
 	return s, nil
@@ -80,17 +64,4 @@ func ParseUUID(s string) ([16]byte, error) {
 func FormatUUID(u [16]byte) string {
 	h := hex.EncodeToString(u[:])
 	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-}
-
-// syncDir fsyncs a directory (a created or renamed file's entry).
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
