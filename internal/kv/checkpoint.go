@@ -4,13 +4,12 @@ import (
 	"fmt"
 
 	"github.com/cockroachdb/pebble/v2"
-	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
 // OnDisk reports whether the store lives on the operating system's
 // filesystem (not an in-memory one of a test), so that its checkpoints
 // can be read with the os package.
-func (db *DB) OnDisk() bool { return db.fs == vfs.Default }
+func (db *DB) OnDisk() bool { return isOSFS(db.fs) }
 
 // Checkpoint writes a consistent copy of the open database into dir, which
 // must not exist: Pebble's MANIFEST, OPTIONS, WAL and every live table file,

@@ -45,11 +45,11 @@ func lockedError(dir string, fs vfs.FS, err error) error {
 	if _, serr := fs.Stat(lock); serr != nil {
 		return nil // EACCES on something else (a permission problem)
 	}
-	if abs, aerr := filepath.Abs(lock); aerr == nil && fs == vfs.Default {
+	if abs, aerr := filepath.Abs(lock); aerr == nil && isOSFS(fs) {
 		lock = abs
 	}
 	e := &LockedError{Dir: filepath.Dir(lock), LockFile: lock, Err: err}
-	if fs == vfs.Default {
+	if isOSFS(fs) {
 		e.PID = lockHolder(lock)
 	}
 	return e
