@@ -31,6 +31,16 @@ stop_pid() {
 	kill -KILL "$pid" 2>/dev/null || true
 }
 
+# stop_group PID: stop_pid for a process started with setsid, and then
+# every process left in its process group (the PHP built-in server's
+# workers outlive their parent).
+stop_group() {
+	local pid=$1
+	[[ -n $pid ]] || return 0
+	stop_pid "$pid"
+	kill -KILL -- "-$pid" 2>/dev/null || true
+}
+
 # start_strata: start $STRATA_BINARY (or one built from ROOT) on a free
 # loopback port with the data directory WORK/data; sets DB_PORT and
 # STRATA_PID and waits until it answers.

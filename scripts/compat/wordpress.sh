@@ -55,7 +55,7 @@ source "$SCRIPT_DIR/lib.sh"
 
 cleanup() {
 	local rc=$?
-	stop_pid "$PHP_PID"
+	stop_group "$PHP_PID"
 	stop_pid "$STRATA_PID"
 	if [[ -n $WORK && -d $WORK ]]; then
 		if ((OK == 1)) && [[ -z ${WP_KEEP:-} ]]; then
@@ -157,7 +157,9 @@ configure() {
 start_php() {
 	# Several workers: WordPress requests its own pages (the installer's
 	# permalink test), which one worker would wait on until its timeout.
-	(cd "$TREE" && PHP_CLI_SERVER_WORKERS=4 exec php -d error_reporting='E_ALL & ~E_DEPRECATED' \
+	# In a process group of its own (setsid), so that cleanup stops the
+	# workers too.
+	(cd "$TREE" && PHP_CLI_SERVER_WORKERS=4 exec setsid php -d error_reporting='E_ALL & ~E_DEPRECATED' \
 		-S "127.0.0.1:$WEB_PORT" -t "$TREE" "$HELPERS/router.php") >"$WORK/php.log" 2>&1 &
 	PHP_PID=$!
 	local i
