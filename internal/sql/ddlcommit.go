@@ -93,36 +93,41 @@ func (s *Session) ddlHook() catalog.CommitHook {
 }
 
 // commitDDL is the catalog.CommitHook of the running DDL statement: the
-// first time, the caller's hook adds its writes to b and the binary log
-// its event, applied under the log's commit-order lock; later, b is
-// applied as it is.
+// first time, the caller's hook adds its writes to b (before the binary
+// log's commit-order lock is taken: its failure leaves the log as it was)
+// and the binary log its event, and b is applied under that lock; later,
+// b is applied as it is.
 func (s *Session) commitDDL(b *txn.Batch, apply func(*txn.Batch) error) error {
 	c := &s.ddl
 	if c.done {
 		return apply(b)
 	}
-	if extra := c.extra; extra != nil {
-		inner := apply
-		apply = func(b *txn.Batch) error { return extra(b, inner) }
+	var err error
+	if c.extra != nil {
+		err = c.extra(b, func(b *txn.Batch) error { return s.logDDL(b, apply) })
+	} else {
+		err = s.logDDL(b, apply)
 	}
-	if c.event == nil {
-		if err := apply(b); err != nil {
-			return err
-		}
-		c.done = true
-		return nil
-	}
-	var applyErr error
-	err := s.eng.Binlog.CommitStatement(b, c.event, func(b *txn.Batch) error {
-		applyErr = apply(b)
-		return applyErr
-	})
 	if err != nil {
-		if applyErr != nil {
-			return applyErr
-		}
-		return sqlerr.New(sqlerr.BinlogLogging, sqlerror.SSUnknownSQLState, "Binary logging not possible. Message: %v", err)
+		return err
 	}
 	c.done = true
 	return nil
+}
+
+// logDDL adds the running statement's event (if it is logged) to b and
+// applies b with apply in binary log order.
+func (s *Session) logDDL(b *txn.Batch, apply func(*txn.Batch) error) error {
+	if s.ddl.event == nil {
+		return apply(b)
+	}
+	var applyErr error
+	err := s.eng.Binlog.CommitStatement(b, s.ddl.event, func(b *txn.Batch) error {
+		applyErr = apply(b)
+		return applyErr
+	})
+	if err != nil && applyErr == nil {
+		return sqlerr.New(sqlerr.BinlogLogging, sqlerror.SSUnknownSQLState, "Binary logging not possible. Message: %v", err)
+	}
+	return err
 }

@@ -67,6 +67,7 @@ func TestBinlogDDLKill9(t *testing.T) {
 					stmts := []string{
 						"CREATE TABLE k." + name + " (id INT PRIMARY KEY)",
 						"ALTER TABLE k." + name + " ADD COLUMN c1 INT",
+						"ALTER TABLE k." + name + " ADD INDEX i1 (c1)", // an online build
 						"INSERT INTO k." + name + " (id, c1) VALUES (1, 1)",
 						"ALTER TABLE k." + name + " ADD COLUMN c2 INT",
 					}
@@ -113,8 +114,10 @@ func TestBinlogDDLKill9(t *testing.T) {
 		reUse    = regexp.MustCompile("^use `[^`]*`; ")
 		reCreate = regexp.MustCompile(`^CREATE TABLE k\.(\w+) \((\w+) [^,]*\)$`)
 		reAlter  = regexp.MustCompile(`^ALTER TABLE k\.(\w+) ADD COLUMN (\w+) INT$`)
+		reIndex  = regexp.MustCompile(`^ALTER TABLE k\.(\w+) ADD INDEX (\w+) \(c1\)$`)
 		reDrop   = regexp.MustCompile(`^DROP TABLE k\.(\w+)$`)
 	)
+	wantIdx := map[string][]string{}
 	inLog := map[string]int{}
 	for _, q := range queries {
 		q = reUse.ReplaceAllString(q, "")
@@ -132,12 +135,19 @@ func TestBinlogDDLKill9(t *testing.T) {
 				t.Fatalf("binlog alters k.%s, which it has not created: %q", m[1], q)
 			}
 			want[m[1]] = append(want[m[1]], m[2])
+		case reIndex.MatchString(q):
+			m := reIndex.FindStringSubmatch(q)
+			if want[m[1]] == nil {
+				t.Fatalf("binlog adds an index to k.%s, which it has not created: %q", m[1], q)
+			}
+			wantIdx[m[1]] = append(wantIdx[m[1]], m[2])
 		case reDrop.MatchString(q):
 			m := reDrop.FindStringSubmatch(q)
 			if want[m[1]] == nil {
 				t.Fatalf("binlog drops k.%s, which it has not created", m[1])
 			}
 			delete(want, m[1])
+			delete(wantIdx, m[1])
 		case q == "CREATE DATABASE k":
 		default:
 			t.Fatalf("unexpected QUERY event %q", q)
@@ -169,6 +179,27 @@ func TestBinlogDDLKill9(t *testing.T) {
 	for tbl, cols := range want {
 		if _, ok := got[tbl]; !ok {
 			t.Errorf("table k.%s %v is in the binlog, not in the catalog", tbl, cols)
+		}
+	}
+	gotIdx := map[string][]string{}
+	rows, err = db.Query("SELECT table_name, index_name FROM information_schema.statistics WHERE table_schema = 'k' AND index_name <> 'PRIMARY' ORDER BY table_name, index_name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var tbl, idx string
+		if err := rows.Scan(&tbl, &idx); err != nil {
+			t.Fatal(err)
+		}
+		gotIdx[tbl] = append(gotIdx[tbl], idx)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	rows.Close()
+	for tbl := range want {
+		if !slices.Equal(gotIdx[tbl], wantIdx[tbl]) {
+			t.Errorf("table k.%s: catalog indexes %v, binlog %v", tbl, gotIdx[tbl], wantIdx[tbl])
 		}
 	}
 	for stmt, n := range inLog {
