@@ -53,11 +53,3 @@ func (l *Log) CommitStatement(b *kv.Batch, stmt *Statement, apply func(*kv.Batch
 	}
 	return txnHook{l}.Publish(tk)
 }
-
-// LogStatement logs a DDL statement that changed nothing in the store
-// (CREATE TABLE IF NOT EXISTS of an existing table) in a batch of its own.
-func (l *Log) LogStatement(stmt Statement) error {
-	b := l.kv.NewBatch()
-	defer b.Close()
-	return l.CommitStatement(b, &stmt, func(b *kv.Batch) error { return b.Commit(true) })
-}
