@@ -348,16 +348,18 @@ func (a *applier) query(ev mysql.BinlogEvent, q mysql.Query) error {
 			committed = true
 			return nil
 		}
-		if err := a.ddl(q, hook); err != nil {
+		err := a.ddl(q, hook)
+		if committed {
+			// The store has the position: so does the applier, even if
+			// the statement failed after its change committed.
+			a.advance(next)
+		}
+		if err != nil || committed {
 			return err
 		}
-		if !committed {
-			// A statement that takes no commit hook (GRANT, REVOKE):
-			// its position commits after it.
-			return a.commit(ev)
-		}
-		a.advance(next)
-		return nil
+		// A statement that takes no commit hook (GRANT, REVOKE, CREATE
+		// TRIGGER): its position commits after it.
+		return a.commit(ev)
 	}
 	return sqlErrorf(errNotSupported, "Error executing a query event: statement-based replication of '%s' is not supported by this replica (use binlog_format=ROW on the source)", truncate(q.SQL))
 }
