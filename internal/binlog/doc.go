@@ -14,9 +14,11 @@
 // under the same mutex, so record order is commit order, and commit
 // atomicity gives "in the binlog iff committed" with the single WAL fsync
 // the commit pays anyway. After the fsync the record's bytes are written to
-// the binlog file at the position the record names. DDL is logged as its
-// own transaction (GTID, QUERY with the statement) right after the DDL
-// committed.
+// the binlog file at the position the record names. A DDL statement is
+// its own transaction (GTID, QUERY with the statement), logged the same
+// way in the batch of the catalog change that makes it take effect:
+// CommitStatement is that change's commit hook (catalog.CommitHook, filled
+// in by the SQL session), so a DDL is in the binlog iff it committed too.
 //
 // # Recovery
 //
@@ -29,8 +31,6 @@
 //
 // # Caveats
 //
-// A DDL statement's QUERY event commits in a second batch just after the
-// DDL's own: a crash between the two leaves the DDL out of the binlog.
 // JSON is written in MySQL's binary JSON (json.go). A column type without a
 // row image encoder makes a write to its table fail with 1235 while the log
 // is on, rather than log something a replica would apply wrongly.

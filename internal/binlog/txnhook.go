@@ -37,11 +37,17 @@ func (h txnHook) Publish(ticket uint64) error {
 	return nil
 }
 
-// LogStatement logs a committed DDL statement as its own transaction.
-func (l *Log) LogStatement(stmt Statement) error {
-	b := l.kv.NewBatch()
-	defer b.Close()
-	tk, err := l.Commit(b, nil, &stmt, func(b *kv.Batch) error { return b.Commit(true) })
+// CommitStatement logs a DDL statement as its own transaction (GTID,
+// QUERY) in the batch b of the catalog change that makes it take effect:
+// the event is added to b and b applied with apply under the commit-order
+// lock (Commit), so the statement is in the binlog iff its change
+// committed, in commit order; then the event is written to the file
+// (Publish, whose failure is logged: the change and its record are
+// durable, and later commits are refused until a restart writes it). An
+// error means b was not applied, or whether it was is unknown and the log
+// refuses later commits.
+func (l *Log) CommitStatement(b *kv.Batch, stmt *Statement, apply func(*kv.Batch) error) error {
+	tk, err := l.Commit(b, nil, stmt, apply)
 	if err != nil {
 		return err
 	}

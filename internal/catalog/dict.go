@@ -233,9 +233,24 @@ type DDL struct {
 	// pending: indexes whose data was committed ahead of the change
 	// (ReserveIndexData), marked 'P' in the dictionary.
 	pending []uint32
+	// hook, when set, applies the batch in Commit (SetCommitHook).
+	hook    CommitHook
 	idsUsed bool
 	done    bool
 }
+
+// CommitHook applies a change's batch b in place of Commit's plain apply:
+// it may add writes of its own to b — the binary log's event for the
+// statement, a replica's applied position — and must apply b by calling
+// apply once, so that those writes commit atomically with the change. An
+// error it returns before calling apply, or apply's error, leaves the
+// change uncommitted; once apply returned nil the change is committed and
+// h must return nil.
+type CommitHook func(b *txn.Batch, apply func(*txn.Batch) error) error
+
+// SetCommitHook makes Commit apply the change through h (nil: a plain
+// apply).
+func (d *DDL) SetCommitHook(h CommitHook) { d.hook = h }
 
 // BeginDDL starts a DDL change, waiting for any other DDL to finish.
 func (c *Catalog) BeginDDL() *DDL {
@@ -365,10 +380,22 @@ func (d *DDL) Commit() error {
 			return err
 		}
 	}
-	if err := d.c.db.ApplyBatch(d.b); err != nil {
+	apply := func(b *txn.Batch) error {
+		if err := d.c.db.ApplyBatch(b); err != nil {
+			return fmt.Errorf("ddl commit: %w", err)
+		}
+		return nil
+	}
+	var err error
+	if d.hook != nil {
+		err = d.hook(d.b, apply)
+	} else {
+		err = apply(d.b)
+	}
+	if err != nil {
 		d.dropPendingData()
 		_ = d.b.Close()
-		return fmt.Errorf("ddl commit: %w", err)
+		return err
 	}
 	_ = d.b.Close()
 	c := d.c

@@ -17,6 +17,7 @@ import (
 	"github.com/strata-db/strata/internal/catalog"
 	"github.com/strata-db/strata/internal/coltype"
 	"github.com/strata-db/strata/internal/sql"
+	"github.com/strata-db/strata/internal/txn"
 )
 
 // Binary log event types the applier names (Vitess keeps its constants
@@ -323,7 +324,7 @@ func (a *applier) query(ev mysql.BinlogEvent, q mysql.Query) error {
 		if a.inGroup && word == "CREATE" && !a.groupRows {
 			// CREATE TABLE … SELECT: the CREATE opens the group, its rows
 			// follow, the group's commit ends it.
-			return a.ddl(q)
+			return a.ddl(q, nil)
 		}
 		if a.inGroup {
 			return sqlErrorf(errNotSupported, "Error executing a query event: DDL inside a transaction: '%s'", truncate(q.SQL))
@@ -332,17 +333,41 @@ func (a *applier) query(ev mysql.BinlogEvent, q mysql.Query) error {
 			// Maintenance with no effect on data.
 			return a.commit(ev)
 		}
-		if err := a.ddl(q); err != nil {
+		// The position after the event commits with the statement's
+		// change (or, for a statement that changes nothing, on its own):
+		// after a crash the DDL is neither run again nor skipped.
+		next := a.nextPosition(ev)
+		committed := false
+		hook := func(b *txn.Batch, apply func(*txn.Batch) error) error {
+			if err := b.Set(a.posKey, next.encode()); err != nil {
+				return err
+			}
+			if err := apply(b); err != nil {
+				return err
+			}
+			committed = true
+			return nil
+		}
+		err := a.ddl(q, hook)
+		if committed {
+			// The store has the position: so does the applier, even if
+			// the statement failed after its change committed.
+			a.advance(next)
+		}
+		if err != nil || committed {
 			return err
 		}
+		// A statement that takes no commit hook (GRANT, REVOKE, CREATE
+		// TRIGGER): its position commits after it.
 		return a.commit(ev)
 	}
 	return sqlErrorf(errNotSupported, "Error executing a query event: statement-based replication of '%s' is not supported by this replica (use binlog_format=ROW on the source)", truncate(q.SQL))
 }
 
 // ddl runs a DDL statement in the event's database, in a session of its
-// own (the database may not be the applier's).
-func (a *applier) ddl(q mysql.Query) error {
+// own (the database may not be the applier's), its change committed
+// through hook when not nil (sql.Session.SetDDLCommitHook).
+func (a *applier) ddl(q mysql.Query, hook catalog.CommitHook) error {
 	s := a.eng.NewSession("root", "localhost")
 	defer s.Close()
 	s.SetReplicaApplier()
@@ -357,6 +382,7 @@ func (a *applier) ddl(q mysql.Query) error {
 			}
 		}
 	}
+	s.SetDDLCommitHook(hook)
 	if _, err := s.Query(a.ctx, q.SQL); err != nil {
 		return a.fromSQL(err, q.SQL)
 	}

@@ -31,10 +31,14 @@
 //
 // # Caveats
 //
-// A DDL statement commits on its own and its position right after it: a
-// crash between the two runs the DDL again at restart, which stops the
-// SQL thread with the DDL's error (CREATE TABLE: 1050) rather than
-// applying anything twice. Events strata cannot apply — statement-based
+// A DDL statement's position commits in the batch of the catalog change
+// that makes the DDL take effect (sql.Session.SetDDLCommitHook), so a DDL
+// is neither run twice nor skipped. A DDL inside a group (MariaDB's
+// CREATE TABLE … SELECT) and statements that take no commit hook (GRANT,
+// REVOKE, CREATE TRIGGER, CREATE PROCEDURE) still commit on their own,
+// their position right after: a crash between the two runs the statement
+// again at restart, which stops the SQL thread with its error (CREATE
+// TABLE: 1050) rather than applying anything twice. Events strata cannot apply — statement-based
 // DML, compressed or encrypted events, a column whose type differs from
 // the replica's — stop the SQL thread with Last_SQL_Errno/Last_SQL_Error;
 // nothing is guessed.

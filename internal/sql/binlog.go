@@ -60,7 +60,7 @@ func (s *Session) gtidVar(name string) sqltypes.Value {
 
 // binlogsDDL reports whether a DDL statement is written to the binary
 // log: not with the log off, and not when it touches only temporary
-// tables (checked before it runs).
+// tables (checked before it runs: ddlcommit.go).
 func (s *Session) binlogsDDL(stmt sqlparser.Statement) bool {
 	if s.eng.Binlog == nil || tempTableDDL(stmt) || s.writesOnlyTemporary(stmt) {
 		return false
@@ -69,25 +69,10 @@ func (s *Session) binlogsDDL(stmt sqlparser.Statement) bool {
 	return !ok || v.ToString() != "0"
 }
 
-// logDDL writes a committed DDL statement to the binary log, unless the
-// statement logged itself (CREATE TABLE ... SELECT: s.ddlLogged).
-func (s *Session) logDDL(stmt sqlparser.Statement, sql string) error {
-	if s.ddlLogged {
-		s.ddlLogged = false
-		return nil
-	}
-	if sql == "" {
-		sql = sqlparser.String(stmt)
-	}
-	return s.writeDDL(sql)
-}
-
-// writeDDL logs a DDL text in the current database.
-func (s *Session) writeDDL(text string) error { return s.writeDDLIn(s.DB, text) }
-
-// writeDDLIn logs a DDL text to run in database db.
-func (s *Session) writeDDLIn(db, text string) error {
-	st := binlog.Statement{DB: db, Query: text, ThreadID: s.ConnID}
+// ddlEvent is the binary log event of a DDL text to run in database db,
+// with the session's sql_mode and character sets.
+func (s *Session) ddlEvent(db, text string) *binlog.Statement {
+	st := &binlog.Statement{DB: db, Query: text, ThreadID: s.ConnID}
 	if v, ok := s.sysVar("sql_mode"); ok {
 		st.SQLMode = binlog.SQLModeBits(v.ToString())
 	}
@@ -108,11 +93,7 @@ func (s *Session) writeDDLIn(db, text string) error {
 	if c := collations.ID(st.Charsets[1]); c != collations.Unknown && env.LookupCharsetName(c) == env.LookupCharsetName(collations.ID(st.Charsets[0])) {
 		st.Charsets[0] = st.Charsets[1]
 	}
-	err := s.eng.Binlog.LogStatement(st)
-	if err != nil {
-		return sqlerr.New(sqlerr.BinlogLogging, sqlerror.SSUnknownSQLState, "Binary logging not possible. Message: %v", err)
-	}
-	return nil
+	return st
 }
 
 // showBinaryLogs is SHOW BINARY LOGS.

@@ -117,15 +117,15 @@ func (s *Session) createTableSelect(ctx context.Context, st *sqlparser.CreateTab
 	if st.Temp {
 		err = s.putTemporary(def)
 	} else {
-		err = s.putTable(db, name, def)
-		if err == nil && s.eng.Binlog != nil {
-			// The table is logged as created, its rows as the row events
-			// of the insert that follows (MySQL's row format).
-			s.ddlLogged = true
-			// SHOW CREATE TABLE's text names the table unqualified:
-			// it runs in the table's database.
-			err = s.writeDDLIn(db, coltype.ShowCreateTable(def, 0))
+		if s.ddl.event != nil {
+			// The table is logged as created, with the change that
+			// creates it, its rows as the row events of the insert that
+			// follows (MySQL's row format). SHOW CREATE TABLE's text
+			// names the table unqualified: it runs in the table's
+			// database.
+			s.ddl.event = s.ddlEvent(db, coltype.ShowCreateTable(def, 0))
 		}
+		err = s.putTable(db, name, def)
 	}
 	if err != nil {
 		return nil, err
@@ -159,14 +159,13 @@ func (s *Session) createTableSelect(ctx context.Context, st *sqlparser.CreateTab
 	}
 	if err != nil {
 		s.rollback()
+		if s.ddl.event != nil {
+			// The binlog has the CREATE: it gets the DROP too, with the
+			// change that drops the table.
+			s.ddl = ddlCommit{event: s.ddlEvent(db, "DROP TABLE IF EXISTS `"+strings.ReplaceAll(name, "`", "``")+"`")}
+		}
 		if derr := s.schemaEnv().DropTables(ctx, tableNames([]*catalog.Table{def}), nil); derr != nil {
 			return nil, fmt.Errorf("CREATE TABLE ... SELECT: dropping %s.%s after %v: %w", db, name, err, derr)
-		}
-		if s.ddlLogged {
-			// The binlog has the CREATE: it gets the DROP too.
-			if lerr := s.writeDDLIn(db, "DROP TABLE IF EXISTS `"+strings.ReplaceAll(name, "`", "``")+"`"); lerr != nil {
-				return nil, lerr
-			}
 		}
 		return nil, err
 	}
@@ -425,7 +424,7 @@ func exprColumnType(t evalengine.Type, lit *sqlparser.Literal) (string, error) {
 // putTable creates the table def named db.name (CREATE TABLE's last step).
 func (s *Session) putTable(db, name string, def *catalog.Table) error {
 	def.CreateTime = time.Now().Unix()
-	return schemachange.Apply(s.eng.Cat, func(d *catalog.DDL) error {
+	return schemachange.Apply(s.eng.Cat, s.ddlHook(), func(d *catalog.DDL) error {
 		// Again under the DDL mutex: a CREATE TABLE of the same name that
 		// committed meanwhile must not be replaced.
 		if s.eng.Cat.Exists(db, name) {

@@ -90,7 +90,7 @@ func (s *Session) createDatabase(st *sqlparser.CreateDatabase) (*sqltypes.Result
 	if err := schemachange.ApplyDBOptions(db, st.CreateOptions); err != nil {
 		return nil, err
 	}
-	if err := schemachange.Apply(s.eng.Cat, func(d *catalog.DDL) error { return d.PutDatabase(db) }); err != nil {
+	if err := schemachange.Apply(s.eng.Cat, s.ddlHook(), func(d *catalog.DDL) error { return d.PutDatabase(db) }); err != nil {
 		return nil, err
 	}
 	return &sqltypes.Result{RowsAffected: 1}, nil
@@ -109,7 +109,7 @@ func (s *Session) alterDatabase(st *sqlparser.AlterDatabase) (*sqltypes.Result, 
 	if err := schemachange.ApplyDBOptions(&db, st.AlterOptions); err != nil {
 		return nil, err
 	}
-	if err := schemachange.Apply(s.eng.Cat, func(d *catalog.DDL) error { return d.PutDatabase(&db) }); err != nil {
+	if err := schemachange.Apply(s.eng.Cat, s.ddlHook(), func(d *catalog.DDL) error { return d.PutDatabase(&db) }); err != nil {
 		return nil, err
 	}
 	return &sqltypes.Result{RowsAffected: 1}, nil
@@ -439,7 +439,7 @@ func (s *Session) rebuildConverter(ex *execCtx, nt *catalog.Table, mapping []int
 // lock wait.
 func (s *Session) schemaEnv() *schemachange.Env {
 	return &schemachange.Env{Cat: s.eng.Cat, DB: s.eng.DB, Store: s.eng.Store, LockTimeout: s.lockTimeout, MDLTimeout: s.mdlTimeout,
-		TmpDir: s.eng.tmpDir(), SortMemory: s.eng.bulkMemory(), Stage: s.setStage}
+		TmpDir: s.eng.tmpDir(), SortMemory: s.eng.bulkMemory(), Stage: s.setStage, Commit: s.ddlHook()}
 }
 
 // tableNames names tables for schemachange.

@@ -561,15 +561,7 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 			}
 		}
 		s.rowCount = 0
-		if !s.binlogsDDL(stmt) {
-			return s.execDDL(ctx, stmt, sql)
-		}
-		res, err := s.execDDL(ctx, stmt, sql)
-		if err == nil {
-			err = s.logDDL(stmt, sql)
-		}
-		s.ddlLogged = false
-		return res, err
+		return s.execDDLCommitted(ctx, stmt, sql)
 	case *sqlparser.PurgeBinaryLogs:
 		return s.purgeBinaryLogs(st)
 	case *sqlparser.Load:

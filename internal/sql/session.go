@@ -174,9 +174,10 @@ type Session struct {
 	insertSource *sqltypes.Result
 	// temps holds the session's temporary tables (temporary.go).
 	temps tempTables
-	// ddlLogged: the running DDL statement wrote its own binlog event
-	// (CREATE TABLE ... SELECT; binlog.go).
-	ddlLogged bool
+	// ddl: the running DDL statement's commit hook state, nextDDLHook
+	// the caller's hook for the next one (SetDDLCommitHook; ddlcommit.go).
+	ddl         ddlCommit
+	nextDDLHook catalog.CommitHook
 	// replicaApplier: the replica's applier, which read_only does not
 	// stop; ro, sro cache read_only and super_read_only as of the global
 	// variables' version roVersion (replica.go).

@@ -126,7 +126,7 @@ func (s *Session) defineView(ctx context.Context, d viewDDL) (*sqltypes.Result, 
 	if v.CheckOption != "" && !viewUpdatable(v, sel) {
 		return nil, sqlerr.New(sqlerr.ViewNonUpdCheck, sqlerror.SSUnknownSQLState, "CHECK OPTION on non-updatable view '%s.%s'", db, name)
 	}
-	err = schemachange.Apply(s.eng.Cat, func(dd *catalog.DDL) error {
+	err = schemachange.Apply(s.eng.Cat, s.ddlHook(), func(dd *catalog.DDL) error {
 		// Again under the DDL mutex: a table or view of the name may have
 		// been created meanwhile.
 		if err := s.viewNameFree(db, name, d); err != nil {
@@ -298,7 +298,7 @@ func (s *Session) dropViews(st *sqlparser.DropView) (*sqltypes.Result, error) {
 	if len(names) == 0 {
 		return &sqltypes.Result{}, nil
 	}
-	err := schemachange.Apply(s.eng.Cat, func(d *catalog.DDL) error {
+	err := schemachange.Apply(s.eng.Cat, s.ddlHook(), func(d *catalog.DDL) error {
 		for _, n := range names {
 			if s.eng.Cat.View(n.db, n.name) == nil {
 				continue // dropped meanwhile
@@ -493,7 +493,7 @@ func (s *Session) renameViews(st *sqlparser.RenameTable) (*sqltypes.Result, erro
 		renamed[from], renamed[to] = nil, &nv
 		order = append(order, from, to)
 	}
-	err := schemachange.Apply(s.eng.Cat, func(d *catalog.DDL) error {
+	err := schemachange.Apply(s.eng.Cat, s.ddlHook(), func(d *catalog.DDL) error {
 		for _, k := range order {
 			if renamed[k] == nil && s.eng.Cat.View(k.db, k.name) != nil {
 				if err := d.DropView(k.db, k.name); err != nil {

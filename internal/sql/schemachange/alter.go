@@ -31,6 +31,12 @@ type Env struct {
 	// Stage, when set, is told what an online index build is doing, as
 	// PROCESSLIST's state (MySQL's "altering table" stages).
 	Stage func(state string)
+	// Commit, when set, is the commit hook of the one catalog change that
+	// makes the statement take effect (Apply): DROP TABLE's, TRUNCATE's,
+	// RENAME's, DROP DATABASE's only change, ALTER's last (the one that
+	// publishes the new definition; an online build's first change and
+	// the change that undoes a failed build do not use it).
+	Commit catalog.CommitHook
 
 	// afterChunk is a test hook run after each committed back-fill chunk;
 	// uniqueBudget overrides uniqueMemory.
@@ -94,7 +100,7 @@ func (p *AlterPlan) replaced() []*catalog.Index {
 func (e *Env) Alter(ctx context.Context, p *AlterPlan) (Progress, error) {
 	old, nt := p.Old, p.New
 	var progress Progress
-	err := Apply(e.Cat, func(d *catalog.DDL) error {
+	err := Apply(e.Cat, e.Commit, func(d *catalog.DDL) error {
 		bf, fill := e.backfillOf(p)
 		ids := make([]uint32, len(fill))
 		for i, ix := range fill {

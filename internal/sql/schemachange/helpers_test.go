@@ -52,7 +52,7 @@ func (e *testEnv) createTable(t testing.TB, sql string) *catalog.Table {
 	}
 	ct := stmt.(*sqlparser.CreateTable)
 	if e.Cat.Database("d") == nil {
-		if err := Apply(e.Cat, func(d *catalog.DDL) error { return d.PutDatabase(&catalog.Database{Name: "d"}) }); err != nil {
+		if err := Apply(e.Cat, nil, func(d *catalog.DDL) error { return d.PutDatabase(&catalog.Database{Name: "d"}) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -60,7 +60,7 @@ func (e *testEnv) createTable(t testing.TB, sql string) *catalog.Table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = Apply(e.Cat, func(d *catalog.DDL) error {
+	err = Apply(e.Cat, nil, func(d *catalog.DDL) error {
 		for _, ix := range def.Indexes {
 			ix.ID = d.NewIndexID()
 		}

@@ -40,13 +40,17 @@ func LockTables(ctx context.Context, cat *catalog.Catalog, timeout time.Duration
 }
 
 // Apply runs fn inside one data-dictionary change and commits it when fn
-// returns nil. The change holds the catalog's DDL mutex; Apply releases it
-// on every path — error, panic, commit — through a deferred Abort (which
-// does nothing after a commit), and an aborted change deletes whatever a
-// back-fill committed ahead of it.
-func Apply(cat *catalog.Catalog, fn func(d *catalog.DDL) error) error {
+// returns nil, through commit when it is not nil: the hook of the change
+// that makes a statement take effect (Env.Commit), which puts the
+// statement's binary log event — and on a replica the applied position —
+// in the change's batch. The change holds the catalog's DDL mutex; Apply
+// releases it on every path — error, panic, commit — through a deferred
+// Abort (which does nothing after a commit), and an aborted change deletes
+// whatever a back-fill committed ahead of it.
+func Apply(cat *catalog.Catalog, commit catalog.CommitHook, fn func(d *catalog.DDL) error) error {
 	d := cat.BeginDDL()
 	defer d.Abort()
+	d.SetCommitHook(commit)
 	if err := fn(d); err != nil {
 		return err
 	}

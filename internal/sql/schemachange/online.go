@@ -140,7 +140,7 @@ func (e *Env) AlterOnline(ctx context.Context, p *AlterPlan, lk *TableLock) (Pro
 	building := make([]*catalog.Index, len(p.NewIndexes))
 	var ids []uint32
 	var def1 *catalog.Table
-	err := Apply(e.Cat, func(d *catalog.DDL) error {
+	err := Apply(e.Cat, nil, func(d *catalog.DDL) error {
 		for i, ix := range p.NewIndexes {
 			ix.ID = d.NewIndexID()
 			b := *ix
@@ -169,7 +169,7 @@ func (e *Env) AlterOnline(ctx context.Context, p *AlterPlan, lk *TableLock) (Pro
 			_ = lk.upgrade(context.WithoutCancel(ctx))
 		}
 		exclusive := lk.mode == 2
-		cerr := Apply(e.Cat, func(d *catalog.DDL) error {
+		cerr := Apply(e.Cat, nil, func(d *catalog.DDL) error {
 			if cur := e.Cat.Table(old.DB, old.Name); cur == def1 {
 				if err := d.PutTable(old.Clone()); err != nil {
 					return err
@@ -220,7 +220,7 @@ func (e *Env) AlterOnline(ctx context.Context, p *AlterPlan, lk *TableLock) (Pro
 			return fail(err)
 		}
 	}
-	err = Apply(e.Cat, func(d *catalog.DDL) error {
+	err = Apply(e.Cat, e.Commit, func(d *catalog.DDL) error {
 		for _, ix := range building {
 			// A range tombstone costs every later read of its memtable
 			// an iterator: write one only over deltas that exist.

@@ -33,7 +33,7 @@ func (e *Env) dropTables(ctx context.Context, names []TableName, pre func() erro
 	}
 	defer release()
 	var dropped []*catalog.Table
-	err = Apply(e.Cat, func(d *catalog.DDL) error {
+	err = Apply(e.Cat, e.Commit, func(d *catalog.DDL) error {
 		if pre != nil {
 			if err := pre(); err != nil {
 				return err
@@ -109,7 +109,7 @@ func (e *Env) Truncate(ctx context.Context, name TableName) error {
 	if t == nil {
 		return sqlerr.NoTable(name.DB, name.Name)
 	}
-	err = Apply(e.Cat, func(d *catalog.DDL) error {
+	err = Apply(e.Cat, e.Commit, func(d *catalog.DDL) error {
 		nt := t.Clone()
 		for _, ix := range t.Indexes {
 			if err := d.DropIndexData(ix.ID); err != nil {
@@ -149,7 +149,7 @@ func (e *Env) RenameTables(ctx context.Context, pairs []RenamePair) error {
 		return err
 	}
 	defer release()
-	return Apply(e.Cat, func(d *catalog.DDL) error { return e.renameIn(d, pairs) })
+	return Apply(e.Cat, e.Commit, func(d *catalog.DDL) error { return e.renameIn(d, pairs) })
 }
 
 func (e *Env) renameIn(d *catalog.DDL, pairs []RenamePair) error {
