@@ -203,6 +203,18 @@ func (t *Table) restore() error {
 	return nil
 }
 
+// MakeNotNull makes the column NOT NULL, as a primary key makes its
+// columns, dropping a NULL default (MySQL and MariaDB: `a int DEFAULT NULL,
+// PRIMARY KEY (a)` and CREATE TABLE … SELECT's columns under a PRIMARY KEY
+// become `a int NOT NULL`, without a default).
+func (c *Column) MakeNotNull() {
+	c.Nullable = false
+	if c.HasDefault && c.DefaultNull && c.DefaultExpr == "" {
+		c.HasDefault, c.DefaultNull, c.DefaultText = false, false, ""
+		c.Default = sqltypes.NULL
+	}
+}
+
 // SetDefault sets a literal default (v already converted to the column type).
 func (c *Column) SetDefault(v sqltypes.Value) {
 	c.HasDefault = true

@@ -208,7 +208,7 @@ func (a *AlterDef) Apply(opt sqlparser.AlterOption) error {
 		}
 		// A primary key column stays NOT NULL.
 		if a.inPrimary(oldName) {
-			col.Nullable = false
+			col.MakeNotNull()
 		}
 		oldCol := t.Columns[i]
 		m := a.Mapping[i]
@@ -295,7 +295,7 @@ func (a *AlterDef) Apply(opt sqlparser.AlterOption) error {
 			t.Indexes[0].Columns = ix.Columns
 			a.idxCols[t.Indexes[0]] = names
 			for _, ic := range ix.Columns {
-				t.Columns[ic.Col].Nullable = false
+				t.Columns[ic.Col].MakeNotNull()
 			}
 			a.Rebuild = true
 			return nil
@@ -445,7 +445,7 @@ func (a *AlterDef) columnKeyOpt(cd *sqlparser.ColumnDefinition, name string) err
 			return sqlerr.New(sqlerror.ERMultiplePriKey, sqlerror.SSClientError, "Multiple primary key defined")
 		}
 		t.HiddenPK = false
-		t.Columns[i].Nullable = false
+		t.Columns[i].MakeNotNull()
 		t.Indexes[0].Columns = []catalog.IndexColumn{{Col: i}}
 		a.idxCols[t.Indexes[0]] = []string{name}
 		a.Rebuild = true
@@ -515,7 +515,7 @@ func (a *AlterDef) Finish() error {
 	}
 	if !t.HiddenPK {
 		for _, ic := range t.Indexes[0].Columns {
-			t.Columns[ic.Col].Nullable = false
+			t.Columns[ic.Col].MakeNotNull()
 		}
 	}
 	return nil

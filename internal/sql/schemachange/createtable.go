@@ -72,7 +72,7 @@ func BuildTable(db, name string, spec *sqlparser.TableSpec, collation collations
 		switch cd.Type.Options.KeyOpt {
 		case sqlparser.ColKeyPrimary:
 			pkCols = append(pkCols, cd.Name)
-			col.Nullable = false
+			col.MakeNotNull()
 		case sqlparser.ColKeyUnique, sqlparser.ColKeyUniqueKey:
 			colUnique = append(colUnique, col.Name)
 		}
@@ -137,7 +137,7 @@ func BuildTable(db, name string, spec *sqlparser.TableSpec, collation collations
 	}
 	if primary != nil {
 		for _, ic := range primary.Columns {
-			t.Columns[ic.Col].Nullable = false
+			t.Columns[ic.Col].MakeNotNull()
 		}
 		t.Indexes = append(t.Indexes, primary)
 	} else {
