@@ -74,6 +74,7 @@ type Catalog struct {
 	statsVersion atomic.Uint64
 
 	mdl mdlTable
+	grl globalLock
 }
 
 // Load reads the data dictionary.

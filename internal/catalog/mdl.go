@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -24,10 +25,21 @@ type mdlTable struct {
 // mdlKey names a table (a struct key: lookups do not allocate).
 type mdlKey struct{ db, table string }
 
+// The modes follow MySQL's: a statement that only reads a table takes
+// SHARED_READ (shared), one that writes it SHARED_WRITE (writes); LOCK
+// TABLES … READ takes SHARED_READ_ONLY (readOnly), which lets others read
+// but not write, and LOCK TABLES … WRITE SHARED_NO_READ_WRITE (noRW),
+// which shuts every other session out; DDL takes EXCLUSIVE. A waiting
+// EXCLUSIVE or SHARED_NO_READ_WRITE request (waitingX) holds back new
+// shared requests, a waiting SHARED_READ_ONLY (waitingRO) new writes.
 type mdlEntry struct {
 	shared    int
+	writes    int
+	readOnly  int
+	noRW      bool
 	exclusive bool
 	waitingX  int
+	waitingRO int
 	// changed is created by the first waiter and closed (then cleared) on
 	// the next release, so the uncontended path allocates nothing.
 	changed chan struct{}
@@ -76,75 +88,197 @@ func (m *mdlTable) signalLocked(name mdlKey, e *mdlEntry) {
 
 // dropIdleLocked forgets an unused entry.
 func (m *mdlTable) dropIdleLocked(name mdlKey, e *mdlEntry) {
-	if e.shared == 0 && !e.exclusive && e.waitingX == 0 && e.changed == nil {
+	if e.shared == 0 && e.writes == 0 && e.readOnly == 0 && !e.noRW && !e.exclusive &&
+		e.waitingX == 0 && e.waitingRO == 0 && e.changed == nil {
 		delete(m.entries, name)
 	}
 }
 
-// LockShared takes a shared metadata lock on db.table.
+// Grant rules, one per mode (see mdlEntry).
+func (e *mdlEntry) canRead() bool  { return !e.exclusive && !e.noRW && e.waitingX == 0 }
+func (e *mdlEntry) canWrite() bool { return e.canRead() && e.readOnly == 0 && e.waitingRO == 0 }
+func (e *mdlEntry) canReadOnly() bool {
+	return !e.exclusive && !e.noRW && e.writes == 0 && e.waitingX == 0
+}
+func (e *mdlEntry) idle() bool {
+	return !e.exclusive && !e.noRW && e.shared == 0 && e.writes == 0 && e.readOnly == 0
+}
+
+// acquire grants a lock on db.table once can allows it, then calls take;
+// while it waits, wait(+1) and wait(-1) bracket the wait (the waiting
+// counters). It waits at most timeout (ErrMDLTimeout) and until ctx ends.
+func (m *mdlTable) acquire(ctx context.Context, name mdlKey, timeout time.Duration,
+	can func(*mdlEntry) bool, take func(*mdlEntry), waiting func(*mdlEntry, int)) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.entryLocked(name)
+	if can(e) {
+		take(e)
+		return nil
+	}
+	if waiting != nil {
+		waiting(e, 1)
+	}
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	for {
+		err := m.wait(ctx, e, t)
+		e = m.entryLocked(name)
+		if err != nil {
+			if waiting != nil {
+				waiting(e, -1)
+				m.signalLocked(name, e)
+			}
+			return err
+		}
+		if waiting != nil {
+			waiting(e, -1)
+		}
+		if can(e) {
+			take(e)
+			return nil
+		}
+		if waiting != nil {
+			waiting(e, 1)
+		}
+	}
+}
+
+// LockShared takes a shared (read) metadata lock on db.table.
 func (c *Catalog) LockShared(ctx context.Context, db, table string, timeout time.Duration) error {
 	m := &c.mdl
 	name := mdlName(db, table)
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	e := m.entryLocked(name)
-	if !e.exclusive && e.waitingX == 0 {
+	if e.canRead() {
 		e.shared++
+		m.mu.Unlock()
 		return nil
 	}
-	t := time.NewTimer(timeout)
-	defer t.Stop()
-	for e.exclusive || e.waitingX > 0 {
-		if err := m.wait(ctx, e, t); err != nil {
-			return err
-		}
-		e = m.entryLocked(name)
-	}
-	e.shared++
-	return nil
+	m.mu.Unlock()
+	return m.acquire(ctx, name, timeout, (*mdlEntry).canRead, func(e *mdlEntry) { e.shared++ }, nil)
 }
 
-// UnlockShared releases one shared metadata lock.
-func (c *Catalog) UnlockShared(db, table string) {
+// LockSharedWrite takes the shared metadata lock of a statement that
+// writes db.table (MySQL's SHARED_WRITE): unlike a read's, it waits
+// while another session holds the table with LOCK TABLES … READ.
+func (c *Catalog) LockSharedWrite(ctx context.Context, db, table string, timeout time.Duration) error {
+	m := &c.mdl
+	name := mdlName(db, table)
+	m.mu.Lock()
+	e := m.entryLocked(name)
+	if e.canWrite() {
+		e.writes++
+		m.mu.Unlock()
+		return nil
+	}
+	m.mu.Unlock()
+	return m.acquire(ctx, name, timeout, (*mdlEntry).canWrite, func(e *mdlEntry) { e.writes++ }, nil)
+}
+
+// UpgradeShared turns a shared read lock the caller holds on db.table
+// into a write lock (a transaction that read a table now writes it).
+// Waiting requests do not hold it back (they may be waiting for the
+// caller's own read lock); granted LOCK TABLES locks do.
+func (c *Catalog) UpgradeShared(ctx context.Context, db, table string, timeout time.Duration) error {
+	can := func(e *mdlEntry) bool { return !e.exclusive && !e.noRW && e.readOnly == 0 }
+	take := func(e *mdlEntry) {
+		if e.shared > 0 {
+			e.shared--
+		}
+		e.writes++
+	}
+	m := &c.mdl
+	name := mdlName(db, table)
+	m.mu.Lock()
+	e := m.entryLocked(name)
+	if can(e) {
+		take(e)
+		m.mu.Unlock()
+		return nil
+	}
+	m.mu.Unlock()
+	return m.acquire(ctx, name, timeout, can, take, nil)
+}
+
+// UnlockShared releases one shared read metadata lock.
+func (c *Catalog) UnlockShared(db, table string) { c.unlockShared(db, table, false) }
+
+// UnlockSharedWrite releases one shared write metadata lock.
+func (c *Catalog) UnlockSharedWrite(db, table string) { c.unlockShared(db, table, true) }
+
+func (c *Catalog) unlockShared(db, table string, write bool) {
 	m := &c.mdl
 	name := mdlName(db, table)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e := m.entries[name]
-	if e == nil || e.shared == 0 {
+	if e == nil {
 		return
 	}
-	e.shared--
-	if e.shared == 0 {
+	n := &e.shared
+	if write {
+		n = &e.writes
+	}
+	if *n == 0 {
+		return
+	}
+	*n--
+	if *n == 0 {
 		m.signalLocked(name, e)
 	}
 }
 
-// LockExclusive takes the exclusive metadata lock for DDL on db.table.
-// sharedHeld is the number of shared locks the caller's own session holds on
-// it (a session may ALTER a table it used in its transaction after the
-// implicit commit released them; normally 0).
-func (c *Catalog) LockExclusive(ctx context.Context, db, table string, timeout time.Duration) error {
+// LockTableRead takes LOCK TABLES … READ's lock on db.table (MySQL's
+// SHARED_READ_ONLY): other sessions may read the table and take it READ
+// too, but their writes wait until UnlockTableRead.
+func (c *Catalog) LockTableRead(ctx context.Context, db, table string, timeout time.Duration) error {
+	return c.mdl.acquire(ctx, mdlName(db, table), timeout, (*mdlEntry).canReadOnly,
+		func(e *mdlEntry) { e.readOnly++ }, func(e *mdlEntry, d int) { e.waitingRO += d })
+}
+
+// UnlockTableRead releases a LockTableRead.
+func (c *Catalog) UnlockTableRead(db, table string) {
 	m := &c.mdl
 	name := mdlName(db, table)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	e := m.entryLocked(name)
-	e.waitingX++
-	t := time.NewTimer(timeout)
-	defer t.Stop()
-	for e.exclusive || e.shared > 0 {
-		if err := m.wait(ctx, e, t); err != nil {
-			e = m.entryLocked(name)
-			e.waitingX--
-			m.signalLocked(name, e)
-			return err
-		}
-		e = m.entryLocked(name)
+	e := m.entries[name]
+	if e == nil || e.readOnly == 0 {
+		return
 	}
-	e.waitingX--
-	e.exclusive = true
-	return nil
+	e.readOnly--
+	m.signalLocked(name, e)
+	m.dropIdleLocked(name, e)
+}
+
+// LockTableWrite takes LOCK TABLES … WRITE's lock on db.table (MySQL's
+// SHARED_NO_READ_WRITE): every other session's use of the table waits
+// until UnlockTableWrite.
+func (c *Catalog) LockTableWrite(ctx context.Context, db, table string, timeout time.Duration) error {
+	return c.mdl.acquire(ctx, mdlName(db, table), timeout, (*mdlEntry).idle,
+		func(e *mdlEntry) { e.noRW = true }, func(e *mdlEntry, d int) { e.waitingX += d })
+}
+
+// UnlockTableWrite releases a LockTableWrite.
+func (c *Catalog) UnlockTableWrite(db, table string) {
+	m := &c.mdl
+	name := mdlName(db, table)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.entries[name]
+	if e == nil {
+		return
+	}
+	e.noRW = false
+	m.signalLocked(name, e)
+	m.dropIdleLocked(name, e)
+}
+
+// LockExclusive takes the exclusive metadata lock for DDL on db.table.
+func (c *Catalog) LockExclusive(ctx context.Context, db, table string, timeout time.Duration) error {
+	return c.mdl.acquire(ctx, mdlName(db, table), timeout, (*mdlEntry).idle,
+		func(e *mdlEntry) { e.exclusive = true }, func(e *mdlEntry, d int) { e.waitingX += d })
 }
 
 // UnlockExclusive releases the exclusive metadata lock.
@@ -160,4 +294,117 @@ func (c *Catalog) UnlockExclusive(db, table string) {
 	e.exclusive = false
 	m.signalLocked(name, e)
 	m.dropIdleLocked(name, e)
+}
+
+// The global read lock (FLUSH TABLES WITH READ LOCK) as MySQL builds it
+// from its GLOBAL and COMMIT metadata locks: every statement that writes,
+// and the commit of a transaction that wrote, holds an intention lock
+// (EnterWrite … LeaveWrite) for its duration; a global read lock waits for
+// the intentions held to end and, while held or wanted, makes new ones
+// wait. Two atomic counters make the writers' side free of mutexes and
+// allocations when no global read lock is about (a Dekker pair: a writer
+// announces itself, then looks for readers; a reader announces itself,
+// then looks for writers; sync/atomic is sequentially consistent).
+type globalLock struct {
+	writers atomic.Int64
+	readers atomic.Int64
+	mu      sync.Mutex
+	changed chan struct{}
+}
+
+// waitLocked waits (g.mu held) for the next signal.
+func (g *globalLock) waitLocked(ctx context.Context, t *time.Timer) error {
+	if g.changed == nil {
+		g.changed = make(chan struct{})
+	}
+	ch := g.changed
+	g.mu.Unlock()
+	var err error
+	select {
+	case <-ch:
+	case <-t.C:
+		err = ErrMDLTimeout
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	g.mu.Lock()
+	return err
+}
+
+func (g *globalLock) signal() {
+	g.mu.Lock()
+	if g.changed != nil {
+		close(g.changed)
+		g.changed = nil
+	}
+	g.mu.Unlock()
+}
+
+// EnterWrite takes the intention to write, waiting at most timeout while
+// a global read lock is held or wanted.
+func (c *Catalog) EnterWrite(ctx context.Context, timeout time.Duration) error {
+	g := &c.grl
+	g.writers.Add(1)
+	if g.readers.Load() == 0 {
+		return nil
+	}
+	g.writers.Add(-1)
+	g.signal()
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for {
+		g.writers.Add(1)
+		if g.readers.Load() == 0 {
+			return nil
+		}
+		g.writers.Add(-1)
+		if g.changed != nil {
+			// A reader may be waiting for the writers to drain.
+			close(g.changed)
+			g.changed = nil
+		}
+		if err := g.waitLocked(ctx, t); err != nil {
+			return err
+		}
+	}
+}
+
+// LeaveWrite releases an EnterWrite.
+func (c *Catalog) LeaveWrite() {
+	g := &c.grl
+	g.writers.Add(-1)
+	if g.readers.Load() != 0 {
+		g.signal()
+	}
+}
+
+// LockGlobalRead takes the global read lock: it waits at most timeout for
+// the writes under way to end (ErrMDLTimeout, nothing held), after which
+// every EnterWrite waits until UnlockGlobalRead.
+func (c *Catalog) LockGlobalRead(ctx context.Context, timeout time.Duration) error {
+	g := &c.grl
+	g.readers.Add(1)
+	if g.writers.Load() == 0 {
+		return nil
+	}
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	g.mu.Lock()
+	for g.writers.Load() != 0 {
+		if err := g.waitLocked(ctx, t); err != nil {
+			g.mu.Unlock()
+			c.UnlockGlobalRead()
+			return err
+		}
+	}
+	g.mu.Unlock()
+	return nil
+}
+
+// UnlockGlobalRead releases a LockGlobalRead.
+func (c *Catalog) UnlockGlobalRead() {
+	c.grl.readers.Add(-1)
+	c.grl.signal()
 }

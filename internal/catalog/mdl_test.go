@@ -70,7 +70,7 @@ func checkMDLEmpty(t *testing.T, c *Catalog) {
 	c.mdl.mu.Lock()
 	defer c.mdl.mu.Unlock()
 	for name, e := range c.mdl.entries {
-		if e.shared == 0 && !e.exclusive && e.waitingX == 0 {
+		if !e.exclusive && e.waitingX == 0 && e.idle() && e.waitingRO == 0 {
 			continue
 		}
 		t.Fatalf("MDL entry %q left: shared=%d exclusive=%v waitingX=%d", name, e.shared, e.exclusive, e.waitingX)
