@@ -94,7 +94,11 @@ func (s *Session) checkOneTable(ctx context.Context, tg checkTarget) ([][]string
 	if def == nil {
 		return rows, nil
 	}
-	if !s.isTemporary(def) {
+	if s.tl.locked && !s.isTemporary(def) {
+		if err := s.checkLocked(tg.db, tg.name, false); err != nil {
+			return nil, err
+		}
+	} else if !s.isTemporary(def) {
 		if err := s.eng.Cat.LockShared(ctx, tg.db, tg.name, s.mdlTimeout); err != nil {
 			return [][]string{msg("Error", "Lock wait timeout exceeded; try restarting transaction"), msg("status", "Operation failed")}, nil
 		}

@@ -154,6 +154,7 @@ func (s *Session) query(ctx context.Context, sql string) (*sqltypes.Result, erro
 	ctx, cancel := s.statementContext(ctx, sql)
 	defer s.endStatementContext(cancel)
 	s.slowStart()
+	defer s.leaveWrite()
 	for attempt := 0; ; attempt++ {
 		res, err := s.queryOnce(ctx, sql)
 		if !s.retryStale(err, attempt) {
@@ -266,6 +267,7 @@ func (s *Session) executePrepared(ctx context.Context, sql string, bv map[string
 	ctx, cancel := s.statementContext(ctx, sql)
 	defer s.endStatementContext(cancel)
 	s.slowStart()
+	defer s.leaveWrite()
 	for attempt := 0; ; attempt++ {
 		res, err := s.runPrepared(ctx, sql, bv)
 		if !s.retryStale(err, attempt) {
@@ -354,7 +356,7 @@ func planTables(p *selectPlan) []mdlRef {
 	var out []mdlRef
 	for _, src := range p.srcs {
 		if src.tbl != nil {
-			out = append(out, mdlRef{src.def.DB, src.def.Name})
+			out = append(out, mdlRef{db: src.def.DB, table: src.def.Name})
 		}
 	}
 	return out
@@ -375,7 +377,7 @@ func (s *Session) execCached(ctx context.Context, cp *cachedPlan, bv map[string]
 		if t == nil {
 			return nil, sqlerr.NoTable(r.db, r.table)
 		}
-		if err := s.useTable(ctx, t); err != nil {
+		if err := s.useTable(ctx, t, false); err != nil {
 			return nil, err
 		}
 	}
@@ -474,6 +476,7 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 		if err := s.commit(); err != nil {
 			return nil, err
 		}
+		s.unlockTables() // MySQL: a transaction's start releases table locks
 		s.tx = s.eng.DB.Begin(ctx, s.takeIso(), s.lockTimeout)
 		s.binlogTxn(s.tx)
 		s.explicit = true
@@ -535,27 +538,24 @@ func (s *Session) execStmt(ctx context.Context, stmt sqlparser.Statement, sql st
 	case *sqlparser.ExplainStmt:
 		return s.execExplain(ctx, st)
 	case *sqlparser.Flush:
-		for _, o := range st.FlushOptions {
-			if strings.EqualFold(o, "status") {
-				s.flushStatus()
-			}
-		}
-		return &sqltypes.Result{}, nil
+		return s.execFlush(ctx, st)
 	case *sqlparser.OtherAdmin:
 		return &sqltypes.Result{}, nil
-	case *sqlparser.LockTables, *sqlparser.UnlockTables:
-		if _, ok := st.(*sqlparser.UnlockTables); ok {
-			return &sqltypes.Result{}, nil
-		}
-		if err := s.commit(); err != nil {
-			return nil, err
-		}
-		return &sqltypes.Result{}, nil
+	case *sqlparser.LockTables:
+		return s.execLockTables(ctx, st)
+	case *sqlparser.UnlockTables:
+		return s.execUnlockTables()
 	case *sqlparser.Analyze:
 		return s.execAnalyze(ctx, st)
 	case sqlparser.DDLStatement, sqlparser.DBDDLStatement:
 		// CREATE and DROP TEMPORARY TABLE do not commit (MySQL).
 		if !tempTableDDL(stmt) {
+			if noop, err := s.checkLockedDDL(stmt); err != nil || noop {
+				return &sqltypes.Result{}, err
+			}
+			if err := s.enterWrite(ctx); err != nil {
+				return nil, err
+			}
 			if err := s.commit(); err != nil {
 				return nil, err
 			}

@@ -261,7 +261,7 @@ func (s *Session) explainDelete(ex *execCtx, st *sqlparser.Delete) ([]explainRow
 }
 
 func (s *Session) explainSingleDML(ex *execCtx, te sqlparser.TableExpr, where *sqlparser.Where, orderBy sqlparser.OrderBy, limit *sqlparser.Limit, typ string) ([]explainRow, error) {
-	t, alias, err := s.targetTable(ex, te)
+	t, alias, err := s.targetTable(ex, te, false)
 	if err != nil {
 		return nil, err
 	}

@@ -250,7 +250,7 @@ func (s *Session) lookupTable(ctx context.Context, tn sqlparser.TableName) (*cat
 		}
 		return nil, nil, sqlerr.NoTable(db, name)
 	}
-	if err := s.useTable(ctx, t); err != nil {
+	if err := s.useTable(ctx, t, false); err != nil {
 		return nil, nil, err
 	}
 	return t, nil, nil

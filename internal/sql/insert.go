@@ -69,8 +69,9 @@ func literalValue(e sqlparser.Expr, bv map[string]*querypb.BindVariable) (sqltyp
 	return sqltypes.NULL, false
 }
 
-// targetTable resolves the table of an INSERT/UPDATE/DELETE.
-func (s *Session) targetTable(ex *execCtx, te sqlparser.TableExpr) (*catalog.Table, string, error) {
+// targetTable resolves the table of an INSERT/UPDATE/DELETE (write: the
+// statement writes it, as opposed to EXPLAIN).
+func (s *Session) targetTable(ex *execCtx, te sqlparser.TableExpr, write bool) (*catalog.Table, string, error) {
 	ate, ok := te.(*sqlparser.AliasedTableExpr)
 	if !ok {
 		return nil, "", sqlerr.Unsupported("multi-table statements")
@@ -93,7 +94,7 @@ func (s *Session) targetTable(ex *execCtx, te sqlparser.TableExpr) (*catalog.Tab
 	if t == nil {
 		return nil, "", sqlerr.NoTable(db, tn.Name.String())
 	}
-	if err := s.useTable(ex.Context(), t); err != nil {
+	if err := s.useTable(ex.Context(), t, write); err != nil {
 		return nil, "", err
 	}
 	alias := tn.Name.String()
@@ -329,7 +330,7 @@ func (s *Session) execInsert(ex *execCtx, st *sqlparser.Insert) (*sqltypes.Resul
 	if res, ok, err := s.insertView(ex, st); ok {
 		return res, err
 	}
-	t, _, err := s.targetTable(ex, st.Table)
+	t, _, err := s.targetTable(ex, st.Table, true)
 	if err != nil {
 		return nil, err
 	}

@@ -52,7 +52,7 @@ var loadBulkNonEmptyMin int64 = 64 << 20 // a variable for tests
 func (s *Session) loadBulk(ex *execCtx, p *loadPlan, size int64) (*table.BulkLoader, func(), error) {
 	t := p.t
 	if p.replace || p.ignore && hasUniqueSecondary(t) || s.explicit || ex.tx.HasWrites() || len(t.Triggers) > 0 ||
-		(len(t.ForeignKeys) > 0 && s.fkChecks()) || s.isTemporary(t) || s.eng.Binlog != nil {
+		(len(t.ForeignKeys) > 0 && s.fkChecks()) || s.isTemporary(t) || s.eng.Binlog != nil || s.tl.locked {
 		// With the binary log on every row goes through the row path,
 		// which logs its image.
 		return nil, nil, nil
@@ -61,6 +61,9 @@ func (s *Session) loadBulk(ex *execCtx, p *loadPlan, size int64) (*table.BulkLoa
 		if r.db == t.DB && r.table == t.Name {
 			return nil, nil, nil // in use by this statement already
 		}
+	}
+	if err := s.enterWrite(ex.Context()); err != nil {
+		return nil, nil, err
 	}
 	lk, err := schemachange.LockTable(ex.Context(), s.eng.Cat, s.mdlTimeout, schemachange.TableName{DB: t.DB, Name: t.Name})
 	if err != nil {

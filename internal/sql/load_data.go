@@ -418,7 +418,7 @@ func (s *Session) runLoad(ex *execCtx, p *loadPlan, r io.Reader, size int64) (*s
 	if bulk != nil {
 		defer release()
 		defer bulk.Close()
-	} else if err := s.useTable(ex.Context(), t); err != nil {
+	} else if err := s.useTable(ex.Context(), t, true); err != nil {
 		return nil, err
 	}
 	tbl := s.eng.Store.Open(t)

@@ -42,6 +42,17 @@ func (s *Session) planMultiJoin(ex *execCtx, from []sqlparser.TableExpr, where *
 	return p, nil
 }
 
+// writeTargets takes the write mode of the metadata lock on each table a
+// multi-table statement changes (the join took the read mode).
+func (s *Session) writeTargets(ex *execCtx, targets map[int]*multiTarget) error {
+	for _, tg := range targets {
+		if err := s.useTable(ex.Context(), tg.src.def, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // collectMulti runs the join and gathers rows of the target sources.
 func (s *Session) collectMulti(ex *execCtx, p *selectPlan, targets map[int]*multiTarget) error {
 	ex.SetBV(s.bindSessionVars(p.bindNames, ex.BV))
@@ -114,6 +125,9 @@ func (s *Session) execMultiUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.
 		if targets[lvl] == nil {
 			targets[lvl] = &multiTarget{src: p.srcs[lvl], seen: map[string]bool{}}
 		}
+	}
+	if err := s.writeTargets(ex, targets); err != nil {
+		return nil, err
 	}
 	if err := s.collectMulti(ex, p, targets); err != nil {
 		return nil, err
@@ -232,6 +246,9 @@ func (s *Session) execMultiDelete(ex *execCtx, st *sqlparser.Delete) (*sqltypes.
 		if !found {
 			return nil, sqlerr.New(sqlerror.ERUnknownTable, sqlerror.SSUnknownTable, "Unknown table '%s' in MULTI DELETE", name)
 		}
+	}
+	if err := s.writeTargets(ex, targets); err != nil {
+		return nil, err
 	}
 	if err := s.collectMulti(ex, p, targets); err != nil {
 		return nil, err

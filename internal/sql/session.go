@@ -55,6 +55,8 @@ type Session struct {
 	explicit   bool // BEGIN/START TRANSACTION, or autocommit=0
 	mdl        []mdlRef
 	readOnlyTx bool
+	// tl: LOCK TABLES and the global read lock (locktables.go).
+	tl sessionLocks
 
 	// Cached variable values (kept in sync by setVar).
 	autocommit bool
@@ -185,7 +187,12 @@ type Session struct {
 	roVersion                         uint64
 }
 
-type mdlRef struct{ db, table string }
+// mdlRef is a shared metadata lock the transaction holds (write: the
+// SHARED_WRITE mode, taken by a statement that writes the table).
+type mdlRef struct {
+	db, table string
+	write     bool
+}
 
 // NewSession creates a session.
 func (e *Engine) NewSession(user, host string) *Session {
@@ -326,20 +333,40 @@ func (s *Session) txnForStatement(ctx context.Context) *txn.Txn {
 	return s.tx
 }
 
-// useTable takes the shared metadata lock on a table for the transaction.
-func (s *Session) useTable(ctx context.Context, t *catalog.Table) error {
+// useTable takes the shared metadata lock on a table for the transaction
+// (the write mode when the statement writes it, with the global write
+// intention). Under LOCK TABLES it checks the table was locked instead.
+func (s *Session) useTable(ctx context.Context, t *catalog.Table, write bool) error {
 	if s.temps.defs != nil && s.isTemporary(t) {
 		return nil
 	}
-	for _, r := range s.mdl {
-		if r.db == t.DB && r.table == t.Name {
+	if write {
+		if err := s.enterWrite(ctx); err != nil {
+			return err
+		}
+	}
+	if s.tl.locked {
+		return s.checkLocked(t.DB, t.Name, write)
+	}
+	for i := range s.mdl {
+		if r := &s.mdl[i]; r.db == t.DB && r.table == t.Name {
+			if write && !r.write {
+				if err := s.eng.Cat.UpgradeShared(ctx, t.DB, t.Name, s.mdlTimeout); err != nil {
+					return sqlerr.LockWaitTimeout()
+				}
+				r.write = true
+			}
 			return nil
 		}
 	}
-	if err := s.eng.Cat.LockShared(ctx, t.DB, t.Name, s.mdlTimeout); err != nil {
+	lock := s.eng.Cat.LockShared
+	if write {
+		lock = s.eng.Cat.LockSharedWrite
+	}
+	if err := lock(ctx, t.DB, t.Name, s.mdlTimeout); err != nil {
 		return sqlerr.LockWaitTimeout()
 	}
-	s.mdl = append(s.mdl, mdlRef{t.DB, t.Name})
+	s.mdl = append(s.mdl, mdlRef{t.DB, t.Name, write})
 	if t.Replaced() {
 		// A schema change committed between reading the definition and
 		// taking the lock (often: this statement waited for it). The
@@ -368,7 +395,11 @@ func (s *Session) retryStale(err error, attempt int) bool {
 
 func (s *Session) releaseMDL() {
 	for _, r := range s.mdl {
-		s.eng.Cat.UnlockShared(r.db, r.table)
+		if r.write {
+			s.eng.Cat.UnlockSharedWrite(r.db, r.table)
+		} else {
+			s.eng.Cat.UnlockShared(r.db, r.table)
+		}
 	}
 	s.mdl = s.mdl[:0]
 }
@@ -403,6 +434,9 @@ func (s *Session) endStatement(err error) error {
 
 // commit commits the open transaction, if any.
 func (s *Session) commit() error {
+	if err := s.commitGate(); err != nil {
+		return err
+	}
 	var err error
 	if s.tx != nil {
 		err = s.tx.Commit()
@@ -442,6 +476,7 @@ func (s *Session) Close() {
 	s.dropSQLPrepared()
 	s.flushStatus()
 	s.rollback()
+	s.releaseAllLocks()
 	s.dropAllTemps()
 	s.releaseUserLocks()
 }
@@ -449,6 +484,7 @@ func (s *Session) Close() {
 // ResetConnection implements COM_RESET_CONNECTION.
 func (s *Session) ResetConnection() {
 	s.rollback()
+	s.releaseAllLocks()
 	s.dropAllTemps()
 	s.vars = map[string]sqltypes.Value{}
 	s.planOK = false

@@ -185,7 +185,7 @@ func (s *Session) cachedDML(ex *execCtx, st sqlparser.Statement) *dmlPlan {
 	if s.tableDef(cp.dml.t.DB, cp.dml.t.Name) != cp.dml.t {
 		return nil
 	}
-	if err := s.useTable(ex.Context(), cp.dml.t); err != nil {
+	if err := s.useTable(ex.Context(), cp.dml.t, true); err != nil {
 		return nil
 	}
 	return cp.dml
@@ -213,7 +213,7 @@ func (s *Session) execUpdate(ex *execCtx, st *sqlparser.Update) (*sqltypes.Resul
 	}
 	p := s.cachedDML(ex, st)
 	if p == nil {
-		t, alias, err := s.targetTable(ex, st.TableExprs[0])
+		t, alias, err := s.targetTable(ex, st.TableExprs[0], true)
 		if err != nil {
 			return nil, err
 		}
@@ -363,7 +363,7 @@ func (s *Session) execDelete(ex *execCtx, st *sqlparser.Delete) (*sqltypes.Resul
 	}
 	p := s.cachedDML(ex, st)
 	if p == nil {
-		t, alias, err := s.targetTable(ex, st.TableExprs[0])
+		t, alias, err := s.targetTable(ex, st.TableExprs[0], true)
 		if err != nil {
 			return nil, err
 		}

@@ -352,6 +352,11 @@ func (s *Session) lookupView(tn sqlparser.TableName) *catalog.View {
 // viewSource expands a view named in a FROM clause into a derived table
 // over its query, with the view's column names.
 func (s *Session) viewSource(ctx context.Context, v *catalog.View, alias string) (*fromItem, error) {
+	if s.tl.locked && s.inView == 0 {
+		if err := s.checkLocked(v.DB, v.Name, false); err != nil {
+			return nil, err
+		}
+	}
 	key := v.DB + "." + v.Name
 	for _, k := range s.viewStack {
 		if k == key {

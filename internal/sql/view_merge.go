@@ -79,9 +79,10 @@ type mergeItem struct {
 }
 
 // mergeView returns the merged form of sel (a copy), or nil when sel reads
-// no view that can be merged.
+// no view that can be merged. Under LOCK TABLES views are not merged, so
+// that viewSource checks each view named was locked.
 func (s *Session) mergeView(sel *sqlparser.Select) (*sqlparser.Select, error) {
-	if s.noMerge || sel.With != nil || sel.Lock != sqlparser.NoLock || sel.Into != nil || sel.SelectExprs == nil || len(sel.Windows) > 0 || len(sel.From) == 0 {
+	if s.noMerge || s.tl.locked || sel.With != nil || sel.Lock != sqlparser.NoLock || sel.Into != nil || sel.SelectExprs == nil || len(sel.Windows) > 0 || len(sel.From) == 0 {
 		return nil, nil
 	}
 	if hasSubquery(sel) {
