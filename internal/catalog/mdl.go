@@ -297,19 +297,29 @@ func (c *Catalog) UnlockExclusive(db, table string) {
 }
 
 // The global read lock (FLUSH TABLES WITH READ LOCK) as MySQL builds it
-// from its GLOBAL and COMMIT metadata locks: every statement that writes,
-// and the commit of a transaction that wrote, holds an intention lock
-// (EnterWrite … LeaveWrite) for its duration; a global read lock waits for
-// the intentions held to end and, while held or wanted, makes new ones
-// wait. Two atomic counters make the writers' side free of mutexes and
-// allocations when no global read lock is about (a Dekker pair: a writer
-// announces itself, then looks for readers; a reader announces itself,
-// then looks for writers; sync/atomic is sequentially consistent).
+// from its GLOBAL and COMMIT metadata locks, in two phases: every
+// statement that writes holds the global intention (EnterWrite …
+// LeaveWrite) for its duration, the commit of a transaction that wrote
+// the commit intention (EnterCommit … LeaveCommit). The global read lock
+// first holds back new writes and waits for the writes under way, then
+// holds back commits and waits for those under way; commits go on while
+// it waits for the writes (a write may be waiting for a row lock that
+// such a commit releases).
+//
+// Each phase is a pair of atomic counters, which keeps the writers' side
+// free of mutexes and allocations while no global read lock is about (a
+// Dekker pair: a writer announces itself, then looks for readers; a
+// reader announces itself, then looks for writers; sync/atomic is
+// sequentially consistent).
 type globalLock struct {
-	writers atomic.Int64
-	readers atomic.Int64
-	mu      sync.Mutex
-	changed chan struct{}
+	write, commit gate
+	mu            sync.Mutex
+	changed       chan struct{}
+}
+
+type gate struct {
+	holders  atomic.Int64 // intentions held
+	blockers atomic.Int64 // global read locks held or wanted
 }
 
 // waitLocked waits (g.mu held) for the next signal.
@@ -331,80 +341,115 @@ func (g *globalLock) waitLocked(ctx context.Context, t *time.Timer) error {
 	return err
 }
 
-func (g *globalLock) signal() {
-	g.mu.Lock()
+func (g *globalLock) signalLocked() {
 	if g.changed != nil {
 		close(g.changed)
 		g.changed = nil
 	}
+}
+
+func (g *globalLock) signal() {
+	g.mu.Lock()
+	g.signalLocked()
 	g.mu.Unlock()
+}
+
+// enter takes an intention on gt, waiting at most timeout while a global
+// read lock is held or wanted.
+func (g *globalLock) enter(ctx context.Context, gt *gate, timeout time.Duration) error {
+	gt.holders.Add(1)
+	if gt.blockers.Load() == 0 {
+		return nil
+	}
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	// Step back (a reader may be waiting for the holders to drain) and
+	// wait, without announcing itself while it waits: waiting writers
+	// never wake each other.
+	gt.holders.Add(-1)
+	g.signalLocked()
+	for {
+		if gt.blockers.Load() == 0 {
+			gt.holders.Add(1)
+			if gt.blockers.Load() == 0 {
+				return nil
+			}
+			gt.holders.Add(-1)
+			g.signalLocked()
+		}
+		if err := g.waitLocked(ctx, t); err != nil {
+			return err
+		}
+	}
+}
+
+func (g *globalLock) leave(gt *gate) {
+	gt.holders.Add(-1)
+	if gt.blockers.Load() != 0 {
+		g.signal()
+	}
+}
+
+// block holds gt's new intentions back and waits for those held to end.
+func (g *globalLock) block(ctx context.Context, gt *gate, t *time.Timer) error {
+	gt.blockers.Add(1)
+	if gt.holders.Load() == 0 {
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for gt.holders.Load() != 0 {
+		if err := g.waitLocked(ctx, t); err != nil {
+			gt.blockers.Add(-1)
+			g.signalLocked()
+			return err
+		}
+	}
+	return nil
 }
 
 // EnterWrite takes the intention to write, waiting at most timeout while
 // a global read lock is held or wanted.
 func (c *Catalog) EnterWrite(ctx context.Context, timeout time.Duration) error {
-	g := &c.grl
-	g.writers.Add(1)
-	if g.readers.Load() == 0 {
-		return nil
-	}
-	g.writers.Add(-1)
-	g.signal()
-	t := time.NewTimer(timeout)
-	defer t.Stop()
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for {
-		g.writers.Add(1)
-		if g.readers.Load() == 0 {
-			return nil
-		}
-		g.writers.Add(-1)
-		if g.changed != nil {
-			// A reader may be waiting for the writers to drain.
-			close(g.changed)
-			g.changed = nil
-		}
-		if err := g.waitLocked(ctx, t); err != nil {
-			return err
-		}
-	}
+	return c.grl.enter(ctx, &c.grl.write, timeout)
 }
 
 // LeaveWrite releases an EnterWrite.
-func (c *Catalog) LeaveWrite() {
-	g := &c.grl
-	g.writers.Add(-1)
-	if g.readers.Load() != 0 {
-		g.signal()
-	}
+func (c *Catalog) LeaveWrite() { c.grl.leave(&c.grl.write) }
+
+// EnterCommit takes the intention to commit a transaction that wrote,
+// waiting at most timeout while a global read lock holds commits back.
+func (c *Catalog) EnterCommit(ctx context.Context, timeout time.Duration) error {
+	return c.grl.enter(ctx, &c.grl.commit, timeout)
 }
 
+// LeaveCommit releases an EnterCommit.
+func (c *Catalog) LeaveCommit() { c.grl.leave(&c.grl.commit) }
+
 // LockGlobalRead takes the global read lock: it waits at most timeout for
-// the writes under way to end (ErrMDLTimeout, nothing held), after which
-// every EnterWrite waits until UnlockGlobalRead.
+// the writes, then the commits, under way to end (ErrMDLTimeout, nothing
+// held), after which every EnterWrite and EnterCommit waits until
+// UnlockGlobalRead.
 func (c *Catalog) LockGlobalRead(ctx context.Context, timeout time.Duration) error {
 	g := &c.grl
-	g.readers.Add(1)
-	if g.writers.Load() == 0 {
-		return nil
-	}
 	t := time.NewTimer(timeout)
 	defer t.Stop()
-	g.mu.Lock()
-	for g.writers.Load() != 0 {
-		if err := g.waitLocked(ctx, t); err != nil {
-			g.mu.Unlock()
-			c.UnlockGlobalRead()
-			return err
-		}
+	if err := g.block(ctx, &g.write, t); err != nil {
+		return err
 	}
-	g.mu.Unlock()
+	if err := g.block(ctx, &g.commit, t); err != nil {
+		g.write.blockers.Add(-1)
+		g.signal()
+		return err
+	}
 	return nil
 }
 
 // UnlockGlobalRead releases a LockGlobalRead.
 func (c *Catalog) UnlockGlobalRead() {
-	c.grl.readers.Add(-1)
+	c.grl.write.blockers.Add(-1)
+	c.grl.commit.blockers.Add(-1)
 	c.grl.signal()
 }

@@ -158,9 +158,39 @@ func TestGlobalReadLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.LeaveWrite()
-	if n := c.grl.writers.Load(); n != 0 {
+	if n := c.grl.write.holders.Load(); n != 0 {
 		t.Fatalf("%d writers left", n)
 	}
+}
+
+// While the global read lock waits for a write under way, commits go on
+// (the write may wait for a row lock such a commit releases); once it is
+// granted they wait.
+func TestGlobalReadLockCommits(t *testing.T) {
+	c := newMDLCatalog(t)
+	ctx := context.Background()
+	if err := c.EnterWrite(ctx, long); err != nil {
+		t.Fatal(err)
+	}
+	g := async(func() error { return c.LockGlobalRead(ctx, long) })
+	mustWait(t, g, "global read lock")
+	if err := c.EnterCommit(ctx, 20*time.Millisecond); err != nil {
+		t.Fatalf("commit while the global read lock waits for a write: %v", err)
+	}
+	c.LeaveWrite()
+	mustWait(t, g, "global read lock behind a commit")
+	c.LeaveCommit()
+	if err := mustReturn(t, g, "global read lock"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.EnterCommit(ctx, 20*time.Millisecond); !errors.Is(err, ErrMDLTimeout) {
+		t.Fatalf("commit under the global read lock: %v, want timeout", err)
+	}
+	c.UnlockGlobalRead()
+	if err := c.EnterCommit(ctx, long); err != nil {
+		t.Fatal(err)
+	}
+	c.LeaveCommit()
 }
 
 // The uncontended DML path allocates nothing.
@@ -175,6 +205,8 @@ func TestMDLNoAllocs(t *testing.T) {
 		c.UnlockSharedWrite("d", "t")
 		_ = c.EnterWrite(ctx, long)
 		c.LeaveWrite()
+		_ = c.EnterCommit(ctx, long)
+		c.LeaveCommit()
 	})
 	if n != 0 {
 		t.Fatalf("%v allocations per run, want 0", n)

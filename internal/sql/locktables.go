@@ -38,8 +38,8 @@ import (
 //
 // Statements that write take the global write intention (enterWrite) when
 // they first write a table and keep it to the statement's end
-// (leaveWrite, at the end of query and executePrepared); a transaction
-// that wrote takes it again for its commit.
+// (leaveWrite, at the end of query and executePrepared); the commit of a
+// transaction that wrote takes the commit intention (commitGate).
 
 // tableLock is one table (or view) a session holds with LOCK TABLES.
 type tableLock struct {
@@ -119,12 +119,18 @@ func (s *Session) leaveWrite() {
 }
 
 // commitGate is taken before a commit: a transaction that wrote waits
-// while another session holds the global read lock.
-func (s *Session) commitGate() error {
-	if s.tx == nil || !s.tx.HasWrites() || s.tl.global {
-		return nil
+// while another session holds the global read lock. It needs no gate when
+// the running statement (autocommit, DDL) or LOCK TABLES … WRITE holds
+// the write intention, which the global read lock waits for. gated: the
+// caller calls LeaveCommit after the commit.
+func (s *Session) commitGate() (gated bool, err error) {
+	if s.tx == nil || s.tl.global || s.tl.stmtIX || s.tl.lockIX || !s.tx.HasWrites() {
+		return false, nil
 	}
-	return s.enterWrite(context.Background())
+	if err := s.eng.Cat.EnterCommit(context.Background(), s.mdlTimeout); err != nil {
+		return false, sqlerr.LockWaitTimeout()
+	}
+	return true, nil
 }
 
 // execLockTables runs LOCK TABLES.

@@ -434,14 +434,20 @@ func (s *Session) endStatement(err error) error {
 
 // commit commits the open transaction, if any.
 func (s *Session) commit() error {
-	if err := s.commitGate(); err != nil {
+	gated, err := s.commitGate()
+	if err != nil {
+		// MySQL's ha_commit_trans rolls back when it cannot take the
+		// commit lock.
+		s.rollback()
 		return err
 	}
-	var err error
 	if s.tx != nil {
 		err = s.tx.Commit()
 		s.tx = nil
 		s.shownTxn.Store(0)
+	}
+	if gated {
+		s.eng.Cat.LeaveCommit()
 	}
 	s.explicit = false
 	s.readOnlyTx = false
