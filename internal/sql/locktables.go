@@ -331,6 +331,11 @@ func (s *Session) execFlush(ctx context.Context, st *sqlparser.Flush) (*sqltypes
 			for _, tn := range st.TableNames {
 				lt.Tables = append(lt.Tables, &sqlparser.TableAndLockType{Table: &sqlparser.AliasedTableExpr{Expr: tn}, Lock: sqlparser.Read})
 			}
+			// MySQL: RELOAD (checked for FLUSH) and LOCK TABLES with SELECT
+			// on each table.
+			if err := s.authorize(lt, ""); err != nil {
+				return nil, err
+			}
 			return s.execLockTables(ctx, lt)
 		}
 		if s.tl.locked || s.tl.lockIX {

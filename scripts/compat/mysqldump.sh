@@ -187,6 +187,19 @@ mysqldump -h127.0.0.1 -P"$SP" -uroot --single-transaction gc >"$TMP/gc.sql"
 "${S[@]}" gc2 <"$TMP/gc.sql"
 compare "generated columns: strata dump loads into strata" "$("${S[@]}" -N gc -e "SHOW CREATE TABLE t; SELECT * FROM t; SELECT id FROM t WHERE s = 3")" "$("${S[@]}" -N gc2 -e "SHOW CREATE TABLE t; SELECT * FROM t; SELECT id FROM t WHERE s = 3")"
 
+# 6. strata -> strata with mysqldump's locking defaults: LOCK TABLES …
+# READ LOCAL per database (views included), and --lock-all-tables
+# (FLUSH TABLES WITH READ LOCK).
+"${S[@]}" -e "CREATE DATABASE lk; CREATE DATABASE lk2; CREATE DATABASE lk3"
+"${S[@]}" lk -e "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10)); INSERT INTO t VALUES (1, 'a'), (2, 'b'); CREATE VIEW v AS SELECT id FROM t"
+mysqldump -h127.0.0.1 -P"$SP" -uroot lk >"$TMP/lk.sql"
+"${S[@]}" lk2 <"$TMP/lk.sql"
+mysqldump -h127.0.0.1 -P"$SP" -uroot --lock-all-tables lk >"$TMP/lk-all.sql"
+"${S[@]}" lk3 <"$TMP/lk-all.sql"
+lk=$("${S[@]}" -N lk -e "SELECT * FROM t; SELECT * FROM v")
+compare "LOCK TABLES dump loads into strata" "$lk" "$("${S[@]}" -N lk2 -e "SELECT * FROM t; SELECT * FROM v")"
+compare "--lock-all-tables dump loads into strata" "$lk" "$("${S[@]}" -N lk3 -e "SELECT * FROM t; SELECT * FROM v")"
+
 if ((fail)); then
 	echo "mysqldump round trips: FAILED"
 	exit 1
