@@ -340,13 +340,18 @@ func (s *Session) useTable(ctx context.Context, t *catalog.Table, write bool) er
 	if s.temps.defs != nil && s.isTemporary(t) {
 		return nil
 	}
+	if s.tl.locked {
+		if err := s.checkLocked(t.DB, t.Name, write); err != nil {
+			return err
+		}
+	}
 	if write {
 		if err := s.enterWrite(ctx); err != nil {
 			return err
 		}
 	}
 	if s.tl.locked {
-		return s.checkLocked(t.DB, t.Name, write)
+		return nil // the table lock covers the statement
 	}
 	for i := range s.mdl {
 		if r := &s.mdl[i]; r.db == t.DB && r.table == t.Name {
