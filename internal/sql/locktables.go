@@ -56,6 +56,11 @@ type sessionLocks struct {
 	// stmtIX: the running statement holds the global write intention;
 	// lockIX: LOCK TABLES … WRITE holds it until UNLOCK TABLES.
 	stmtIX, lockIX bool
+	// sub counts the triggers and stored functions running: MySQL locks
+	// the tables they use with the tables named (prelocking); strata
+	// takes their metadata locks as it does outside LOCK TABLES instead
+	// of answering 1100.
+	sub int
 }
 
 func errNotLocked(name string) error {

@@ -393,6 +393,8 @@ func (s *Session) callFunction(ex *execCtx, p *spProgram, args []Value) (Value, 
 		return sqltypes.NULL, err
 	}
 	defer restore()
+	s.tl.sub++
+	defer func() { s.tl.sub-- }()
 	for i, prm := range p.params {
 		if err := s.spSetVar(f, prm.slot, args[i]); err != nil {
 			return sqltypes.NULL, err

@@ -340,9 +340,14 @@ func (s *Session) useTable(ctx context.Context, t *catalog.Table, write bool) er
 	if s.temps.defs != nil && s.isTemporary(t) {
 		return nil
 	}
+	var held *tableLock
 	if s.tl.locked {
-		if err := s.checkLocked(t.DB, t.Name, write); err != nil {
-			return err
+		held = s.lockedEntry(t.DB, t.Name)
+		if held == nil && s.tl.sub == 0 {
+			return errNotLocked(t.Name)
+		}
+		if held != nil && write && !held.write {
+			return errLockedRead(t.Name)
 		}
 	}
 	if write {
@@ -350,7 +355,7 @@ func (s *Session) useTable(ctx context.Context, t *catalog.Table, write bool) er
 			return err
 		}
 	}
-	if s.tl.locked {
+	if held != nil {
 		return nil // the table lock covers the statement
 	}
 	for i := range s.mdl {

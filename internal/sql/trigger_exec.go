@@ -147,6 +147,8 @@ func (s *Session) runTrigger(ex *execCtx, p *trgProgram, old, row Row) error {
 	if p.err != nil {
 		return p.err
 	}
+	s.tl.sub++
+	defer func() { s.tl.sub-- }()
 	bv := make(map[string]*querypb.BindVariable, len(p.newCols)+len(p.oldCols))
 	for _, ci := range p.newCols {
 		v := row[ci]
