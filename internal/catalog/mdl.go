@@ -144,36 +144,30 @@ func (m *mdlTable) acquire(ctx context.Context, name mdlKey, timeout time.Durati
 	}
 }
 
-// LockShared takes a shared (read) metadata lock on db.table.
-func (c *Catalog) LockShared(ctx context.Context, db, table string, timeout time.Duration) error {
-	m := &c.mdl
-	name := mdlName(db, table)
+// take grants a lock at once when can allows it (the uncontended path:
+// one mutex, no allocation), else waits in acquire.
+func (m *mdlTable) take(ctx context.Context, name mdlKey, timeout time.Duration, can func(*mdlEntry) bool, take func(*mdlEntry)) error {
 	m.mu.Lock()
 	e := m.entryLocked(name)
-	if e.canRead() {
-		e.shared++
+	if can(e) {
+		take(e)
 		m.mu.Unlock()
 		return nil
 	}
 	m.mu.Unlock()
-	return m.acquire(ctx, name, timeout, (*mdlEntry).canRead, func(e *mdlEntry) { e.shared++ }, nil)
+	return m.acquire(ctx, name, timeout, can, take, nil)
+}
+
+// LockShared takes a shared (read) metadata lock on db.table.
+func (c *Catalog) LockShared(ctx context.Context, db, table string, timeout time.Duration) error {
+	return c.mdl.take(ctx, mdlName(db, table), timeout, (*mdlEntry).canRead, func(e *mdlEntry) { e.shared++ })
 }
 
 // LockSharedWrite takes the shared metadata lock of a statement that
 // writes db.table (MySQL's SHARED_WRITE): unlike a read's, it waits
 // while another session holds the table with LOCK TABLES … READ.
 func (c *Catalog) LockSharedWrite(ctx context.Context, db, table string, timeout time.Duration) error {
-	m := &c.mdl
-	name := mdlName(db, table)
-	m.mu.Lock()
-	e := m.entryLocked(name)
-	if e.canWrite() {
-		e.writes++
-		m.mu.Unlock()
-		return nil
-	}
-	m.mu.Unlock()
-	return m.acquire(ctx, name, timeout, (*mdlEntry).canWrite, func(e *mdlEntry) { e.writes++ }, nil)
+	return c.mdl.take(ctx, mdlName(db, table), timeout, (*mdlEntry).canWrite, func(e *mdlEntry) { e.writes++ })
 }
 
 // UpgradeShared turns a shared read lock the caller holds on db.table
@@ -188,17 +182,7 @@ func (c *Catalog) UpgradeShared(ctx context.Context, db, table string, timeout t
 		}
 		e.writes++
 	}
-	m := &c.mdl
-	name := mdlName(db, table)
-	m.mu.Lock()
-	e := m.entryLocked(name)
-	if can(e) {
-		take(e)
-		m.mu.Unlock()
-		return nil
-	}
-	m.mu.Unlock()
-	return m.acquire(ctx, name, timeout, can, take, nil)
+	return c.mdl.take(ctx, mdlName(db, table), timeout, can, take)
 }
 
 // UnlockShared releases one shared read metadata lock.
@@ -239,17 +223,13 @@ func (c *Catalog) LockTableRead(ctx context.Context, db, table string, timeout t
 
 // UnlockTableRead releases a LockTableRead.
 func (c *Catalog) UnlockTableRead(db, table string) {
-	m := &c.mdl
-	name := mdlName(db, table)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	e := m.entries[name]
-	if e == nil || e.readOnly == 0 {
-		return
-	}
-	e.readOnly--
-	m.signalLocked(name, e)
-	m.dropIdleLocked(name, e)
+	c.mdl.release(mdlName(db, table), func(e *mdlEntry) bool {
+		if e.readOnly == 0 {
+			return false
+		}
+		e.readOnly--
+		return true
+	})
 }
 
 // LockTableWrite takes LOCK TABLES … WRITE's lock on db.table (MySQL's
@@ -262,17 +242,7 @@ func (c *Catalog) LockTableWrite(ctx context.Context, db, table string, timeout 
 
 // UnlockTableWrite releases a LockTableWrite.
 func (c *Catalog) UnlockTableWrite(db, table string) {
-	m := &c.mdl
-	name := mdlName(db, table)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	e := m.entries[name]
-	if e == nil {
-		return
-	}
-	e.noRW = false
-	m.signalLocked(name, e)
-	m.dropIdleLocked(name, e)
+	c.mdl.release(mdlName(db, table), func(e *mdlEntry) bool { e.noRW = false; return true })
 }
 
 // LockExclusive takes the exclusive metadata lock for DDL on db.table.
@@ -283,15 +253,19 @@ func (c *Catalog) LockExclusive(ctx context.Context, db, table string, timeout t
 
 // UnlockExclusive releases the exclusive metadata lock.
 func (c *Catalog) UnlockExclusive(db, table string) {
-	m := &c.mdl
-	name := mdlName(db, table)
+	c.mdl.release(mdlName(db, table), func(e *mdlEntry) bool { e.exclusive = false; return true })
+}
+
+// release gives back a LOCK TABLES or exclusive lock on name: clear
+// drops it from the entry (false: it was not held), then waiters are
+// woken and an idle entry forgotten.
+func (m *mdlTable) release(name mdlKey, clear func(e *mdlEntry) bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e := m.entries[name]
-	if e == nil {
+	if e == nil || !clear(e) {
 		return
 	}
-	e.exclusive = false
 	m.signalLocked(name, e)
 	m.dropIdleLocked(name, e)
 }
