@@ -70,6 +70,10 @@ func Open(opts Options) (*DB, error) {
 		budget = MemoryLimit()
 	}
 	db := &DB{pdb: pdb, opts: po, dir: opts.Dir, fs: po.FS, blockCache: blockCacheSize(budget)}
+	if o, ok := po.FS.(*osFS); ok {
+		l0 := func() int { return int(pdb.Metrics().Levels[0].Sublevels) }
+		o.p.l0.Store(&l0)
+	}
 	db.startRecording(opts)
 	return db, nil
 }

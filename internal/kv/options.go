@@ -34,8 +34,8 @@ const FormatMajorVersion = pebble.FormatValueSeparation
 
 // PebbleOptions returns the Pebble options strata runs with, sized for a
 // process allowed to use budget bytes (0 or less = MemoryLimit()) on this
-// machine's CPUs. fs nil means vfs.Default (its WAL files preallocated
-// with their size: walFS); logger nil means the stderr slog
+// machine's CPUs. fs nil means vfs.Default (as osFS: WAL files
+// preallocated with their size, background writes paced); logger nil means the stderr slog
 // logger, and any logger is wrapped so that Fatalf panics (*FatalError)
 // instead of exiting. This function is the one place where Pebble is tuned.
 func PebbleOptions(budget int64, fs vfs.FS, logger Logger) *pebble.Options {
@@ -43,7 +43,7 @@ func PebbleOptions(budget int64, fs vfs.FS, logger Logger) *pebble.Options {
 		budget = MemoryLimit()
 	}
 	if fs == nil {
-		fs = walFS{vfs.Default}
+		fs = newOSFS()
 	}
 	logger = guardLogger(logger)
 	memTableSize := memTableSizeFor(budget)
