@@ -17,6 +17,13 @@ import (
 // skips the test when the binaries are missing.
 func startMariaDB(t *testing.T) *sql.DB {
 	t.Helper()
+	db, _ := startMariaDBPort(t)
+	return db
+}
+
+// startMariaDBPort is startMariaDB, also returning its port.
+func startMariaDBPort(t *testing.T) (*sql.DB, int) {
+	t.Helper()
 	mariadbd, err := exec.LookPath("mariadbd")
 	if err != nil {
 		t.Skip("mariadbd not installed")
@@ -53,7 +60,7 @@ func startMariaDB(t *testing.T) *sql.DB {
 			t.Fatal("MariaDB did not start")
 		}
 	}
-	return db
+	return db, port
 }
 
 // TestMariaDBReplica: a MariaDB 10.11 replica follows strata by file and
