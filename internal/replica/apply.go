@@ -357,8 +357,8 @@ func (a *applier) query(ev mysql.BinlogEvent, q mysql.Query) error {
 		if err != nil || committed {
 			return err
 		}
-		// A statement that takes no commit hook (GRANT, REVOKE, CREATE
-		// TRIGGER): its position commits after it.
+		// A statement that takes no commit hook (GRANT, REVOKE): its
+		// position commits after it.
 		return a.commit(ev)
 	}
 	return sqlErrorf(errNotSupported, "Error executing a query event: statement-based replication of '%s' is not supported by this replica (use binlog_format=ROW on the source)", truncate(q.SQL))

@@ -35,7 +35,7 @@
 // that makes the DDL take effect (sql.Session.SetDDLCommitHook), so a DDL
 // is neither run twice nor skipped. A DDL inside a group (MariaDB's
 // CREATE TABLE … SELECT) and statements that take no commit hook (GRANT,
-// REVOKE, CREATE TRIGGER, CREATE PROCEDURE) still commit on their own,
+// REVOKE and the other account statements) still commit on their own,
 // their position right after: a crash between the two runs the statement
 // again at restart, which stops the SQL thread with its error (CREATE
 // TABLE: 1050) rather than applying anything twice. Events strata cannot apply — statement-based

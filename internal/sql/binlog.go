@@ -62,7 +62,16 @@ func (s *Session) gtidVar(name string) sqltypes.Value {
 // log: not with the log off, and not when it touches only temporary
 // tables (checked before it runs: ddlcommit.go).
 func (s *Session) binlogsDDL(stmt sqlparser.Statement) bool {
-	if s.eng.Binlog == nil || tempTableDDL(stmt) || s.writesOnlyTemporary(stmt) {
+	if tempTableDDL(stmt) || s.writesOnlyTemporary(stmt) {
+		return false
+	}
+	return s.logsBin()
+}
+
+// logsBin reports whether the session's statements are written to the
+// binary log: the log is on and sql_log_bin is not 0.
+func (s *Session) logsBin() bool {
+	if s.eng.Binlog == nil {
 		return false
 	}
 	v, ok := s.sysVar("sql_log_bin")

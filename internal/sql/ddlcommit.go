@@ -54,22 +54,33 @@ func (s *Session) SetDDLCommitHook(h catalog.CommitHook) { s.nextDDLHook = h }
 // log event (unless binlogsDDL says it is not logged) and the caller's
 // hook go into the batch of the change that makes it take effect.
 func (s *Session) execDDLCommitted(ctx context.Context, stmt sqlparser.Statement, sql string) (*sqltypes.Result, error) {
-	extra := s.nextDDLHook
-	s.nextDDLHook = nil
-	var ev *binlog.Statement
+	text := ""
 	if s.binlogsDDL(stmt) {
-		text := sql
+		text = sql
 		if text == "" {
 			text = sqlparser.String(stmt)
 		}
+	}
+	return s.execLogged(text, func() (*sqltypes.Result, error) { return s.execDDL(ctx, stmt, sql) })
+}
+
+// execLogged runs a DDL statement (run) with its commit hook: the binary
+// log event of text (none when text is "") and the caller's hook
+// (SetDDLCommitHook) go into the batch of the change that makes it take
+// effect, or into a batch of their own when it changed nothing.
+func (s *Session) execLogged(text string, run func() (*sqltypes.Result, error)) (*sqltypes.Result, error) {
+	extra := s.nextDDLHook
+	s.nextDDLHook = nil
+	var ev *binlog.Statement
+	if text != "" {
 		ev = s.ddlEvent(s.DB, text)
 	}
 	if ev == nil && extra == nil {
-		return s.execDDL(ctx, stmt, sql)
+		return run()
 	}
 	s.ddl = ddlCommit{event: ev, extra: extra}
 	defer func() { s.ddl = ddlCommit{} }()
-	res, err := s.execDDL(ctx, stmt, sql)
+	res, err := run()
 	if err == nil && !s.ddl.done {
 		// Nothing changed: the event and the caller's writes alone.
 		b := s.eng.DB.NewBatch()

@@ -118,6 +118,41 @@ func TestDDLBinlogEvents(t *testing.T) {
 	execErr(t, s, "SELECT * FROM e", 1146)
 }
 
+// TestRoutineTriggerBinlogEvents: CREATE/DROP PROCEDURE, FUNCTION and
+// TRIGGER are logged once each, as MySQL logs them (a replica gets the
+// objects, not only their effects); failed ones and EVENT statements are
+// not.
+func TestRoutineTriggerBinlogEvents(t *testing.T) {
+	_, s := binlogEngine(t)
+	exec(t, s,
+		"CREATE DATABASE d", "USE d",
+		"CREATE TABLE t (id INT PRIMARY KEY, a INT)",
+		"CREATE PROCEDURE p() BEGIN SELECT 1; END",
+		"CREATE FUNCTION f(x INT) RETURNS INT DETERMINISTIC RETURN x + 1",
+		"CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET NEW.a = f(NEW.id)",
+		"INSERT INTO t (id) VALUES (1)",
+		"DROP TRIGGER tr",
+		"DROP PROCEDURE IF EXISTS missing",
+		"DROP FUNCTION f",
+	)
+	execErr(t, s, "CREATE PROCEDURE p() BEGIN SELECT 2; END", 1304)
+	execErr(t, s, "CREATE EVENT ev ON SCHEDULE EVERY 1 DAY DO SELECT 1", 1235)
+	queries, _ := loggedDDL(t, s)
+	want := []string{
+		"CREATE DATABASE d",
+		"use `d`; CREATE TABLE t (id INT PRIMARY KEY, a INT)",
+		"use `d`; CREATE PROCEDURE p() BEGIN SELECT 1; END",
+		"use `d`; CREATE FUNCTION f(x INT) RETURNS INT DETERMINISTIC RETURN x + 1",
+		"use `d`; CREATE TRIGGER tr BEFORE INSERT ON t FOR EACH ROW SET NEW.a = f(NEW.id)",
+		"use `d`; DROP TRIGGER tr",
+		"use `d`; DROP PROCEDURE IF EXISTS missing",
+		"use `d`; DROP FUNCTION f",
+	}
+	if !slices.Equal(queries, want) {
+		t.Fatalf("logged statements:\n%s\nwant:\n%s", strings.Join(queries, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // TestDDLCommitHook: a caller's hook (a replica's applied position) runs
 // once, in the batch of the change that makes a DDL take effect or in a
 // batch of its own for one that changes nothing; not for a DDL that

@@ -666,7 +666,14 @@ func (s *Session) specialStatement(ctx context.Context, sql string) (*sqltypes.R
 		if err := s.readOnlyDenied(nil); err != nil {
 			return nil, true, err
 		}
-		res, err := s.execRoutine(ctx, sql, r)
+		// CREATE/ALTER/DROP PROCEDURE, FUNCTION and TRIGGER are logged as
+		// MySQL logs them, their text as a QUERY event in the change that
+		// makes them take effect (EVENT statements fail: never logged).
+		text := ""
+		if s.logsBin() {
+			text = sql
+		}
+		res, err := s.execLogged(text, func() (*sqltypes.Result, error) { return s.execRoutine(ctx, sql, r) })
 		return res, true, err
 	}
 	if isCallNoArgs(sql) {

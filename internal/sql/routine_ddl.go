@@ -84,7 +84,7 @@ func (s *Session) execCreateRoutine(ctx context.Context, sql string) (*sqltypes.
 	}
 	r.ReturnCol = prog.ret
 	exists := false
-	err = schemachange.Apply(s.eng.Cat, nil, func(d *catalog.DDL) error {
+	err = schemachange.Apply(s.eng.Cat, s.ddlHook(), func(d *catalog.DDL) error {
 		if s.eng.Cat.Routine(db, r.Type, r.Name) != nil {
 			if cr.IfNotExists {
 				exists = true
@@ -136,7 +136,7 @@ func (s *Session) execAlterRoutine(ctx context.Context, sql string) (*sqltypes.R
 	if err := s.authorizeNeeds(routineNeed(privilege.AlterRoutine, cur.DB)); err != nil {
 		return nil, err
 	}
-	err = schemachange.Apply(s.eng.Cat, nil, func(d *catalog.DDL) error {
+	err = schemachange.Apply(s.eng.Cat, s.ddlHook(), func(d *catalog.DDL) error {
 		cur := s.eng.Cat.Routine(cur.DB, kind, name)
 		if cur == nil {
 			return sqlerr.New(sqlerr.SPDoesNotExist, "42000", "%s %s.%s does not exist", kind, db, name)
@@ -181,7 +181,7 @@ func (s *Session) execDropRoutine(ctx context.Context, rt parse.Routine) (*sqlty
 		}
 	}
 	gone := false
-	err = schemachange.Apply(s.eng.Cat, nil, func(d *catalog.DDL) error {
+	err = schemachange.Apply(s.eng.Cat, s.ddlHook(), func(d *catalog.DDL) error {
 		r := s.eng.Cat.Routine(db, rt.Kind, rt.Name)
 		if r == nil {
 			gone = true

@@ -87,7 +87,7 @@ func (s *Session) execCreateTrigger(ctx context.Context, sql string) (*sqltypes.
 	}
 	defer release()
 	exists := false
-	err = schemachange.Apply(s.eng.Cat, nil, func(d *catalog.DDL) error {
+	err = schemachange.Apply(s.eng.Cat, s.ddlHook(), func(d *catalog.DDL) error {
 		cur := s.eng.Cat.Table(db, t.Name)
 		if cur == nil {
 			return sqlerr.NoTable(db, t.Name)
@@ -174,7 +174,7 @@ func (s *Session) execDropTrigger(ctx context.Context, r parse.Routine) (*sqltyp
 	}
 	defer release()
 	gone := false
-	err = schemachange.Apply(s.eng.Cat, nil, func(d *catalog.DDL) error {
+	err = schemachange.Apply(s.eng.Cat, s.ddlHook(), func(d *catalog.DDL) error {
 		cur := s.eng.Cat.TriggerTable(db, r.Name)
 		if cur == nil {
 			gone = true
