@@ -137,6 +137,9 @@ func BuildTable(db, name string, spec *sqlparser.TableSpec, collation collations
 	}
 	if primary != nil {
 		for _, ic := range primary.Columns {
+			if declaredNull(spec.Columns, t.Columns[ic.Col].Name) {
+				return nil, sqlerr.New(sqlerror.ERPrimaryCantHaveNull, sqlerror.SSClientError, "All parts of a PRIMARY KEY must be NOT NULL; if you need NULL in a key, use UNIQUE instead")
+			}
 			t.Columns[ic.Col].MakeNotNull()
 		}
 		t.Indexes = append(t.Indexes, primary)
@@ -157,4 +160,16 @@ func BuildTable(db, name string, spec *sqlparser.TableSpec, collation collations
 		return nil, sqlerr.New(sqlerror.ERWrongAutoKey, sqlerror.SSClientError, "Incorrect table definition; there can be only one auto column and it must be defined as a key")
 	}
 	return t, nil
+}
+
+// declaredNull reports whether the column named name is declared with an
+// explicit NULL attribute (`a INT NULL`), which MySQL 8.0 refuses in a
+// primary key (1171) where it makes an unmarked column NOT NULL.
+func declaredNull(cols []*sqlparser.ColumnDefinition, name string) bool {
+	for _, cd := range cols {
+		if cd.Name.EqualString(name) {
+			return cd.Type.Options != nil && cd.Type.Options.Null != nil && *cd.Type.Options.Null
+		}
+	}
+	return false
 }
