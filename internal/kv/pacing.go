@@ -35,13 +35,18 @@ const (
 
 // pacer tracks WAL fsync latency and paces background writes.
 type pacer struct {
-	// fast is the moving average of WAL fsync latency (ns, α = 1/8).
-	fast atomic.Int64
 	// l0 reports the L0 sublevel count (set once the store is open; nil
 	// before, which means no backlog).
 	l0 atomic.Pointer[func() int]
+	// l0Checked (Unix ns) and l0Backlog cache the backlog check, made at
+	// most once a second and outside mu: Pebble's Metrics takes its own
+	// lock, and mu is taken by every WAL fsync.
+	l0Checked atomic.Int64
+	l0Backlog atomic.Bool
 
 	mu sync.Mutex
+	// fast is the moving average of WAL fsync latency (ns, α = 1/8).
+	fast float64
 	// floor is the quiet fsync latency (ns): the lowest fast average,
 	// rising by floorRise per second.
 	floor   float64
@@ -49,63 +54,45 @@ type pacer struct {
 	// compaction and flush are the token buckets of the two kinds of
 	// background writes.
 	compaction, flush bucket
-	l0Checked         time.Time
-	l0Backlog         bool
 	now               func() time.Time
 	sleep             func(time.Duration)
 }
 
 func newPacer() *pacer { return &pacer{now: time.Now, sleep: time.Sleep} }
 
-// observeSync records one WAL fsync's latency.
+// observeSync records one WAL fsync's latency: it moves the fast average,
+// lets the floor rise with time and fall to the fast average.
 func (p *pacer) observeSync(d time.Duration) {
-	n := int64(d)
-	old := p.fast.Load()
-	if old == 0 {
-		p.fast.Store(n)
-	} else {
-		p.fast.Store(old + (n-old)/8)
-	}
 	p.mu.Lock()
-	p.updateFloorLocked()
-	p.mu.Unlock()
-}
-
-// updateFloorLocked lets the floor rise with time and fall to the fast
-// average.
-func (p *pacer) updateFloorLocked() {
+	defer p.mu.Unlock()
 	now := p.now()
-	fast := float64(p.fast.Load())
-	if p.floor == 0 {
-		p.floor, p.floorAt = fast, now
+	if p.fast == 0 {
+		p.fast, p.floor, p.floorAt = float64(d), float64(d), now
 		return
 	}
+	p.fast += (float64(d) - p.fast) / 8
 	if el := now.Sub(p.floorAt).Seconds(); el > 0 {
 		p.floor *= 1 + floorRise*el
 		p.floorAt = now
 	}
-	if fast < p.floor {
-		p.floor = fast
-	}
+	p.floor = min(p.floor, p.fast)
 }
 
-// pacing reports whether commits currently see slow fsyncs.
+// pacingLocked reports whether commits currently see slow fsyncs.
 func (p *pacer) pacingLocked() bool {
-	fast := float64(p.fast.Load())
-	return p.floor > 0 && fast > paceFactor*p.floor
+	return p.floor > 0 && p.fast > paceFactor*p.floor
 }
 
-// backlogLocked reports (checking at most once a second) whether L0 has
-// a compaction backlog.
-func (p *pacer) backlogLocked(now time.Time) bool {
-	if now.Sub(p.l0Checked) >= time.Second {
-		p.l0Checked = now
-		p.l0Backlog = false
+// backlog reports (checking at most once a second) whether L0 has a
+// compaction backlog.
+func (p *pacer) backlog(now time.Time) bool {
+	last := p.l0Checked.Load()
+	if now.UnixNano()-last >= int64(time.Second) && p.l0Checked.CompareAndSwap(last, now.UnixNano()) {
 		if f := p.l0.Load(); f != nil {
-			p.l0Backlog = (*f)() >= l0Unpaced
+			p.l0Backlog.Store((*f)() >= l0Unpaced)
 		}
 	}
-	return p.l0Backlog
+	return p.l0Backlog.Load()
 }
 
 // bucket is a token bucket of bytes.
@@ -131,30 +118,22 @@ func (b *bucket) fill(now time.Time) { b.tokens, b.at = pacedBurst, now }
 // waitCompaction holds a compaction's write of n bytes back while pacing is
 // on and L0 has no backlog.
 func (p *pacer) waitCompaction(n int) {
-	p.mu.Lock()
-	now := p.now()
-	var d time.Duration
-	if p.pacingLocked() && !p.backlogLocked(now) {
-		d = p.compaction.take(now, n, compactionPacedRate)
-	} else {
-		p.compaction.fill(now)
-	}
-	p.mu.Unlock()
-	if d > 0 {
-		p.sleep(d)
-	}
+	p.wait(&p.compaction, n, compactionPacedRate, p.backlog(p.now()))
 }
 
 // waitFlush holds a memtable flush's write of n bytes back while pacing is
 // on.
-func (p *pacer) waitFlush(n int) {
+func (p *pacer) waitFlush(n int) { p.wait(&p.flush, n, flushPacedRate, false) }
+
+// wait takes n bytes from b at rate while pacing is on and not lifted.
+func (p *pacer) wait(b *bucket, n int, rate float64, lifted bool) {
 	p.mu.Lock()
 	now := p.now()
 	var d time.Duration
-	if p.pacingLocked() {
-		d = p.flush.take(now, n, flushPacedRate)
+	if p.pacingLocked() && !lifted {
+		d = b.take(now, n, rate)
 	} else {
-		p.flush.fill(now)
+		b.fill(now)
 	}
 	p.mu.Unlock()
 	if d > 0 {

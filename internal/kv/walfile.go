@@ -46,10 +46,8 @@ func newOSFS() *osFS { return &osFS{FS: vfs.Default, p: newPacer()} }
 // isOSFS reports whether fs is the operating system's filesystem, as
 // PebbleOptions wraps it or not.
 func isOSFS(fs vfs.FS) bool {
-	if o, ok := fs.(*osFS); ok {
-		return o.FS == vfs.Default
-	}
-	return fs == vfs.Default
+	_, wrapped := fs.(*osFS)
+	return wrapped || fs == vfs.Default
 }
 
 func (fs *osFS) Create(name string, category vfs.DiskWriteCategory) (vfs.File, error) {
