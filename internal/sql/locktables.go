@@ -71,6 +71,10 @@ func errLockedRead(name string) error {
 	return sqlerr.New(sqlerror.ERTableNotLockedForWrite, sqlerror.SSUnknownSQLState, "Table '%s' was locked with a READ lock and can't be updated", name)
 }
 
+func errLockOrActive() error {
+	return sqlerr.New(sqlerror.ERLockOrActiveTransaction, sqlerror.SSUnknownSQLState, "Can't execute the given command because you have active locked tables or an active transaction")
+}
+
 func errReadLock() error {
 	return sqlerr.New(sqlerror.ERCantUpdateWithReadLock, sqlerror.SSUnknownSQLState, "Can't execute the query because you have a conflicting read lock")
 }
@@ -154,12 +158,9 @@ func (s *Session) execLockTables(ctx context.Context, st *sqlparser.LockTables) 
 		if !ok {
 			return nil, sqlerr.Unsupported("LOCK TABLES of %s", sqlparser.String(tl.Table))
 		}
-		db := tn.Qualifier.String()
-		if db == "" {
-			db = s.DB
-		}
-		if db == "" {
-			return nil, sqlerr.NoDB()
+		db, err := s.schemaOrCurrent(tn.Qualifier.String())
+		if err != nil {
+			return nil, err
 		}
 		name := tn.Name.String()
 		write := tl.Lock == sqlparser.Write || tl.Lock == sqlparser.LowPriorityWrite
@@ -176,7 +177,6 @@ func (s *Session) execLockTables(ctx context.Context, st *sqlparser.LockTables) 
 		if s.tempTable(db, name) != nil {
 			continue // MySQL permits and ignores locks on temporary tables
 		}
-		var err error
 		if want, err = s.wantLock(want, db, name, write, 0); err != nil {
 			return nil, err
 		}
@@ -344,7 +344,7 @@ func (s *Session) execFlush(ctx context.Context, st *sqlparser.Flush) (*sqltypes
 			return s.execLockTables(ctx, lt)
 		}
 		if s.tl.locked || s.tl.lockIX {
-			return nil, sqlerr.New(sqlerror.ERLockOrActiveTransaction, sqlerror.SSUnknownSQLState, "Can't execute the given command because you have active locked tables or an active transaction")
+			return nil, errLockOrActive()
 		}
 		if err := s.commit(); err != nil {
 			return nil, err
@@ -380,7 +380,7 @@ func (s *Session) checkLockedDDL(stmt sqlparser.Statement) (noop bool, err error
 	}
 	ddl, ok := stmt.(sqlparser.DDLStatement)
 	if !ok {
-		return false, sqlerr.New(sqlerror.ERLockOrActiveTransaction, sqlerror.SSUnknownSQLState, "Can't execute the given command because you have active locked tables or an active transaction")
+		return false, errLockOrActive()
 	}
 	allTemp := true
 	for _, tn := range ddl.AffectedTables() {
